@@ -1,0 +1,33 @@
+/** Flag parsing and confirmation rules shared by the command modules. */
+import { InvalidArgumentError } from "commander";
+import { UsageError } from "../exit-codes.js";
+import { canPrompt, type GlobalOptions } from "../output.js";
+
+export function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535) {
+    throw new InvalidArgumentError("expected a port number from 0 to 65535");
+  }
+  return port;
+}
+
+export function parseCount(value: string): number {
+  const count = Number(value);
+  if (!/^\d+$/.test(value) || count < 1) {
+    throw new InvalidArgumentError("expected a whole number >= 1");
+  }
+  return count;
+}
+
+/**
+ * Moderate actions (reference/cli.md "Confirmation policy"): a prompt on a TTY, or
+ * --yes; with neither, a usage error rather than a hang.
+ */
+export async function confirmModerate(question: string, globals: GlobalOptions): Promise<boolean> {
+  if (globals.yes) return true;
+  if (!canPrompt(globals)) {
+    throw new UsageError(`${question} Pass --yes to confirm when not running in a terminal.`);
+  }
+  const { confirm } = await import("@inquirer/prompts");
+  return confirm({ message: question, default: false });
+}

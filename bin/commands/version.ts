@@ -1,0 +1,26 @@
+/** `authd version`: the package version, and Node's, for bug reports. */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import type { Command } from "commander";
+import { packageRoot } from "../../server/db/migrations.js";
+import { type GlobalOptions, printJson, wantsJson } from "../output.js";
+
+export function authdVersion(): string {
+  const manifest = JSON.parse(readFileSync(path.join(packageRoot(), "package.json"), "utf8")) as {
+    version: string;
+  };
+  return manifest.version;
+}
+
+export function registerVersion(program: Command): void {
+  program.version(authdVersion(), "-V, --version", "print the version");
+  program
+    .command("version")
+    .description("print the authd and Node.js versions")
+    .action((_flags: unknown, command: Command) => {
+      const globals = command.optsWithGlobals<GlobalOptions>();
+      const info = { authd: authdVersion(), node: process.versions.node };
+      if (wantsJson(globals)) printJson(info);
+      else process.stdout.write(`authd ${info.authd} (node ${info.node})\n`);
+    });
+}

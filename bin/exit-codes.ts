@@ -1,0 +1,96 @@
+/**
+ * Exit codes (reference/cli.md "Exit codes"), stable and documented in the README.
+ * Every failure the CLI knows of maps to one of these; anything else is 1.
+ */
+
+import { ConfigError } from "../server/config.js";
+import { DatabaseUnavailableError } from "../server/db/connection.js";
+import { EmbeddedDatabaseLockedError } from "../server/db/embedded.js";
+import { MigrationLockedError } from "../server/db/migrations.js";
+import { AuthError } from "../server/errors.js";
+import { ListenError, SchemaOutOfDateError } from "../server/serve.js";
+
+export const EXIT = {
+  ok: 0,
+  internal: 1,
+  usage: 2,
+  notFound: 3,
+  conflict: 4,
+  ruleRefused: 5,
+  partial: 6,
+  migrationsPending: 10,
+  migrationDrift: 11,
+  unavailable: 69,
+  cannotListen: 71,
+  cannotCreate: 73,
+  tempFail: 75,
+  config: 78,
+  interrupted: 130,
+} as const;
+
+/** A bad flag, argument or missing answer under --no-input. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "UsageError";
+  }
+}
+
+/** A file the command would write already exists (and --force was not given). */
+export class FileExistsError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "FileExistsError";
+  }
+}
+
+/** A command that fails on purpose with a chosen code (e.g. doctor's failed checks). */
+export class ExitError extends Error {
+  readonly exitCode: number;
+  constructor(message: string, exitCode: number) {
+    super(message);
+    this.name = "ExitError";
+    this.exitCode = exitCode;
+  }
+}
+
+function exitCodeForAuthError(error: AuthError): number {
+  if (error.code === "VALIDATION_ERROR") return EXIT.usage;
+  if (error.code.endsWith("_NOT_FOUND")) return EXIT.notFound;
+  if (
+    /ALREADY_EXISTS|ALREADY_TAKEN|SLUG_IS_TAKEN|ALREADY_A_MEMBER|ALREADY_INVITED/.test(error.code)
+  ) {
+    return EXIT.conflict;
+  }
+  if (error.status >= 500) return EXIT.internal;
+  return EXIT.ruleRefused;
+}
+
+export function exitCodeFor(error: unknown): number {
+  if (error instanceof ExitError) return error.exitCode;
+  if (error instanceof UsageError) return EXIT.usage;
+  if (error instanceof ConfigError) return EXIT.config;
+  if (error instanceof DatabaseUnavailableError) return EXIT.unavailable;
+  if (error instanceof EmbeddedDatabaseLockedError) return EXIT.tempFail;
+  if (error instanceof MigrationLockedError) return EXIT.tempFail;
+  if (error instanceof SchemaOutOfDateError) return EXIT.migrationsPending;
+  if (error instanceof ListenError) return EXIT.cannotListen;
+  if (error instanceof FileExistsError) return EXIT.cannotCreate;
+  if (error instanceof AuthError) return exitCodeForAuthError(error);
+  return EXIT.internal;
+}
+
+/** The stable code printed with --json: the HTTP catalogue's code where there is one. */
+export function errorCodeFor(error: unknown): string {
+  if (error instanceof AuthError) return error.code;
+  if (error instanceof UsageError) return "USAGE_ERROR";
+  if (error instanceof ConfigError) return "CONFIG_ERROR";
+  if (error instanceof DatabaseUnavailableError) return "DATABASE_UNAVAILABLE";
+  if (error instanceof EmbeddedDatabaseLockedError) return "DATABASE_LOCKED";
+  if (error instanceof MigrationLockedError) return "MIGRATION_LOCKED";
+  if (error instanceof SchemaOutOfDateError) return "MIGRATIONS_PENDING";
+  if (error instanceof ListenError) return "CANNOT_LISTEN";
+  if (error instanceof FileExistsError) return "FILE_EXISTS";
+  if (error instanceof ExitError) return "CHECK_FAILED";
+  return "INTERNAL_ERROR";
+}

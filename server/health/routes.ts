@@ -1,0 +1,30 @@
+/**
+ * Probes for load balancers and orchestrators (reference/cli.md "serve"): `/healthz`
+ * answers while the process runs; `/readyz` also needs the database to answer and the
+ * server not to be draining, and turns 503 as soon as a shutdown begins.
+ */
+import type { FastifyInstance } from "fastify";
+import type { Sql } from "../db/connection.js";
+
+export interface Readiness {
+  draining: boolean;
+}
+
+export function healthRoutes(sql: Sql, readiness: Readiness) {
+  return async (app: FastifyInstance): Promise<void> => {
+    app.get("/healthz", async () => ({ status: "ok" }));
+
+    app.get("/readyz", async (request, reply) => {
+      if (readiness.draining) {
+        return reply.code(503).send({ status: "draining" });
+      }
+      try {
+        await sql`select 1`;
+      } catch (error) {
+        request.log.warn({ err: error }, "readiness check: database unavailable");
+        return reply.code(503).send({ status: "database unavailable" });
+      }
+      return { status: "ready" };
+    });
+  };
+}
