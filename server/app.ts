@@ -50,6 +50,8 @@ export async function buildApp(
   app.addHook("onSend", async (request, reply, payload) => {
     reply.header("x-request-id", request.id);
     reply.header("x-content-type-options", "nosniff");
+    // While draining, a finished in-flight request must not keep its socket alive.
+    if (readiness.draining) reply.header("connection", "close");
     return payload;
   });
 

@@ -1,0 +1,262 @@
+/**
+ * The mail transport (DESIGN §1 "mail/"): nodemailer over SMTP when `mail.smtpUrl` is
+ * set, otherwise an outbox folder where each message is written as one `.eml` file, so
+ * that development and tests can read the links authd sends without a mail server.
+ */
+import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import nodemailer from "nodemailer";
+import { dataPath, type LoadedConfig } from "../config.js";
+import { randomString } from "../crypto/random.js";
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+export interface SentMail {
+  messageId: string;
+  /** The `.eml` file written, in outbox mode. */
+  file?: string;
+}
+
+export interface MailTransport {
+  kind: "smtp" | "outbox";
+  /** Where mail goes, for messages: `smtp://host:port` (never credentials) or the outbox path. */
+  describe: string;
+  send(message: MailMessage): Promise<SentMail>;
+  /** SMTP: connect (and sign in) to the server; outbox: create the folder and write to it. */
+  verify(): Promise<void>;
+  close(): void;
+}
+
+/** A message could not be handed over. The message never carries the SMTP password. */
+export class MailDeliveryError extends Error {
+  /** nodemailer's or the file system's error code, e.g. ECONNECTION, EAUTH, ENOTDIR. */
+  readonly code: string | undefined;
+  constructor(message: string, code?: string) {
+    super(message);
+    this.name = "MailDeliveryError";
+    this.code = code;
+  }
+}
+
+function errorCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" ? code : undefined;
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** `smtp://host:port`, with the default port nodemailer uses when the URL has none. */
+export function describeSmtpUrl(smtpUrl: string): string {
+  try {
+    const url = new URL(smtpUrl);
+    const secure = url.protocol === "smtps:";
+    const port = url.port || (secure ? "465" : "587");
+    return `${url.protocol}//${url.hostname}:${port}`;
+  } catch {
+    return "the configured SMTP server";
+  }
+}
+
+/** Removes the URL's password, in every spelling, from a text meant for people. */
+function scrubber(smtpUrl: string): (text: string) => string {
+  const secrets = new Set<string>();
+  try {
+    const { password } = new URL(smtpUrl);
+    if (password) {
+      secrets.add(password);
+      try {
+        secrets.add(decodeURIComponent(password));
+      } catch {
+        // A malformed escape: the raw spelling is all there is.
+      }
+    }
+  } catch {
+    // Not a URL: nothing to look for but the userinfo pattern below.
+  }
+  return (text) => {
+    let result = text.replace(/(\/\/[^:/@\s]*):[^@/\s]*@/g, "$1:***@");
+    for (const secret of secrets) result = result.split(secret).join("***");
+    return result;
+  };
+}
+
+function explainSmtpError(error: unknown, where: string): string {
+  const code = errorCode(error);
+  const reason = errorMessage(error);
+  switch (code) {
+    case "ECONNREFUSED":
+    case "ECONNECTION":
+    case "ESOCKET":
+    case "EDNS":
+      return `cannot reach the SMTP server at ${where}: ${reason}`;
+    case "ETIMEDOUT":
+      return `the SMTP server at ${where} did not answer in time: ${reason}`;
+    case "EAUTH":
+    case "ENOAUTH":
+      return `cannot sign in to the SMTP server at ${where}: ${reason}`;
+    case "ETLS":
+      return `TLS with the SMTP server at ${where} failed: ${reason}`;
+    case "EENVELOPE":
+      return `the SMTP server at ${where} refused the sender or recipient: ${reason}`;
+    default:
+      return `SMTP at ${where} failed: ${reason}`;
+  }
+}
+
+/** Rejects after `ms`, so that no caller waits on mail longer than `mail.timeout`. */
+async function withDeadline<T>(work: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(onTimeout()), ms);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function createSmtpTransport(loaded: LoadedConfig, smtpUrl: string): MailTransport {
+  const { from, timeout } = loaded.config.mail;
+  const timeoutMs = timeout * 1000;
+  const where = describeSmtpUrl(smtpUrl);
+  const scrub = scrubber(smtpUrl);
+  const fail = (error: unknown) =>
+    new MailDeliveryError(scrub(explainSmtpError(error, where)), errorCode(error));
+  const transporter = nodemailer.createTransport({
+    url: smtpUrl,
+    connectionTimeout: timeoutMs,
+    greetingTimeout: timeoutMs,
+    socketTimeout: timeoutMs,
+  });
+  const timedOut = (what: string) => () =>
+    new MailDeliveryError(
+      `the SMTP server at ${where} did not ${what} within ${timeout} s (mail.timeout)`,
+      "ETIMEDOUT",
+    );
+
+  return {
+    kind: "smtp",
+    describe: where,
+    async send(message) {
+      try {
+        const info = await withDeadline(
+          transporter.sendMail({
+            from,
+            ...message,
+            // The SMTP transport cancels its own connection when the signal fires.
+            signal: AbortSignal.timeout(timeoutMs),
+          }),
+          timeoutMs + 1000,
+          timedOut("accept the message"),
+        );
+        return { messageId: info.messageId };
+      } catch (error) {
+        if (error instanceof MailDeliveryError) throw error;
+        if (errorCode(error) === "EABORT") throw timedOut("accept the message")();
+        throw fail(error);
+      }
+    },
+    async verify() {
+      try {
+        await withDeadline(transporter.verify(), timeoutMs, timedOut("answer"));
+      } catch (error) {
+        if (error instanceof MailDeliveryError) throw error;
+        throw fail(error);
+      }
+    },
+    close() {
+      transporter.close();
+    },
+  };
+}
+
+// Names sort by time: an ISO timestamp, then a counter for messages of the same millisecond.
+let lastStamp = "";
+let sameStampCount = 0;
+
+function outboxFileName(): string {
+  const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+  sameStampCount = stamp === lastStamp ? sameStampCount + 1 : 0;
+  lastStamp = stamp;
+  // Lower-case only: case-insensitive file systems must not see two names as one.
+  const random = randomString(10, "abcdefghijklmnopqrstuvwxyz0123456789");
+  return `${stamp}-${String(sameStampCount).padStart(4, "0")}-${random}.eml`;
+}
+
+function createOutboxTransport(loaded: LoadedConfig): MailTransport {
+  const { from, outboxDir } = loaded.config.mail;
+  const dir = outboxDir ? path.resolve(loaded.cwd, outboxDir) : dataPath(loaded, "outbox");
+  const composer = nodemailer.createTransport({
+    streamTransport: true,
+    buffer: true,
+    // RFC 5322 lines end with CRLF; the file is the message exactly as SMTP would carry it.
+    newline: "windows",
+  });
+  const fail = (doing: string, error: unknown) =>
+    new MailDeliveryError(
+      `cannot ${doing} the mail outbox ${dir}: ${errorMessage(error)}`,
+      errorCode(error),
+    );
+
+  /** Writes under a hidden temporary name first, so readers never see half a message. */
+  async function writeAtomically(name: string, content: Buffer | string): Promise<string> {
+    const file = path.join(dir, name);
+    const temporary = path.join(dir, `.${name}.tmp`);
+    await writeFile(temporary, content, { flag: "wx", mode: 0o600 });
+    await rename(temporary, file);
+    return file;
+  }
+
+  return {
+    kind: "outbox",
+    describe: dir,
+    async send(message) {
+      const info = await composer.sendMail({ from, ...message }).catch((error: unknown) => {
+        throw new MailDeliveryError(`cannot compose the message: ${errorMessage(error)}`);
+      });
+      if (!Buffer.isBuffer(info.message)) {
+        throw new MailDeliveryError("cannot compose the message: expected a buffer");
+      }
+      try {
+        await mkdir(dir, { recursive: true });
+        const file = await writeAtomically(outboxFileName(), info.message);
+        return { messageId: info.messageId, file };
+      } catch (error) {
+        throw fail("write to", error);
+      }
+    },
+    async verify() {
+      try {
+        await mkdir(dir, { recursive: true });
+      } catch (error) {
+        throw fail("create", error);
+      }
+      const probe = path.join(dir, `.probe-${randomString(10, "abcdefghijklmnopqrstuvwxyz")}`);
+      try {
+        await writeFile(probe, "authd outbox probe\n", { flag: "wx" });
+      } catch (error) {
+        throw fail("write to", error);
+      } finally {
+        await rm(probe, { force: true }).catch(() => {});
+      }
+    },
+    close() {
+      composer.close();
+    },
+  };
+}
+
+/** SMTP when `mail.smtpUrl` is configured, the outbox folder otherwise. */
+export function createMailTransport(loaded: LoadedConfig): MailTransport {
+  const smtpUrl = loaded.config.mail.smtpUrl;
+  return smtpUrl ? createSmtpTransport(loaded, smtpUrl) : createOutboxTransport(loaded);
+}

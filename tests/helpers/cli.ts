@@ -1,0 +1,125 @@
+/** Spawning the real built `authd` binary, as operators and CI run it. */
+import { type ChildProcess, spawn } from "node:child_process";
+import path from "node:path";
+
+export const ROOT = path.resolve(import.meta.dirname, "../..");
+export const AUTHD_BIN = path.join(ROOT, "dist/bin/authd.js");
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  cwd?: string;
+  /** Added to a minimal environment (PATH, HOME): nothing leaks in from the shell. */
+  env?: Record<string, string | undefined>;
+  input?: string;
+  timeoutMs?: number;
+}
+
+export function baseEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    LOG_LEVEL: "warn",
+  };
+  for (const [key, value] of Object.entries(extra)) {
+    if (value === undefined) delete env[key];
+    else env[key] = value;
+  }
+  return env;
+}
+
+export function runAuthd(args: string[], options: RunOptions = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [AUTHD_BIN, ...args], {
+      cwd: options.cwd ?? ROOT,
+      env: baseEnv(options.env),
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`authd ${args.join(" ")} timed out\nstdout: ${stdout}\nstderr: ${stderr}`));
+    }, options.timeoutMs ?? 60_000);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+    child.stdin.end(options.input ?? "");
+  });
+}
+
+export interface ServeProcess {
+  child: ChildProcess;
+  /** Where the server answers, e.g. http://127.0.0.1:41234 (without the base path). */
+  url: string;
+  output(): string;
+  /** Sends a signal and waits for the exit; answers the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+  exited: Promise<number | null>;
+}
+
+/**
+ * Starts `authd serve` on a free loopback port and waits for its "authd listening"
+ * log line, which carries the URL.
+ */
+export function startServe(args: string[], options: RunOptions = {}): Promise<ServeProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [AUTHD_BIN, "serve", "--port", "0", "--host", "127.0.0.1", ...args],
+      {
+        cwd: options.cwd ?? ROOT,
+        env: baseEnv({ LOG_LEVEL: "info", ...options.env }),
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    let output = "";
+    let settled = false;
+    const exited = new Promise<number | null>((done) => child.on("close", (code) => done(code)));
+    const timer = setTimeout(() => {
+      if (settled) return;
+      settled = true;
+      child.kill("SIGKILL");
+      reject(new Error(`authd serve did not start in time:\n${output}`));
+    }, options.timeoutMs ?? 60_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (settled) return;
+      const match = /"url":"(http:\/\/[^"/]+)[^"]*".*"msg":"authd listening"/.exec(output);
+      if (match?.[1]) {
+        settled = true;
+        clearTimeout(timer);
+        resolve({
+          child,
+          url: match[1],
+          output: () => output,
+          exited,
+          stop(signal = "SIGTERM") {
+            if (child.exitCode === null) child.kill(signal);
+            return exited;
+          },
+        });
+      }
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
+    void exited.then((code) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      reject(new Error(`authd serve exited with ${code} before listening:\n${output}`));
+    });
+  });
+}
