@@ -1,6 +1,6 @@
 /**
  * The one error catalogue (DESIGN §1): every error authd answers with, under a stable
- * code, with its HTTP status and message. Domains throw `new AuthError("CODE")`; the
+ * code, with its HTTP status and message. Domains throw an AuthError naming a code; the
  * HTTP error handler answers `{code, message}` and the CLI prints the same code.
  *
  * Messages follow SPEC §8 where the spec quotes them, and the established
