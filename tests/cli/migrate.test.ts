@@ -23,7 +23,9 @@ describe("authd migrate", () => {
     expect(result.code).toBe(0);
     const status = JSON.parse(result.stdout);
     expect(status.upToDate).toBe(false);
-    expect(status.migrations).toEqual(files.map((name) => ({ name, status: "pending", runOn: null })));
+    expect(status.migrations).toEqual(
+      files.map((name) => ({ name, status: "pending", runOn: null })),
+    );
     expect(status.database).toBe(`127.0.0.1:5432/${testDatabase.name}`);
   });
 
@@ -68,11 +70,17 @@ describe("authd migrate", () => {
   });
 
   it("down --yes reverts, and up restores", async () => {
-    const down = await runAuthd(["migrate", "down", "--yes", "--count", String(files.length), "--json"], {
-      env,
-    });
+    const down = await runAuthd(
+      ["migrate", "down", "--yes", "--count", String(files.length), "--json"],
+      {
+        env,
+      },
+    );
     expect(down.code, down.stderr).toBe(0);
-    expect(JSON.parse(down.stdout)).toEqual({ direction: "down", migrations: [...files].reverse() });
+    expect(JSON.parse(down.stdout)).toEqual({
+      direction: "down",
+      migrations: [...files].reverse(),
+    });
     const up = await runAuthd(["migrate", "up", "--json"], { env });
     expect(JSON.parse(up.stdout).migrations).toEqual(files);
   });

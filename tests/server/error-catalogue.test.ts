@@ -7,7 +7,12 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { AuthError, ERROR_CATALOGUE, isErrorCode, REDIRECT_ERROR_CODES } from "../../server/errors.js";
+import {
+  AuthError,
+  ERROR_CATALOGUE,
+  isErrorCode,
+  REDIRECT_ERROR_CODES,
+} from "../../server/errors.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -22,7 +27,10 @@ function sourceFiles(dir: string): string[] {
 describe("error catalogue", () => {
   it("knows every code the code base throws", () => {
     const thrown = new Set<string>();
-    for (const file of [...sourceFiles(path.join(ROOT, "server")), ...sourceFiles(path.join(ROOT, "bin"))]) {
+    for (const file of [
+      ...sourceFiles(path.join(ROOT, "server")),
+      ...sourceFiles(path.join(ROOT, "bin")),
+    ]) {
       const text = readFileSync(file, "utf8");
       for (const match of text.matchAll(/new AuthError\(\s*"([A-Z0-9_]+)"/g)) {
         if (match[1]) thrown.add(match[1]);
@@ -107,7 +115,10 @@ describe("error catalogue", () => {
       code: "MEMBER_NOT_FOUND",
       message: "Member not found",
     });
-    const custom = new AuthError("ROLE_NOT_FOUND", { message: "ROLE_NOT_FOUND: ghost", status: 400 });
+    const custom = new AuthError("ROLE_NOT_FOUND", {
+      message: "ROLE_NOT_FOUND: ghost",
+      status: 400,
+    });
     expect(custom.toBody()).toEqual({ code: "ROLE_NOT_FOUND", message: "ROLE_NOT_FOUND: ghost" });
     expect(custom.status).toBe(400);
   });
