@@ -470,7 +470,11 @@ function describeIssue(issue: z.core.$ZodIssue): string[] {
       if (issue.origin === "string") {
         return issue.message.startsWith("expected")
           ? [issue.message]
-          : [`expected at least ${String(issue.minimum)} characters`];
+          : [
+              Number(issue.minimum) === 1
+                ? "expected a non-empty string"
+                : `expected at least ${String(issue.minimum)} characters`,
+            ];
       }
       if (issue.origin === "array") return [`expected at least ${String(issue.minimum)} items`];
       return [issue.message];
