@@ -2,21 +2,37 @@
  * buildApp: the Fastify instance with every plugin and route, and no listen(), so
  * tests, the benchmark and `authd serve` build it the same way (DESIGN §1).
  */
+import fastifyCookie from "@fastify/cookie";
 import Fastify, { type FastifyInstance } from "fastify";
+import type { Redis } from "ioredis";
+import { accountRoutes } from "./accounts/routes.js";
 import type { AuthdConfig } from "./config.js";
 import type { Sql } from "./db/connection.js";
+import { emailRoutes } from "./email/routes.js";
 import { healthRoutes, type Readiness } from "./health/routes.js";
+import type { AuthContext } from "./http/auth-context.js";
 import { registerErrorHandling } from "./http/error-handler.js";
+import { registerFormBodies } from "./http/form-body.js";
+import { registerOriginChecks } from "./http/origin.js";
+import { registerRateLimit } from "./http/rate-limit.js";
 import { requestIdFor } from "./http/request-id.js";
 import { zodValidatorCompiler } from "./http/validation.js";
 import type { Logger } from "./logger.js";
+import type { Mailer } from "./mail/mailer.js";
 import { pageRoutes } from "./pages/routes.js";
+import { passwordRoutes } from "./password/routes.js";
+import { sessionRoutes } from "./sessions/routes.js";
+import { userRoutes } from "./users/routes.js";
+import { verificationRoutes } from "./verification/routes.js";
 
 export interface AppDependencies {
   sql: Sql;
+  mailer: Mailer;
   logger?: Logger;
   /** Shared with the serve loop: flipped to draining when a shutdown starts. */
   readiness?: Readiness;
+  /** Shared rate-limit counters across instances. */
+  redis?: Redis;
 }
 
 /** A number means "trust that many proxy hops" (X-Forwarded-For read from the right). */
@@ -30,6 +46,7 @@ export async function buildApp(
   config: AuthdConfig,
   dependencies: AppDependencies,
 ): Promise<FastifyInstance> {
+  if (!config.secret) throw new Error("buildApp needs config.secret (see ensureSecret)");
   const readiness = dependencies.readiness ?? { draining: false };
   const app = Fastify({
     ...(dependencies.logger ? { loggerInstance: dependencies.logger } : { logger: false }),
@@ -43,9 +60,13 @@ export async function buildApp(
   }) as unknown as FastifyInstance;
 
   app.setValidatorCompiler(zodValidatorCompiler);
-  // JSON only for now (api-facts §1): anything else is 415 UNSUPPORTED_MEDIA_TYPE.
+  // JSON everywhere, forms where api-facts §1 allows them; anything else is 415.
   app.removeContentTypeParser("text/plain");
+  registerFormBodies(app, config.basePath);
   registerErrorHandling(app);
+  await app.register(fastifyCookie);
+  await registerRateLimit(app, config, dependencies.redis);
+  registerOriginChecks(app, config);
 
   app.addHook("onSend", async (request, reply, payload) => {
     reply.header("x-request-id", request.id);
@@ -55,7 +76,26 @@ export async function buildApp(
     return payload;
   });
 
+  const context: AuthContext = {
+    config,
+    secret: config.secret,
+    sql: dependencies.sql,
+    mailer: dependencies.mailer,
+    cookies: { config, secret: config.secret },
+  };
+  const prefix = config.basePath === "/" ? "" : config.basePath;
+
   await app.register(healthRoutes(dependencies.sql, readiness));
-  await app.register(pageRoutes, { prefix: config.basePath === "/" ? "" : config.basePath });
+  await app.register(pageRoutes, { prefix });
+  for (const routes of [
+    sessionRoutes,
+    userRoutes,
+    verificationRoutes,
+    passwordRoutes,
+    emailRoutes,
+    accountRoutes,
+  ]) {
+    await app.register(routes(context), { prefix });
+  }
   return app;
 }

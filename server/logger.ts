@@ -74,3 +74,10 @@ export function createLogger(
     destination,
   );
 }
+
+/** The part of a logger that domain code uses (a pino or a Fastify request logger). */
+export interface LogSink {
+  info(object: object, message?: string): void;
+  warn(object: object, message?: string): void;
+  error(object: object, message?: string): void;
+}

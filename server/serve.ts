@@ -3,12 +3,17 @@
  * check (or migration), listen, and a graceful drain on shutdown.
  */
 import type { FastifyInstance } from "fastify";
+import { Redis } from "ioredis";
 import { buildApp } from "./app.js";
+import { recordAuditEvent } from "./audit/audit.js";
 import { ensureSecret, type LoadedConfig } from "./config.js";
+import type { Queryable } from "./db/connection.js";
 import { type Database, openDatabase } from "./db/connection.js";
 import { migrationStatus, runMigrations } from "./db/migrations.js";
 import type { Readiness } from "./health/routes.js";
 import type { Logger } from "./logger.js";
+import { createMailer, type Mailer } from "./mail/mailer.js";
+import { createMailTransport } from "./mail/transport.js";
 
 /** The schema is behind this version of authd: exit 10, naming the command to run. */
 export class SchemaOutOfDateError extends Error {
@@ -29,6 +34,19 @@ export class ListenError extends Error {
     super(message);
     this.name = "ListenError";
   }
+}
+
+/** The mailer authd uses: the configured transport, failures kept in the audit trail. */
+export function createMailerFor(loaded: LoadedConfig, sql: Queryable): Mailer {
+  return createMailer(loaded.config, createMailTransport(loaded), async (failure) => {
+    await recordAuditEvent(sql, {
+      action: "mail.delivery_failed",
+      actorType: "system",
+      targetType: "email",
+      targetId: failure.to,
+      details: { kind: failure.kind, reason: failure.reason },
+    });
+  });
 }
 
 export interface StartServerOptions {
@@ -56,11 +74,12 @@ export async function startServer(
   await ensureSecret(loaded);
   const db = await openDatabase(loaded, { logger });
   try {
-    if (options.migrate) {
+    let status = await migrationStatus(db.sql);
+    if (options.migrate && status.pending.length > 0) {
       const ran = await runMigrations(db, { direction: "up", waitForLock: true });
       if (ran.length > 0) logger.info({ migrations: ran }, "applied migrations");
+      status = await migrationStatus(db.sql);
     }
-    const status = await migrationStatus(db.sql);
     if (status.pending.length > 0) throw new SchemaOutOfDateError(status.pending);
     if (status.unknown.length > 0) {
       logger.warn(
@@ -70,7 +89,16 @@ export async function startServer(
     }
 
     const readiness: Readiness = { draining: false };
-    const app = await buildApp(config, { sql: db.sql, logger, readiness });
+    const mailer = createMailerFor(loaded, db.sql);
+    const redis = config.redis.url
+      ? new Redis(config.redis.url, { maxRetriesPerRequest: 1, enableOfflineQueue: false })
+      : undefined;
+    redis?.on("error", (error: Error) => logger.warn({ err: error }, "redis error"));
+    const app = await buildApp(config, { sql: db.sql, logger, readiness, mailer, redis });
+    app.addHook("onClose", async () => {
+      mailer.transport.close();
+      redis?.disconnect();
+    });
     try {
       await app.listen({ host: config.server.host, port: config.server.port });
     } catch (error) {

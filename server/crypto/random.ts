@@ -49,3 +49,8 @@ export function generateSecret(bytes = 32): string {
 export function generateSecretIn(bytes: number, encoding: "base64url" | "hex" | "base64"): string {
   return randomBytes(bytes).toString(encoding);
 }
+
+/** A session token: 32 bytes of randomness, base64url (43 characters). */
+export function generateSessionToken(): string {
+  return randomBytes(32).toString("base64url");
+}

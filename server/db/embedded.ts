@@ -57,7 +57,11 @@ export async function startEmbeddedPostgres(
   try {
     const { PGlite } = await import("@electric-sql/pglite");
     const { PGLiteSocketServer } = await import("@electric-sql/pglite-socket");
-    const db = await PGlite.create(dir);
+    // PostgreSQL's default 128MB of shared buffers becomes resident WebAssembly memory;
+    // 16MB is plenty for an auth workload and saves ~140 MB (bench/README.md).
+    const db = await PGlite.create(dir, {
+      startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"],
+    });
     // maxConnections above 1: a short-lived migration connection must coexist (DESIGN §2).
     const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port: 0, maxConnections: 8 });
     await server.start();

@@ -7,7 +7,6 @@ import { existsSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { runner } from "node-pg-migrate";
 import type { Database, Queryable } from "./connection.js";
 
 export const MIGRATIONS_TABLE = "authd_migrations";
@@ -94,6 +93,8 @@ export async function runMigrations(
 ): Promise<string[]> {
   const count = options.count ?? (options.direction === "up" ? Number.POSITIVE_INFINITY : 1);
   const quiet = (): void => {};
+  // Loaded on demand: serving only needs the status, and the runner is heavy to import.
+  const { runner } = await import("node-pg-migrate");
   try {
     const ran = await runner({
       databaseUrl: db.url,

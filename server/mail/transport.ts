@@ -3,7 +3,7 @@
  * set, otherwise an outbox folder where each message is written as one `.eml` file, so
  * that development and tests can read the links authd sends without a mail server.
  */
-import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import nodemailer from "nodemailer";
 import { dataPath, type LoadedConfig } from "../config.js";
@@ -179,6 +179,31 @@ function createSmtpTransport(loaded: LoadedConfig, smtpUrl: string): MailTranspo
   };
 }
 
+/**
+ * `mkdir -p` that always ends: Node's own recursive mkdir loops forever when a file
+ * system answers ENOENT for a directory whose parent exists (e.g. under /proc).
+ */
+async function ensureDirectory(dir: string): Promise<void> {
+  try {
+    await mkdir(dir);
+    return;
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === "EEXIST") {
+      if ((await stat(dir)).isDirectory()) return;
+      throw Object.assign(new Error(`ENOTDIR: ${dir} exists and is not a directory`), {
+        code: "ENOTDIR",
+      });
+    }
+    const parent = path.dirname(dir);
+    if (code !== "ENOENT" || parent === dir) throw error;
+  }
+  await ensureDirectory(path.dirname(dir));
+  await mkdir(dir).catch(async (error: unknown) => {
+    if (errorCode(error) !== "EEXIST" || !(await stat(dir)).isDirectory()) throw error;
+  });
+}
+
 // Names sort by time: an ISO timestamp, then a counter for messages of the same millisecond.
 let lastStamp = "";
 let sameStampCount = 0;
@@ -227,7 +252,7 @@ function createOutboxTransport(loaded: LoadedConfig): MailTransport {
         throw new MailDeliveryError("cannot compose the message: expected a buffer");
       }
       try {
-        await mkdir(dir, { recursive: true });
+        await ensureDirectory(dir);
         const file = await writeAtomically(outboxFileName(), info.message);
         return { messageId: info.messageId, file };
       } catch (error) {
@@ -236,7 +261,7 @@ function createOutboxTransport(loaded: LoadedConfig): MailTransport {
     },
     async verify() {
       try {
-        await mkdir(dir, { recursive: true });
+        await ensureDirectory(dir);
       } catch (error) {
         throw fail("create", error);
       }

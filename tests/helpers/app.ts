@@ -8,7 +8,10 @@ import { type AuthdConfig, type AuthdConfigInput, validateConfig } from "../../s
 import { type Database, openDatabase } from "../../server/db/connection.js";
 import { runMigrations } from "../../server/db/migrations.js";
 import type { Readiness } from "../../server/health/routes.js";
+import { createMailer, type Mailer } from "../../server/mail/mailer.js";
+import { createMailTransport } from "../../server/mail/transport.js";
 import { createTestDatabase, type TestDatabase } from "./database.js";
+import { type SmtpSink, startSmtpSink } from "./smtp.js";
 
 export interface TestApp {
   app: FastifyInstance;
@@ -16,12 +19,15 @@ export interface TestApp {
   db: Database;
   testDatabase: TestDatabase;
   readiness: Readiness;
+  /** The SMTP sink mail goes to (absent when a mailer was given). */
+  smtp: SmtpSink;
   close(): Promise<void>;
 }
 
 export const TEST_SECRET = "test-secret-0123456789-0123456789-abcdef";
 
 export interface TestAppOptions {
+  mailer?: Mailer;
   config?: AuthdConfigInput;
   /** Called after buildApp and before ready(), e.g. to add routes that exercise plugins. */
   extend?: (app: FastifyInstance) => void | Promise<void>;
@@ -29,15 +35,26 @@ export interface TestAppOptions {
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const testDatabase = await createTestDatabase();
+  const smtp = options.mailer ? undefined : await startSmtpSink();
   const config = validateConfig(
-    { secret: TEST_SECRET, ...options.config, database: { url: testDatabase.url } },
+    {
+      secret: TEST_SECRET,
+      // The origin the test client (tests/helpers/client.ts) sends.
+      baseURL: "http://localhost:3000",
+      // Most tests send many sign-ins from one address; rate-limit tests turn it on.
+      rateLimit: { enabled: false },
+      ...options.config,
+      mail: { timeout: 5, ...options.config?.mail, ...(smtp ? { smtpUrl: smtp.url } : {}) },
+      database: { url: testDatabase.url },
+    },
     "test config",
   );
   const loaded = { config, file: null, production: false, envSources: {}, cwd: process.cwd() };
   const db = await openDatabase(loaded, { max: 4 });
   await runMigrations(db, { direction: "up" });
   const readiness: Readiness = { draining: false };
-  const app = await buildApp(config, { sql: db.sql, readiness });
+  const mailer = options.mailer ?? createMailer(config, createMailTransport({ ...loaded, config }));
+  const app = await buildApp(config, { sql: db.sql, readiness, mailer });
   await options.extend?.(app);
   await app.ready();
   return {
@@ -46,8 +63,11 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     db,
     testDatabase,
     readiness,
+    smtp: smtp as SmtpSink,
     async close() {
       await app.close();
+      mailer.transport.close();
+      await smtp?.close();
       await db.close();
       await testDatabase.drop();
     },

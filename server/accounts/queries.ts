@@ -1,0 +1,85 @@
+/** Every SQL statement on the account table. */
+import type { Queryable } from "../db/connection.js";
+
+/** SPEC §3 / api-facts §9: the email-and-password account's provider id. */
+export const CREDENTIAL_PROVIDER = "credential";
+
+export interface AccountRow {
+  id: string;
+  userId: string;
+  providerId: string;
+  accountId: string;
+  accessToken: string | null;
+  refreshToken: string | null;
+  idToken: string | null;
+  accessTokenExpiresAt: Date | null;
+  refreshTokenExpiresAt: Date | null;
+  scope: string | null;
+  password: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export async function insertCredentialAccount(
+  sql: Queryable,
+  account: { id: string; userId: string; passwordHash: string },
+): Promise<AccountRow> {
+  const [row] = await sql<AccountRow[]>`
+    insert into account (id, user_id, provider_id, account_id, password)
+    values (${account.id}, ${account.userId}, ${CREDENTIAL_PROVIDER}, ${account.userId},
+            ${account.passwordHash})
+    returning *`;
+  if (!row) throw new Error("insert into account returned no row");
+  return row;
+}
+
+export async function findCredentialAccount(
+  sql: Queryable,
+  userId: string,
+): Promise<AccountRow | undefined> {
+  const [row] = await sql<AccountRow[]>`
+    select * from account where user_id = ${userId} and provider_id = ${CREDENTIAL_PROVIDER}`;
+  return row;
+}
+
+export async function setCredentialPassword(
+  sql: Queryable,
+  userId: string,
+  passwordHash: string,
+): Promise<boolean> {
+  const rows = await sql`
+    update account set password = ${passwordHash}, updated_at = now()
+    where user_id = ${userId} and provider_id = ${CREDENTIAL_PROVIDER}`;
+  return rows.count > 0;
+}
+
+export async function listAccountsOfUser(sql: Queryable, userId: string): Promise<AccountRow[]> {
+  return sql<AccountRow[]>`select * from account where user_id = ${userId} order by created_at, id`;
+}
+
+export async function findAccountOfUser(
+  sql: Queryable,
+  userId: string,
+  selector: { id?: string; providerId?: string; accountId?: string },
+): Promise<AccountRow | undefined> {
+  const [row] = await sql<AccountRow[]>`
+    select * from account
+    where user_id = ${userId}
+      and (${selector.id ?? null}::text is null or id = ${selector.id ?? null})
+      and (${selector.providerId ?? null}::text is null or provider_id = ${selector.providerId ?? null})
+      and (${selector.accountId ?? null}::text is null or account_id = ${selector.accountId ?? null})
+    order by created_at, id
+    limit 1`;
+  return row;
+}
+
+export async function countAccountsOfUser(sql: Queryable, userId: string): Promise<number> {
+  const [row] = await sql<{ count: number }[]>`
+    select count(*)::int as count from account where user_id = ${userId}`;
+  return row?.count ?? 0;
+}
+
+export async function deleteAccountById(sql: Queryable, id: string): Promise<boolean> {
+  const rows = await sql`delete from account where id = ${id}`;
+  return rows.count > 0;
+}

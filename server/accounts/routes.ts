@@ -1,0 +1,51 @@
+/**
+ * SPEC §7 "Linked accounts": list-accounts, account-info (POST body, and the current
+ * client's GET query), unlink-account (the spec's {providerId, accountId?} and the
+ * current client's {accountId} row id).
+ */
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import { AuthError } from "../errors.js";
+import { type AuthContext, requireFreshSession, requireSession } from "../http/auth-context.js";
+import { boundedString } from "../http/schemas.js";
+import type { ZodTypeProvider } from "../http/validation.js";
+import { accountInfo, listAccounts, unlinkAccount } from "./accounts.js";
+
+const accountInfoInput = z.object({ accountId: boundedString(255).min(1) });
+const unlinkBody = z.object({
+  providerId: boundedString(64).min(1).optional(),
+  accountId: boundedString(255).min(1).optional(),
+});
+
+export function accountRoutes(context: AuthContext) {
+  return async (app: FastifyInstance): Promise<void> => {
+    const typed = app.withTypeProvider<ZodTypeProvider>();
+
+    typed.get("/list-accounts", async (request) => {
+      const { user } = await requireSession(context, request);
+      return listAccounts(context.sql, user.id);
+    });
+
+    typed.post("/account-info", { schema: { body: accountInfoInput } }, async (request) => {
+      const { user } = await requireSession(context, request);
+      return accountInfo(context.sql, user.id, request.body.accountId);
+    });
+
+    typed.get("/account-info", { schema: { querystring: accountInfoInput } }, async (request) => {
+      const { user } = await requireSession(context, request);
+      return accountInfo(context.sql, user.id, request.query.accountId);
+    });
+
+    typed.post("/unlink-account", { schema: { body: unlinkBody } }, async (request) => {
+      // SPEC §5: unlinking requires a fresh session.
+      const { user } = await requireFreshSession(context, request);
+      if (!request.body.providerId && !request.body.accountId) {
+        throw new AuthError("VALIDATION_ERROR", {
+          details: [{ path: "providerId", message: "providerId or accountId is required" }],
+        });
+      }
+      await unlinkAccount(context.sql, context.config, user.id, request.body);
+      return { status: true };
+    });
+  };
+}

@@ -1,0 +1,31 @@
+/** The audit trail of admin and security events (DESIGN §2 audit_event). */
+import { generateId } from "../crypto/random.js";
+import type { Queryable } from "../db/connection.js";
+import { insertAuditEvent } from "./queries.js";
+
+export interface AuditEvent {
+  action: string;
+  actorType: "user" | "cli" | "system";
+  actorId?: string | null;
+  targetType?: string | null;
+  targetId?: string | null;
+  organizationId?: string | null;
+  ipAddress?: string | null;
+  userAgent?: string | null;
+  details?: unknown;
+}
+
+export async function recordAuditEvent(sql: Queryable, event: AuditEvent): Promise<void> {
+  await insertAuditEvent(sql, {
+    id: generateId(),
+    action: event.action,
+    actorType: event.actorType,
+    actorId: event.actorId ?? null,
+    targetType: event.targetType ?? null,
+    targetId: event.targetId ?? null,
+    organizationId: event.organizationId ?? null,
+    ipAddress: event.ipAddress ?? null,
+    userAgent: event.userAgent ?? null,
+    details: event.details,
+  });
+}

@@ -1,0 +1,40 @@
+/** Every SQL statement on the audit_event table. */
+import type { Queryable } from "../db/connection.js";
+
+export interface AuditEventRow {
+  id: string;
+  actorId: string | null;
+  actorType: "user" | "cli" | "system";
+  action: string;
+  targetType: string | null;
+  targetId: string | null;
+  organizationId: string | null;
+  ipAddress: string | null;
+  userAgent: string | null;
+  details: unknown;
+  createdAt: Date;
+}
+
+export type NewAuditEvent = Omit<AuditEventRow, "createdAt" | "details"> & { details?: unknown };
+
+export async function insertAuditEvent(sql: Queryable, event: NewAuditEvent): Promise<void> {
+  await sql`
+    insert into audit_event (id, actor_id, actor_type, action, target_type, target_id,
+                             organization_id, ip_address, user_agent, details)
+    values (${event.id}, ${event.actorId}, ${event.actorType}, ${event.action},
+            ${event.targetType}, ${event.targetId}, ${event.organizationId},
+            ${event.ipAddress}, ${event.userAgent},
+            ${event.details === undefined ? null : sql.json(event.details as never)})`;
+}
+
+export async function listAuditEvents(
+  sql: Queryable,
+  filter: { action?: string; targetId?: string; limit?: number } = {},
+): Promise<AuditEventRow[]> {
+  return sql<AuditEventRow[]>`
+    select * from audit_event
+    where (${filter.action ?? null}::text is null or action = ${filter.action ?? null})
+      and (${filter.targetId ?? null}::text is null or target_id = ${filter.targetId ?? null})
+    order by created_at desc, id
+    limit ${filter.limit ?? 100}`;
+}

@@ -1,0 +1,39 @@
+/**
+ * Signed tokens for email verification and email change (SPEC §9: HS256). The header
+ * is exactly {"alg":"HS256"} and the key is the UTF-8 bytes of the server secret, as the
+ * established implementation does, so its links keep working.
+ */
+import { errors, jwtVerify, SignJWT } from "jose";
+
+export type TokenClaims = Record<string, unknown>;
+
+export class TokenExpiredError extends Error {}
+export class TokenInvalidError extends Error {}
+
+function key(secret: string): Uint8Array {
+  return new TextEncoder().encode(secret);
+}
+
+export async function signToken(
+  claims: TokenClaims,
+  secret: string,
+  expiresInSeconds: number,
+): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg: "HS256" })
+    .setIssuedAt(now)
+    .setExpirationTime(now + expiresInSeconds)
+    .sign(key(secret));
+}
+
+/** The claims of a valid token; throws TokenExpiredError or TokenInvalidError. */
+export async function verifyToken(token: string, secret: string): Promise<TokenClaims> {
+  try {
+    const { payload } = await jwtVerify(token, key(secret), { algorithms: ["HS256"] });
+    return payload as TokenClaims;
+  } catch (error) {
+    if (error instanceof errors.JWTExpired) throw new TokenExpiredError("token expired");
+    throw new TokenInvalidError("invalid token");
+  }
+}

@@ -1,0 +1,35 @@
+/** SPEC §7 change-email (SPEC §4 "Email", §5 rules). */
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import { AuthError } from "../errors.js";
+import { type AuthContext, linkContext, requireSession } from "../http/auth-context.js";
+import { callbackUrl, emailInput } from "../http/schemas.js";
+import type { ZodTypeProvider } from "../http/validation.js";
+import { findUserByEmail, requireValidEmail } from "../users/users.js";
+import { sendChangeEmailMail } from "../verification/verification.js";
+
+const changeEmailBody = z.object({ newEmail: emailInput, callbackURL: callbackUrl.optional() });
+
+export function emailRoutes(context: AuthContext) {
+  return async (app: FastifyInstance): Promise<void> => {
+    const typed = app.withTypeProvider<ZodTypeProvider>();
+
+    typed.post("/change-email", { schema: { body: changeEmailBody } }, async (request) => {
+      if (!context.config.user.changeEmail.enabled) throw new AuthError("CHANGE_EMAIL_DISABLED");
+      const current = await requireSession(context, request);
+      const newEmail = requireValidEmail(request.body.newEmail);
+      if (newEmail === current.user.email) throw new AuthError("EMAIL_IS_THE_SAME");
+      // SPEC §5: an address that already has an account is refused.
+      if (await findUserByEmail(context.sql, newEmail))
+        throw new AuthError("COULD_NOT_UPDATE_EMAIL");
+      await sendChangeEmailMail(
+        context,
+        linkContext(context, request),
+        current.user,
+        newEmail,
+        request.body.callbackURL,
+      );
+      return { status: true };
+    });
+  };
+}

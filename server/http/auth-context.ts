@@ -1,0 +1,93 @@
+/**
+ * What every route module receives from buildApp, and how a request's session is
+ * resolved: the signed cookie, then the token digest in the database (or the signed
+ * cookie cache where a route allows it). Resolved once per request.
+ */
+import type { FastifyRequest } from "fastify";
+import type { AuthdConfig } from "../config.js";
+import type { Sql } from "../db/connection.js";
+import { AuthError } from "../errors.js";
+import type { Mailer } from "../mail/mailer.js";
+import type { SessionRow } from "../sessions/queries.js";
+import { type ClientInfo, findLiveSession, isFresh } from "../sessions/sessions.js";
+import type { UserRow } from "../users/queries.js";
+import type { LinkContext } from "../verification/verification.js";
+import { type CookieContext, readSessionToken } from "./session-cookies.js";
+
+export interface AuthContext {
+  config: AuthdConfig;
+  secret: string;
+  sql: Sql;
+  mailer: Mailer;
+  cookies: CookieContext;
+}
+
+export interface ResolvedSession {
+  session: SessionRow;
+  user: UserRow;
+  /** The raw token from the cookie (never sent back in a body). */
+  token: string;
+}
+
+const resolved = new WeakMap<FastifyRequest, Promise<ResolvedSession | null>>();
+
+/** The caller's live session from the database, or null. */
+export function currentSession(
+  context: AuthContext,
+  request: FastifyRequest,
+): Promise<ResolvedSession | null> {
+  let pending = resolved.get(request);
+  if (!pending) {
+    pending = (async () => {
+      const token = readSessionToken(request, context.cookies);
+      if (!token) return null;
+      const found = await findLiveSession(context.sql, token);
+      return found ? { ...found, token } : null;
+    })();
+    resolved.set(request, pending);
+  }
+  return pending;
+}
+
+/** SPEC §6: authenticated calls answer 401 UNAUTHORIZED without a session. */
+export async function requireSession(
+  context: AuthContext,
+  request: FastifyRequest,
+): Promise<ResolvedSession> {
+  const session = await currentSession(context, request);
+  if (!session) throw new AuthError("UNAUTHORIZED");
+  return session;
+}
+
+/** SPEC §6 "Freshness": a session younger than `freshAge` (0 = not checked). */
+export async function requireFreshSession(
+  context: AuthContext,
+  request: FastifyRequest,
+): Promise<ResolvedSession> {
+  const session = await requireSession(context, request);
+  if (!isFresh(session.session, context.config)) throw new AuthError("SESSION_NOT_FRESH");
+  return session;
+}
+
+/** The client's address (X-Forwarded-For only behind configured proxies) and agent. */
+export function clientInfo(request: FastifyRequest): ClientInfo {
+  const agent = request.headers["user-agent"];
+  return {
+    ipAddress: request.ip ?? null,
+    userAgent: typeof agent === "string" ? agent.slice(0, 512) : null,
+  };
+}
+
+/** The public base of links in mail: baseURL, or this request's own origin. */
+export function publicBaseUrl(context: AuthContext, request: FastifyRequest): string {
+  const origin = context.config.baseURL
+    ? context.config.baseURL.replace(/\/+$/, "")
+    : `${request.protocol}://${request.host}`;
+  const base = context.config.basePath === "/" ? "" : context.config.basePath;
+  return `${origin}${base}`;
+}
+
+/** Where this request's mailed links point, and its logger. */
+export function linkContext(context: AuthContext, request: FastifyRequest): LinkContext {
+  return { baseUrl: publicBaseUrl(context, request), logger: request.log };
+}

@@ -1,0 +1,30 @@
+/**
+ * `application/x-www-form-urlencoded` bodies, accepted only where the established API
+ * accepts them (api-facts §1): sign-in/email, sign-up/email and the OAuth callback, so
+ * a plain HTML form can post there. Every other route answers 415 for a form.
+ */
+import type { FastifyInstance } from "fastify";
+import { AuthError } from "../errors.js";
+
+const FORM_TYPE = "application/x-www-form-urlencoded";
+
+export function registerFormBodies(app: FastifyInstance, basePath: string): void {
+  const base = basePath === "/" ? "" : basePath;
+  const allowed = [`${base}/sign-in/email`, `${base}/sign-up/email`, `${base}/callback/:id`];
+
+  app.addContentTypeParser(FORM_TYPE, { parseAs: "string" }, (_request, body, done) => {
+    const fields: Record<string, string> = {};
+    for (const [key, value] of new URLSearchParams(String(body))) fields[key] = value;
+    done(null, fields);
+  });
+
+  app.addHook("preValidation", async (request) => {
+    const type = request.headers["content-type"];
+    if (typeof type !== "string" || !type.toLowerCase().startsWith(FORM_TYPE)) return;
+    if (!allowed.includes(request.routeOptions.url ?? "")) {
+      throw new AuthError("UNSUPPORTED_MEDIA_TYPE", {
+        message: 'Content-Type is not allowed. Allowed types: "application/json"',
+      });
+    }
+  });
+}

@@ -1,0 +1,189 @@
+/**
+ * Origin and redirect safety (SPEC §5, issue 3 point 7, api-facts §10).
+ *
+ * - Cookie-carrying POSTs must come from a trusted Origin (or, without one, Referer).
+ * - Sign-in and sign-up are also guarded against login CSRF without a cookie.
+ * - Every callbackURL, redirectTo, errorCallbackURL and newUserCallbackURL must be an
+ *   absolute http(s) URL on a trusted origin, without userinfo, or a canonical
+ *   root-relative path; the same check runs again wherever a redirect is issued.
+ */
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { AuthdConfig } from "../config.js";
+import { AuthError, type ErrorCode } from "../errors.js";
+
+/** Body and query fields that name a place to send the browser, with their error. */
+export const REDIRECT_FIELDS: ReadonlyArray<readonly [string, ErrorCode]> = [
+  ["callbackURL", "INVALID_CALLBACK_URL"],
+  ["redirectTo", "INVALID_REDIRECT_URL"],
+  ["errorCallbackURL", "INVALID_ERROR_CALLBACK_URL"],
+  ["newUserCallbackURL", "INVALID_NEW_USER_CALLBACK_URL"],
+];
+
+// Control characters and backslashes are never part of a URL authd redirects to.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point
+const UNSAFE_CHARACTERS = /[\u0000-\u001f\u007f\\]/;
+
+/** The origin authd itself answers on: baseURL's, or the request's own. */
+export function ownOrigin(config: AuthdConfig, request: FastifyRequest): string {
+  if (config.baseURL) return new URL(config.baseURL).origin;
+  try {
+    return new URL(`${request.protocol}://${request.host}`).origin;
+  } catch {
+    return "null";
+  }
+}
+
+function patternToRegExp(pattern: string): RegExp {
+  const escaped = pattern.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^./:]+");
+  return new RegExp(`^${escaped}$`, "i");
+}
+
+/** Is `origin` (scheme://host[:port]) one of the trusted origins or patterns? */
+export function isTrustedOrigin(
+  origin: string,
+  config: AuthdConfig,
+  request: FastifyRequest,
+): boolean {
+  let normalized: string;
+  try {
+    const parsed = new URL(origin);
+    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return false;
+    normalized = parsed.origin;
+  } catch {
+    return false;
+  }
+  if (normalized === ownOrigin(config, request)) return true;
+  for (const trusted of config.trustedOrigins) {
+    if (trusted.includes("*")) {
+      if (patternToRegExp(trusted.replace(/\/+$/, "")).test(normalized)) return true;
+    } else {
+      try {
+        if (new URL(trusted).origin === normalized) return true;
+      } catch {
+        // An unparsable entry trusts nothing.
+      }
+    }
+  }
+  return false;
+}
+
+/**
+ * A canonical root-relative path: one leading slash, no backslash or control
+ * character, no encoded slash, backslash or dot, no `.` or `..` segment, and it must
+ * resolve to itself (so `/..//host` cannot turn into `//host`).
+ */
+export function isSafeRelativePath(value: string): boolean {
+  if (!value.startsWith("/") || value.startsWith("//")) return false;
+  if (UNSAFE_CHARACTERS.test(value)) return false;
+  const end = value.search(/[?#]/);
+  const path = end === -1 ? value : value.slice(0, end);
+  if (/%(2f|5c|2e)/i.test(path)) return false;
+  if (path.split("/").some((segment) => segment === "." || segment === "..")) return false;
+  try {
+    const resolved = new URL(value, "http://authd.invalid");
+    return resolved.origin === "http://authd.invalid" && resolved.pathname === path;
+  } catch {
+    return false;
+  }
+}
+
+/** Where a redirect may go: a safe relative path, or http(s) on a trusted origin. */
+export function isAllowedRedirect(
+  value: string,
+  config: AuthdConfig,
+  request: FastifyRequest,
+): boolean {
+  if (value.startsWith("/")) return isSafeRelativePath(value);
+  if (UNSAFE_CHARACTERS.test(value)) return false;
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    return false;
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return false;
+  if (parsed.username || parsed.password) return false;
+  return isTrustedOrigin(parsed.origin, config, request);
+}
+
+/** Throws the field's 403 unless `value` is an allowed redirect target. */
+export function assertAllowedRedirect(
+  value: string | undefined,
+  code: ErrorCode,
+  config: AuthdConfig,
+  request: FastifyRequest,
+): void {
+  if (value === undefined || value === "") return;
+  if (!isAllowedRedirect(value, config, request)) throw new AuthError(code);
+}
+
+function originOf(request: FastifyRequest): string | null {
+  const origin = request.headers.origin;
+  if (typeof origin === "string" && origin !== "") return origin;
+  const referer = request.headers.referer;
+  if (typeof referer === "string" && referer !== "") {
+    try {
+      return new URL(referer).origin;
+    } catch {
+      return "null";
+    }
+  }
+  return null;
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+export function registerOriginChecks(app: FastifyInstance, config: AuthdConfig): void {
+  const base = config.basePath === "/" ? "" : config.basePath;
+  const loginPaths = [`${base}/sign-in/`, `${base}/sign-up/`];
+
+  app.addHook("onRequest", async (request) => {
+    if (SAFE_METHODS.has(request.method)) return;
+    const origin = originOf(request);
+    if (request.headers.cookie) {
+      // Same-origin fetches may send `Origin: null` with Sec-Fetch-Site: same-origin.
+      if (
+        origin === null ||
+        (origin === "null" && request.headers["sec-fetch-site"] !== "same-origin")
+      ) {
+        throw new AuthError("MISSING_OR_NULL_ORIGIN");
+      }
+      if (origin !== "null" && !isTrustedOrigin(origin, config, request)) {
+        throw new AuthError("INVALID_ORIGIN");
+      }
+      return;
+    }
+    if (!loginPaths.some((prefix) => request.url.startsWith(prefix))) return;
+    // Login CSRF: a cross-site navigation must not sign a victim into an attacker's account.
+    if (
+      request.headers["sec-fetch-site"] === "cross-site" &&
+      request.headers["sec-fetch-mode"] === "navigate"
+    ) {
+      throw new AuthError("CROSS_SITE_NAVIGATION_LOGIN_BLOCKED");
+    }
+    if (origin !== null && origin !== "null" && !isTrustedOrigin(origin, config, request)) {
+      throw new AuthError("INVALID_ORIGIN");
+    }
+  });
+
+  // After parsing, before any handler: redirect targets in the body or query.
+  app.addHook("preHandler", async (request) => {
+    if (SAFE_METHODS.has(request.method)) return;
+    const sources = [request.body, request.query];
+    for (const source of sources) {
+      if (typeof source !== "object" || source === null) continue;
+      const fields = source as Record<string, unknown>;
+      for (const [field, code] of REDIRECT_FIELDS) {
+        const value = fields[field];
+        if (value === undefined || value === null) continue;
+        if (typeof value !== "string") {
+          throw new AuthError("VALIDATION_ERROR", {
+            message: "Invalid body parameters",
+            details: [{ path: field, message: `Invalid ${field}: expected a string` }],
+          });
+        }
+        assertAllowedRedirect(value, code, config, request);
+      }
+    }
+  });
+}

@@ -1,0 +1,97 @@
+/**
+ * Rate limits (issue 3 point 8) with @fastify/rate-limit: by client address and route,
+ * 100 requests per 10 s by default; 3 per 10 s on sign-in, sign-up, change-password
+ * and change-email; 3 per 60 s on password-reset and verification mail; all
+ * configurable. Counters live in memory, or in Redis when `redis.url` is set so that
+ * every instance shares them. 429 answers carry Retry-After and X-Retry-After.
+ */
+import rateLimit from "@fastify/rate-limit";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { Redis } from "ioredis";
+import type { AuthdConfig } from "../config.js";
+
+interface Rule {
+  window: number;
+  max: number;
+}
+
+/** The built-in special rules, by path below the base path (api-facts §7.2). */
+export const DEFAULT_SPECIAL_RULES: ReadonlyArray<readonly [string, Rule]> = [
+  ["/sign-in/", { window: 10, max: 3 }],
+  ["/sign-up/", { window: 10, max: 3 }],
+  ["/change-password", { window: 10, max: 3 }],
+  ["/change-email", { window: 10, max: 3 }],
+  ["/request-password-reset", { window: 60, max: 3 }],
+  ["/forget-password", { window: 60, max: 3 }],
+  ["/send-verification-email", { window: 60, max: 3 }],
+];
+
+function routePath(request: FastifyRequest, basePath: string): string {
+  // The route pattern, not the raw URL: one bucket for /reset-password/:token.
+  const url = request.routeOptions.url ?? request.url.split("?")[0] ?? "/";
+  const base = basePath === "/" ? "" : basePath;
+  return url.startsWith(base) ? url.slice(base.length) || "/" : url;
+}
+
+/** The rule for a path: a custom rule wins, then the special rules, then the default. */
+export function ruleFor(config: AuthdConfig, path: string): Rule | false {
+  const custom = config.rateLimit.customRules;
+  for (const [prefix, rule] of Object.entries(custom)) {
+    if (path === prefix || path.startsWith(prefix.endsWith("/") ? prefix : `${prefix}/`))
+      return rule;
+  }
+  for (const [prefix, rule] of DEFAULT_SPECIAL_RULES) {
+    if (prefix.endsWith("/") ? path.startsWith(prefix) : path === prefix) return rule;
+  }
+  return { window: config.rateLimit.window, max: config.rateLimit.max };
+}
+
+export async function registerRateLimit(
+  app: FastifyInstance,
+  config: AuthdConfig,
+  redis?: Redis,
+): Promise<void> {
+  if (!config.rateLimit.enabled) return;
+  const useRedis = (config.rateLimit.storage ?? (redis ? "redis" : "memory")) === "redis";
+  await app.register(rateLimit, {
+    global: true,
+    // A Redis outage must not take sign-in down with it: count nothing and log.
+    skipOnError: true,
+    ...(useRedis && redis ? { redis, nameSpace: "authd-rate-limit:" } : {}),
+    keyGenerator: (request) => `${request.ip}|${routePath(request, config.basePath)}`,
+    allowList: (request) => ruleFor(config, routePath(request, config.basePath)) === false,
+    max: (request) => {
+      const rule = ruleFor(config, routePath(request, config.basePath));
+      return rule === false ? Number.MAX_SAFE_INTEGER : rule.max;
+    },
+    timeWindow: (request) => {
+      const rule = ruleFor(config, routePath(request, config.basePath));
+      return (rule === false ? 1 : rule.window) * 1000;
+    },
+    addHeadersOnExceeding: {
+      "x-ratelimit-limit": true,
+      "x-ratelimit-remaining": true,
+      "x-ratelimit-reset": true,
+    },
+    addHeaders: {
+      "x-ratelimit-limit": true,
+      "x-ratelimit-remaining": true,
+      "x-ratelimit-reset": true,
+      "retry-after": true,
+    },
+    errorResponseBuilder: (_request, context) => ({
+      statusCode: 429,
+      code: "TOO_MANY_REQUESTS",
+      message: "Too many requests. Please try again later.",
+      retryAfter: Math.ceil(context.ttl / 1000),
+    }),
+  });
+  // The established client reads X-Retry-After (api-facts §2.1).
+  app.addHook("onSend", async (_request, reply, payload) => {
+    if (reply.statusCode === 429) {
+      const retryAfter = reply.getHeader("retry-after");
+      if (retryAfter !== undefined) reply.header("x-retry-after", retryAfter);
+    }
+    return payload;
+  });
+}

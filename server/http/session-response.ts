@@ -1,0 +1,58 @@
+/**
+ * Issuing and ending sessions over HTTP: the glue between the session domain and the
+ * cookies, shared by sign-in, sign-up, verification, password change and deletion.
+ */
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { SessionRow } from "../sessions/queries.js";
+import { createSession, endSession, sessionResponse, userResponse } from "../sessions/sessions.js";
+import type { UserRow } from "../users/queries.js";
+import { type AuthContext, clientInfo, currentSession } from "./auth-context.js";
+import { clearSessionCookies, setSessionCookie, setSessionDataCookie } from "./session-cookies.js";
+
+export interface IssuedSession {
+  token: string;
+  session: SessionRow;
+}
+
+/**
+ * Starts a session for `user` and sets its cookies. A valid session the request still
+ * carries is ended first (issue 3: signing in ends the old session).
+ */
+export async function issueSession(
+  context: AuthContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  user: UserRow,
+  options: { rememberMe?: boolean } = {},
+): Promise<IssuedSession> {
+  const previous = await currentSession(context, request);
+  if (previous) await endSession(context.sql, previous.session.id);
+  const rememberMe = options.rememberMe !== false;
+  const { session, token } = await createSession(context.sql, context.config, {
+    userId: user.id,
+    client: clientInfo(request),
+    rememberMe,
+  });
+  setSessionCookie(request, reply, context.cookies, token, { rememberMe });
+  setSessionDataCookie(
+    request,
+    reply,
+    context.cookies,
+    token,
+    { session: sessionResponse(session), user: userResponse(user) },
+    rememberMe,
+  );
+  reply.header("cache-control", "no-store");
+  return { token, session };
+}
+
+/** Ends the caller's session (if any) and expires every session cookie. */
+export async function closeSession(
+  context: AuthContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<void> {
+  const current = await currentSession(context, request);
+  if (current) await endSession(context.sql, current.session.id);
+  clearSessionCookies(request, reply, context.cookies);
+}

@@ -1,0 +1,83 @@
+/**
+ * Email templates (templates/email/<kind>.txt and .html): `{{placeholders}}` filled
+ * from variables, HTML-escaped in the HTML part. The first line of the text template
+ * is `Subject: …`.
+ */
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { packageRoot } from "../db/migrations.js";
+import type { MailMessage } from "./transport.js";
+
+export type MailKind =
+  | "verification"
+  | "reset-password"
+  | "change-email"
+  | "delete-account"
+  | "invitation";
+
+const HTML_ESCAPES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+};
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (character) => HTML_ESCAPES[character] ?? character);
+}
+
+function fill(template: string, variables: Record<string, string>, asHtml: boolean): string {
+  return template.replace(/\{\{(\w+)\}\}/g, (_, name: string) => {
+    const value = variables[name] ?? "";
+    return asHtml ? escapeHtml(value) : value;
+  });
+}
+
+interface Template {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+const cache = new Map<MailKind, Promise<Template>>();
+
+async function loadTemplate(kind: MailKind): Promise<Template> {
+  const dir = path.join(packageRoot(), "templates", "email");
+  const [text, html] = await Promise.all([
+    readFile(path.join(dir, `${kind}.txt`), "utf8"),
+    readFile(path.join(dir, `${kind}.html`), "utf8"),
+  ]);
+  const match = /^Subject: (.*)\r?\n\r?\n?/.exec(text);
+  if (!match?.[1]) throw new Error(`templates/email/${kind}.txt must start with a Subject: line`);
+  return { subject: match[1], text: text.slice(match[0].length), html };
+}
+
+/** A seconds count in words for "the link expires in …". */
+export function describeDuration(seconds: number): string {
+  if (seconds % 86400 === 0) return `${seconds / 86400} day${seconds === 86400 ? "" : "s"}`;
+  if (seconds % 3600 === 0) return `${seconds / 3600} hour${seconds === 3600 ? "" : "s"}`;
+  if (seconds % 60 === 0) return `${seconds / 60} minute${seconds === 60 ? "" : "s"}`;
+  return `${seconds} seconds`;
+}
+
+export async function renderMail(
+  kind: MailKind,
+  to: string,
+  variables: Record<string, string>,
+): Promise<MailMessage> {
+  let template = cache.get(kind);
+  if (!template) {
+    template = loadTemplate(kind);
+    cache.set(kind, template);
+    template.catch(() => cache.delete(kind));
+  }
+  const { subject, text, html } = await template;
+  return {
+    to,
+    // Header values never carry markup, and a newline would inject a header.
+    subject: fill(subject, variables, false).replace(/[\r\n]+/g, " "),
+    text: fill(text, variables, false),
+    html: fill(html, variables, true),
+  };
+}

@@ -1,0 +1,115 @@
+/**
+ * SPEC §7: request-password-reset (and its spec-era alias forget-password),
+ * reset-password/{token}, reset-password, change-password. set-password is
+ * server-only (SPEC §7) and has no route: the CLI calls setPassword.
+ */
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import { AuthError } from "../errors.js";
+import {
+  type AuthContext,
+  linkContext,
+  publicBaseUrl,
+  requireSession,
+} from "../http/auth-context.js";
+import { assertAllowedRedirect } from "../http/origin.js";
+import {
+  booleanish,
+  boundedString,
+  callbackUrl,
+  emailInput,
+  passwordInput,
+} from "../http/schemas.js";
+import { issueSession } from "../http/session-response.js";
+import type { ZodTypeProvider } from "../http/validation.js";
+import { revokeSessions, userResponse } from "../sessions/sessions.js";
+import { withQuery } from "../verification/routes.js";
+import {
+  changePassword,
+  isResetTokenValid,
+  RESET_REQUESTED_MESSAGE,
+  requestPasswordReset,
+  resetPassword,
+} from "./password.js";
+
+const requestResetBody = z.object({ email: emailInput, redirectTo: callbackUrl.optional() });
+const resetTokenParams = z.object({ token: boundedString(256) });
+const resetTokenQuery = z.object({ callbackURL: callbackUrl.optional() });
+const resetBody = z.object({ newPassword: passwordInput, token: boundedString(256).optional() });
+const resetQuery = z.object({ token: boundedString(256).optional() });
+const changePasswordBody = z.object({
+  newPassword: passwordInput,
+  currentPassword: passwordInput,
+  revokeOtherSessions: booleanish.optional(),
+});
+
+export function passwordRoutes(context: AuthContext) {
+  return async (app: FastifyInstance): Promise<void> => {
+    const typed = app.withTypeProvider<ZodTypeProvider>();
+
+    const requestReset = async (
+      request: { body: z.infer<typeof requestResetBody> },
+      link: ReturnType<typeof linkContext>,
+    ) => {
+      await requestPasswordReset(context, link, request.body);
+      return { status: true, message: RESET_REQUESTED_MESSAGE };
+    };
+    for (const path of ["/request-password-reset", "/forget-password"]) {
+      typed.post(path, { schema: { body: requestResetBody } }, async (request) =>
+        requestReset(request, linkContext(context, request)),
+      );
+    }
+
+    typed.get(
+      "/reset-password/:token",
+      { schema: { params: resetTokenParams, querystring: resetTokenQuery } },
+      async (request, reply) => {
+        const { callbackURL } = request.query;
+        if (!callbackURL) {
+          return reply.redirect(
+            `${publicBaseUrl(context, request)}/error?error=no_callback_url`,
+            302,
+          );
+        }
+        assertAllowedRedirect(callbackURL, "INVALID_CALLBACK_URL", context.config, request);
+        const target = callbackURL.startsWith("/")
+          ? `${new URL(publicBaseUrl(context, request)).origin}${callbackURL}`
+          : callbackURL;
+        const valid = await isResetTokenValid(context.sql, request.params.token);
+        const parameters: Record<string, string> = valid
+          ? { token: request.params.token }
+          : { error: "INVALID_TOKEN" };
+        return reply.redirect(withQuery(target, parameters), 302);
+      },
+    );
+
+    typed.post(
+      "/reset-password",
+      { schema: { body: resetBody, querystring: resetQuery } },
+      async (request) => {
+        const token = request.body.token ?? request.query.token;
+        if (!token) throw new AuthError("INVALID_TOKEN");
+        await resetPassword(context.sql, context.config, {
+          token,
+          newPassword: request.body.newPassword,
+        });
+        return { status: true };
+      },
+    );
+
+    typed.post(
+      "/change-password",
+      { schema: { body: changePasswordBody } },
+      async (request, reply) => {
+        const current = await requireSession(context, request);
+        await changePassword(context.sql, context.config, current.user.id, request.body);
+        if (!request.body.revokeOtherSessions)
+          return { token: null, user: userResponse(current.user) };
+        // Every session ends; the caller continues in a fresh one.
+        await revokeSessions(context.sql, current.user.id);
+        const { token } = await issueSession(context, request, reply, current.user);
+        return { token, user: userResponse(current.user) };
+      },
+    );
+  };
+}

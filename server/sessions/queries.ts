@@ -1,0 +1,145 @@
+/** Every SQL statement on the session table. Tokens are looked up by their digest. */
+import type { Queryable } from "../db/connection.js";
+import type { UserRow } from "../users/queries.js";
+
+export interface SessionRow {
+  id: string;
+  userId: string;
+  tokenHash: string;
+  expiresAt: Date;
+  ipAddress: string | null;
+  userAgent: string | null;
+  activeOrganizationId: string | null;
+  activeTeamId: string | null;
+  impersonatedBy: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface NewSession {
+  id: string;
+  userId: string;
+  tokenHash: string;
+  expiresAt: Date;
+  ipAddress: string | null;
+  userAgent: string | null;
+  impersonatedBy?: string | null;
+  activeOrganizationId?: string | null;
+}
+
+export async function insertSession(sql: Queryable, session: NewSession): Promise<SessionRow> {
+  const [row] = await sql<SessionRow[]>`
+    insert into session (id, user_id, token_hash, expires_at, ip_address, user_agent,
+                         impersonated_by, active_organization_id)
+    values (${session.id}, ${session.userId}, ${session.tokenHash}, ${session.expiresAt},
+            ${session.ipAddress}, ${session.userAgent}, ${session.impersonatedBy ?? null},
+            ${session.activeOrganizationId ?? null})
+    returning *`;
+  if (!row) throw new Error("insert into session returned no row");
+  return row;
+}
+
+export interface SessionWithUser {
+  session: SessionRow;
+  user: UserRow;
+}
+
+/** One round trip: the session by token digest, with its user. */
+export async function findSessionWithUser(
+  sql: Queryable,
+  tokenHash: string,
+): Promise<SessionWithUser | undefined> {
+  const [row] = await sql<{ session: SessionRow; user: UserRow }[]>`
+    select row_to_json(s.*) as session, row_to_json(u.*) as user
+    from session s join "user" u on u.id = s.user_id
+    where s.token_hash = ${tokenHash}`;
+  if (!row) return undefined;
+  return { session: reviveSession(row.session), user: reviveUser(row.user) };
+}
+
+// row_to_json gives snake_case keys and ISO strings: turn them back into rows.
+function camel(key: string): string {
+  return key.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+}
+
+function revive<T>(raw: Record<string, unknown>, dates: string[]): T {
+  const result: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(raw)) {
+    const name = camel(key);
+    result[name] = dates.includes(name) && typeof value === "string" ? new Date(value) : value;
+  }
+  return result as T;
+}
+
+function reviveSession(raw: unknown): SessionRow {
+  return revive<SessionRow>(raw as Record<string, unknown>, [
+    "expiresAt",
+    "createdAt",
+    "updatedAt",
+  ]);
+}
+
+function reviveUser(raw: unknown): UserRow {
+  return revive<UserRow>(raw as Record<string, unknown>, ["banExpires", "createdAt", "updatedAt"]);
+}
+
+export async function findSessionById(sql: Queryable, id: string): Promise<SessionRow | undefined> {
+  const [row] = await sql<SessionRow[]>`select * from session where id = ${id}`;
+  return row;
+}
+
+export async function findSessionByTokenHash(
+  sql: Queryable,
+  tokenHash: string,
+): Promise<SessionRow | undefined> {
+  const [row] = await sql<SessionRow[]>`select * from session where token_hash = ${tokenHash}`;
+  return row;
+}
+
+export async function listActiveSessionsOfUser(
+  sql: Queryable,
+  userId: string,
+): Promise<SessionRow[]> {
+  return sql<SessionRow[]>`
+    select * from session where user_id = ${userId} and expires_at > now()
+    order by created_at desc, id`;
+}
+
+export async function extendSession(
+  sql: Queryable,
+  id: string,
+  expiresAt: Date,
+): Promise<SessionRow | undefined> {
+  const [row] = await sql<SessionRow[]>`
+    update session set expires_at = ${expiresAt}, updated_at = now() where id = ${id} returning *`;
+  return row;
+}
+
+export async function deleteSessionById(sql: Queryable, id: string): Promise<boolean> {
+  const rows = await sql`delete from session where id = ${id}`;
+  return rows.count > 0;
+}
+
+/** Deletes a session of `userId` by id or by token digest; another user's is untouched. */
+export async function deleteSessionOfUser(
+  sql: Queryable,
+  userId: string,
+  selector: { id?: string; tokenHash?: string },
+): Promise<boolean> {
+  const rows = await sql`
+    delete from session
+    where user_id = ${userId}
+      and (id = ${selector.id ?? null} or token_hash = ${selector.tokenHash ?? null})`;
+  return rows.count > 0;
+}
+
+export async function deleteSessionsOfUser(
+  sql: Queryable,
+  userId: string,
+  exceptId?: string,
+): Promise<number> {
+  const rows = await sql`
+    delete from session
+    where user_id = ${userId} and (${exceptId ?? null}::text is null or id <> ${exceptId ?? null})`;
+  return rows.count;
+}

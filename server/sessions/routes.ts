@@ -1,0 +1,167 @@
+/**
+ * SPEC §7 "Session" and the email sign-in: get-session, list-sessions, revoke-session,
+ * revoke-sessions, revoke-other-sessions, sign-out, sign-in/email.
+ */
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import { findCredentialAccount } from "../accounts/queries.js";
+import { verifyAgainstDummy, verifyPassword } from "../crypto/password.js";
+import { AuthError } from "../errors.js";
+import { type AuthContext, linkContext, requireSession } from "../http/auth-context.js";
+import { booleanish, boundedString, callbackUrl } from "../http/schemas.js";
+import {
+  clearSessionCookies,
+  readDontRemember,
+  readSessionDataCookie,
+  readSessionToken,
+  setSessionCookie,
+  setSessionDataCookie,
+} from "../http/session-cookies.js";
+import { closeSession, issueSession } from "../http/session-response.js";
+import type { ZodTypeProvider } from "../http/validation.js";
+import { assertNotBanned, findUserByEmail, requireValidEmail } from "../users/users.js";
+import { sendVerificationMail } from "../verification/verification.js";
+import {
+  findLiveSession,
+  listSessions,
+  needsRefresh,
+  refreshSession,
+  revokeOtherSessions,
+  revokeSession,
+  revokeSessions,
+  sessionResponse,
+  userResponse,
+} from "./sessions.js";
+
+const getSessionQuery = z.object({
+  disableCookieCache: booleanish.optional(),
+  disableRefresh: booleanish.optional(),
+});
+
+const signInBody = z.object({
+  email: boundedString(320),
+  password: boundedString(4096),
+  callbackURL: callbackUrl.optional(),
+  rememberMe: booleanish.optional(),
+});
+
+const revokeSessionBody = z.object({ token: boundedString(512).min(1) });
+
+export function sessionRoutes(context: AuthContext) {
+  return async (app: FastifyInstance): Promise<void> => {
+    const typed = app.withTypeProvider<ZodTypeProvider>();
+
+    typed.get(
+      "/get-session",
+      { schema: { querystring: getSessionQuery } },
+      async (request, reply) => {
+        reply.header("cache-control", "no-store").header("pragma", "no-cache");
+        const token = readSessionToken(request, context.cookies);
+        if (!token) {
+          if (Object.keys(request.cookies).length > 0)
+            clearSessionCookies(request, reply, context.cookies);
+          return reply.send(null);
+        }
+        if (!request.query.disableCookieCache) {
+          const cached = readSessionDataCookie(request, context.cookies, token);
+          if (cached) return cached;
+        }
+        const found = await findLiveSession(context.sql, token);
+        if (!found) {
+          clearSessionCookies(request, reply, context.cookies);
+          return reply.send(null);
+        }
+        let { session } = found;
+        const dontRemember = readDontRemember(request, context.cookies);
+        if (
+          !request.query.disableRefresh &&
+          !dontRemember &&
+          needsRefresh(session, context.config)
+        ) {
+          session = await refreshSession(context.sql, session, context.config);
+          setSessionCookie(request, reply, context.cookies, token, { rememberMe: true });
+        }
+        const payload = { session: sessionResponse(session), user: userResponse(found.user) };
+        setSessionDataCookie(request, reply, context.cookies, token, payload, !dontRemember);
+        return payload;
+      },
+    );
+
+    typed.get("/list-sessions", async (request) => {
+      const { user } = await requireSession(context, request);
+      const sessions = await listSessions(context.sql, user.id);
+      return sessions.filter((session) => !session.impersonatedBy).map(sessionResponse);
+    });
+
+    typed.post(
+      "/revoke-session",
+      { schema: { body: revokeSessionBody } },
+      async (request, reply) => {
+        const current = await requireSession(context, request);
+        await revokeSession(context.sql, current.user.id, request.body.token);
+        if (request.body.token === current.session.id || request.body.token === current.token) {
+          clearSessionCookies(request, reply, context.cookies);
+        }
+        return { status: true };
+      },
+    );
+
+    typed.post("/revoke-sessions", async (request, reply) => {
+      const current = await requireSession(context, request);
+      await revokeSessions(context.sql, current.user.id);
+      clearSessionCookies(request, reply, context.cookies);
+      return { status: true };
+    });
+
+    typed.post("/revoke-other-sessions", async (request) => {
+      const current = await requireSession(context, request);
+      await revokeOtherSessions(context.sql, current.user.id, current.session.id);
+      return { status: true };
+    });
+
+    typed.post("/sign-out", async (request, reply) => {
+      await closeSession(context, request, reply);
+      return { success: true };
+    });
+
+    typed.post("/sign-in/email", { schema: { body: signInBody } }, async (request, reply) => {
+      const { config } = context;
+      if (!config.emailAndPassword.enabled) throw new AuthError("EMAIL_PASSWORD_DISABLED");
+      const email = requireValidEmail(request.body.email);
+      const { password } = request.body;
+      if (password.length > config.emailAndPassword.maxPasswordLength) {
+        throw new AuthError("PASSWORD_TOO_LONG");
+      }
+      const found = await findUserByEmail(context.sql, email);
+      const account = found ? await findCredentialAccount(context.sql, found.id) : undefined;
+      // Unknown address or no password: the same work and the same answer (issue 3).
+      const valid = account?.password
+        ? await verifyPassword(account.password, password)
+        : await verifyAgainstDummy(password);
+      if (!found || !valid) throw new AuthError("INVALID_EMAIL_OR_PASSWORD");
+      const user = await assertNotBanned(context.sql, found);
+      if (config.emailAndPassword.requireEmailVerification && !user.emailVerified) {
+        if (config.emailVerification.sendOnSignIn) {
+          await sendVerificationMail(
+            context,
+            linkContext(context, request),
+            user,
+            request.body.callbackURL,
+          );
+        }
+        throw new AuthError("EMAIL_NOT_VERIFIED");
+      }
+      const { token } = await issueSession(context, request, reply, user, {
+        rememberMe: request.body.rememberMe !== false,
+      });
+      const callback = request.body.callbackURL;
+      if (callback) reply.header("location", callback);
+      return {
+        redirect: Boolean(callback),
+        token,
+        ...(callback ? { url: callback } : {}),
+        user: userResponse(user),
+      };
+    });
+  };
+}

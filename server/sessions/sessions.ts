@@ -1,0 +1,177 @@
+/**
+ * The session model (SPEC §4 "Session"): creation, lookup by token digest, expiry,
+ * refresh after `updateAge`, freshness, revocation. No Fastify here; cookies are the
+ * HTTP layer's business (server/http/session-cookies.ts).
+ */
+import type { AuthdConfig } from "../config.js";
+import { sha256 } from "../crypto/digest.js";
+import { generateId, generateSessionToken } from "../crypto/random.js";
+import type { Queryable } from "../db/connection.js";
+import type { UserRow } from "../users/queries.js";
+import {
+  deleteSessionById,
+  deleteSessionOfUser,
+  deleteSessionsOfUser,
+  extendSession,
+  findSessionWithUser,
+  insertSession,
+  listActiveSessionsOfUser,
+  type SessionRow,
+  type SessionWithUser,
+} from "./queries.js";
+
+/** issue 3: `rememberMe: false` gives a one-day session. */
+export const DONT_REMEMBER_LIFETIME_SECONDS = 86400;
+
+export interface ClientInfo {
+  ipAddress: string | null;
+  userAgent: string | null;
+}
+
+export interface CreatedSession {
+  session: SessionRow;
+  /** The secret the cookie carries; only its digest is stored. */
+  token: string;
+}
+
+export async function createSession(
+  sql: Queryable,
+  config: AuthdConfig,
+  input: {
+    userId: string;
+    client: ClientInfo;
+    rememberMe?: boolean;
+    impersonatedBy?: string | null;
+    lifetimeSeconds?: number;
+    activeOrganizationId?: string | null;
+  },
+): Promise<CreatedSession> {
+  const token = generateSessionToken();
+  const lifetime =
+    input.lifetimeSeconds ??
+    (input.rememberMe === false ? DONT_REMEMBER_LIFETIME_SECONDS : config.session.expiresIn);
+  const session = await insertSession(sql, {
+    id: generateId(),
+    userId: input.userId,
+    tokenHash: sha256(token),
+    expiresAt: new Date(Date.now() + lifetime * 1000),
+    ipAddress: input.client.ipAddress,
+    userAgent: input.client.userAgent,
+    impersonatedBy: input.impersonatedBy ?? null,
+    activeOrganizationId: input.activeOrganizationId ?? null,
+  });
+  return { session, token };
+}
+
+/** The live session of a token, or null; an expired one found here is deleted. */
+export async function findLiveSession(
+  sql: Queryable,
+  token: string,
+): Promise<SessionWithUser | null> {
+  const found = await findSessionWithUser(sql, sha256(token));
+  if (!found) return null;
+  if (found.session.expiresAt.getTime() <= Date.now()) {
+    await deleteSessionById(sql, found.session.id);
+    return null;
+  }
+  return found;
+}
+
+/**
+ * SPEC §4: refreshed on get-session once the age threshold is passed: when the last
+ * extension is at least `updateAge` old, the session lives `expiresIn` from now.
+ */
+export function needsRefresh(session: SessionRow, config: AuthdConfig, now = Date.now()): boolean {
+  const { expiresIn, updateAge } = config.session;
+  const lastExtendedAt = session.expiresAt.getTime() - expiresIn * 1000;
+  return lastExtendedAt + updateAge * 1000 <= now;
+}
+
+export async function refreshSession(
+  sql: Queryable,
+  session: SessionRow,
+  config: AuthdConfig,
+): Promise<SessionRow> {
+  const extended = await extendSession(
+    sql,
+    session.id,
+    new Date(Date.now() + config.session.expiresIn * 1000),
+  );
+  return extended ?? session;
+}
+
+/** SPEC §6 "Freshness": measured from creation against `freshAge`; 0 disables it. */
+export function isFresh(session: SessionRow, config: AuthdConfig, now = Date.now()): boolean {
+  const { freshAge } = config.session;
+  if (freshAge === 0) return true;
+  return now - session.createdAt.getTime() < freshAge * 1000;
+}
+
+export function listSessions(sql: Queryable, userId: string): Promise<SessionRow[]> {
+  return listActiveSessionsOfUser(sql, userId);
+}
+
+/**
+ * revoke-session takes the opaque handle list-sessions shows (the session id) or a
+ * raw token; a session of another user is never touched, and an unknown one is ignored.
+ */
+export async function revokeSession(
+  sql: Queryable,
+  userId: string,
+  tokenOrHandle: string,
+): Promise<void> {
+  await deleteSessionOfUser(sql, userId, { id: tokenOrHandle, tokenHash: sha256(tokenOrHandle) });
+}
+
+export async function revokeSessions(sql: Queryable, userId: string): Promise<number> {
+  return deleteSessionsOfUser(sql, userId);
+}
+
+export async function revokeOtherSessions(
+  sql: Queryable,
+  userId: string,
+  currentSessionId: string,
+): Promise<number> {
+  return deleteSessionsOfUser(sql, userId, currentSessionId);
+}
+
+export function endSession(sql: Queryable, sessionId: string): Promise<boolean> {
+  return deleteSessionById(sql, sessionId);
+}
+
+/** The session as clients see it: the token field is the opaque handle, never the secret. */
+export function sessionResponse(session: SessionRow) {
+  return {
+    id: session.id,
+    token: session.id,
+    userId: session.userId,
+    expiresAt: session.expiresAt,
+    createdAt: session.createdAt,
+    updatedAt: session.updatedAt,
+    ipAddress: session.ipAddress,
+    userAgent: session.userAgent,
+    activeOrganizationId: session.activeOrganizationId,
+    activeTeamId: session.activeTeamId,
+    impersonatedBy: session.impersonatedBy,
+  };
+}
+
+/** The user as clients see it (api-facts §3.1): never a password. */
+export function userResponse(user: UserRow) {
+  return {
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    emailVerified: user.emailVerified,
+    image: user.image,
+    createdAt: user.createdAt,
+    updatedAt: user.updatedAt,
+    role: user.role,
+    banned: user.banned,
+    banReason: user.banReason,
+    banExpires: user.banExpires,
+  };
+}
+
+export type SessionResponse = ReturnType<typeof sessionResponse>;
+export type UserResponse = ReturnType<typeof userResponse>;

@@ -1,0 +1,96 @@
+/** Every SQL statement on the "user" table (DESIGN §1 "One place per table"). */
+import type { Queryable } from "../db/connection.js";
+
+export interface UserRow {
+  id: string;
+  email: string;
+  emailVerified: boolean;
+  name: string;
+  image: string | null;
+  role: string | null;
+  banned: boolean;
+  banReason: string | null;
+  banExpires: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface NewUser {
+  id: string;
+  email: string;
+  name: string;
+  image?: string | null;
+  emailVerified?: boolean;
+  role?: string | null;
+}
+
+export async function insertUser(sql: Queryable, user: NewUser): Promise<UserRow> {
+  const [row] = await sql<UserRow[]>`
+    insert into "user" (id, email, name, image, email_verified, role)
+    values (${user.id}, ${user.email}, ${user.name}, ${user.image ?? null},
+            ${user.emailVerified ?? false}, ${user.role ?? null})
+    returning *`;
+  if (!row) throw new Error("insert into user returned no row");
+  return row;
+}
+
+export async function findUserById(sql: Queryable, id: string): Promise<UserRow | undefined> {
+  const [row] = await sql<UserRow[]>`select * from "user" where id = ${id}`;
+  return row;
+}
+
+export async function findUserByEmail(sql: Queryable, email: string): Promise<UserRow | undefined> {
+  const [row] = await sql<UserRow[]>`select * from "user" where email = ${email}`;
+  return row;
+}
+
+export interface UserProfileChanges {
+  name?: string;
+  image?: string | null;
+}
+
+export async function updateUserProfile(
+  sql: Queryable,
+  id: string,
+  changes: UserProfileChanges,
+): Promise<UserRow | undefined> {
+  const [row] = await sql<UserRow[]>`
+    update "user" set
+      name = coalesce(${changes.name ?? null}, name),
+      image = case when ${changes.image !== undefined} then ${changes.image ?? null} else image end,
+      updated_at = now()
+    where id = ${id}
+    returning *`;
+  return row;
+}
+
+export async function setEmailVerified(sql: Queryable, id: string): Promise<UserRow | undefined> {
+  const [row] = await sql<UserRow[]>`
+    update "user" set email_verified = true, updated_at = now() where id = ${id} returning *`;
+  return row;
+}
+
+/** SPEC §4: a confirmed email change sets the new email and resets emailVerified. */
+export async function changeUserEmail(
+  sql: Queryable,
+  id: string,
+  email: string,
+  emailVerified: boolean,
+): Promise<UserRow | undefined> {
+  const [row] = await sql<UserRow[]>`
+    update "user" set email = ${email}, email_verified = ${emailVerified}, updated_at = now()
+    where id = ${id} returning *`;
+  return row;
+}
+
+export async function deleteUserById(sql: Queryable, id: string): Promise<boolean> {
+  const rows = await sql`delete from "user" where id = ${id}`;
+  return rows.count > 0;
+}
+
+export async function liftBan(sql: Queryable, id: string): Promise<UserRow | undefined> {
+  const [row] = await sql<UserRow[]>`
+    update "user" set banned = false, ban_reason = null, ban_expires = null, updated_at = now()
+    where id = ${id} returning *`;
+  return row;
+}

@@ -1,0 +1,81 @@
+/** SPEC §7: send-verification-email and verify-email. */
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import { AuthError, type ErrorCode } from "../errors.js";
+import { type AuthContext, currentSession, linkContext } from "../http/auth-context.js";
+import { assertAllowedRedirect } from "../http/origin.js";
+import { boundedString, callbackUrl, emailInput } from "../http/schemas.js";
+import { issueSession } from "../http/session-response.js";
+import type { ZodTypeProvider } from "../http/validation.js";
+import { userResponse } from "../sessions/sessions.js";
+import { findUserByEmail, requireValidEmail } from "../users/users.js";
+import { applyEmailToken, sendVerificationMail, VerifyEmailError } from "./verification.js";
+
+const sendBody = z.object({ email: emailInput, callbackURL: callbackUrl.optional() });
+const verifyQuery = z.object({ token: boundedString(4096), callbackURL: callbackUrl.optional() });
+
+/** Appends `?error=` (or `&error=`) to a redirect target. */
+export function withQuery(target: string, parameters: Record<string, string>): string {
+  const url = new URL(target, "http://authd.invalid");
+  for (const [key, value] of Object.entries(parameters)) url.searchParams.set(key, value);
+  return target.startsWith("/") ? `${url.pathname}${url.search}${url.hash}` : url.toString();
+}
+
+const REDIRECT_CODES: Record<VerifyEmailError["reason"], string> = {
+  INVALID_TOKEN: "INVALID_TOKEN",
+  TOKEN_EXPIRED: "token_expired",
+  USER_NOT_FOUND: "user_not_found",
+};
+
+export function verificationRoutes(context: AuthContext) {
+  return async (app: FastifyInstance): Promise<void> => {
+    const typed = app.withTypeProvider<ZodTypeProvider>();
+
+    typed.post("/send-verification-email", { schema: { body: sendBody } }, async (request) => {
+      const email = requireValidEmail(request.body.email);
+      const link = linkContext(context, request);
+      const current = await currentSession(context, request);
+      if (current) {
+        // SPEC §5: only for the caller's own, still unverified, address.
+        if (current.user.email !== email) throw new AuthError("EMAIL_MISMATCH");
+        if (current.user.emailVerified) throw new AuthError("EMAIL_ALREADY_VERIFIED");
+        await sendVerificationMail(context, link, current.user, request.body.callbackURL);
+        return { status: true };
+      }
+      // Unauthenticated: the same answer for every address (SPEC §8); the mail goes in
+      // the background so the answer takes as long for unknown addresses.
+      const user = await findUserByEmail(context.sql, email);
+      if (user && !user.emailVerified) {
+        void sendVerificationMail(context, link, user, request.body.callbackURL);
+      }
+      return { status: true };
+    });
+
+    typed.get("/verify-email", { schema: { querystring: verifyQuery } }, async (request, reply) => {
+      const { token, callbackURL } = request.query;
+      assertAllowedRedirect(callbackURL, "INVALID_CALLBACK_URL", context.config, request);
+      const link = linkContext(context, request);
+      let verified: Awaited<ReturnType<typeof applyEmailToken>>;
+      try {
+        verified = await applyEmailToken(context, link, token);
+      } catch (error) {
+        if (!(error instanceof VerifyEmailError)) throw error;
+        if (callbackURL) {
+          return reply.redirect(
+            withQuery(callbackURL, { error: REDIRECT_CODES[error.reason] }),
+            302,
+          );
+        }
+        throw new AuthError(error.reason as ErrorCode, { status: 401 });
+      }
+      if (context.config.emailVerification.autoSignInAfterVerification && !verified.changed) {
+        const current = await currentSession(context, request);
+        if (current?.user.id !== verified.user.id) {
+          await issueSession(context, request, reply, verified.user);
+        }
+      }
+      if (callbackURL) return reply.redirect(callbackURL, 302);
+      return { status: true, user: userResponse(verified.user) };
+    });
+  };
+}

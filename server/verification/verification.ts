@@ -1,0 +1,159 @@
+/**
+ * Email verification and email change (SPEC §4 "Email", §9): HS256 tokens with the
+ * configured lifetime, not stored anywhere. A verification token sets emailVerified;
+ * an email-change token sets the new email (and, for a verified user, resets
+ * emailVerified to false, sending a verification to the new address).
+ */
+import type { AuthdConfig } from "../config.js";
+import { signToken, TokenExpiredError, verifyToken } from "../crypto/jwt.js";
+import type { Sql } from "../db/connection.js";
+import { isUniqueViolation } from "../db/transaction.js";
+import { AuthError } from "../errors.js";
+import type { LogSink } from "../logger.js";
+import type { Mailer, MailOutcome } from "../mail/mailer.js";
+import { describeDuration } from "../mail/templates.js";
+import {
+  changeUserEmail,
+  findUserByEmail,
+  setEmailVerified,
+  type UserRow,
+} from "../users/queries.js";
+
+export interface VerificationDeps {
+  sql: Sql;
+  config: AuthdConfig;
+  secret: string;
+  mailer: Mailer;
+}
+
+/** Where links point and where mail problems are logged, for one request. */
+export interface LinkContext {
+  /** e.g. https://auth.example.com/api/auth */
+  baseUrl: string;
+  logger: LogSink;
+}
+
+export type EmailTokenPurpose = "change-email-confirmation" | "change-email-verification";
+
+function verifyUrl(link: LinkContext, token: string, callbackURL: string | undefined): string {
+  // Without a callback the link answers JSON; with one it redirects there.
+  const query = new URLSearchParams({ token });
+  if (callbackURL) query.set("callbackURL", callbackURL);
+  return `${link.baseUrl}/verify-email?${query.toString()}`;
+}
+
+/** Mails a verification link for the user's current address. */
+export async function sendVerificationMail(
+  deps: VerificationDeps,
+  link: LinkContext,
+  user: UserRow,
+  callbackURL?: string,
+): Promise<MailOutcome> {
+  const { expiresIn } = deps.config.emailVerification;
+  const token = await signToken({ email: user.email, userId: user.id }, deps.secret, expiresIn);
+  return deps.mailer.send(
+    {
+      kind: "verification",
+      to: user.email,
+      url: verifyUrl(link, token, callbackURL),
+      variables: { name: user.name || user.email, expiresIn: describeDuration(expiresIn) },
+    },
+    link.logger,
+  );
+}
+
+/**
+ * change-email: a verified user confirms from the current address (SPEC §4); an
+ * unverified one proves the new address by following the link sent there.
+ */
+export async function sendChangeEmailMail(
+  deps: VerificationDeps,
+  link: LinkContext,
+  user: UserRow,
+  newEmail: string,
+  callbackURL?: string,
+): Promise<MailOutcome> {
+  const { expiresIn } = deps.config.emailVerification;
+  const requestType: EmailTokenPurpose = user.emailVerified
+    ? "change-email-confirmation"
+    : "change-email-verification";
+  const token = await signToken(
+    { email: user.email, userId: user.id, updateTo: newEmail, requestType },
+    deps.secret,
+    expiresIn,
+  );
+  return deps.mailer.send(
+    {
+      kind: "change-email",
+      to: user.emailVerified ? user.email : newEmail,
+      url: verifyUrl(link, token, callbackURL),
+      variables: {
+        name: user.name || user.email,
+        newEmail,
+        expiresIn: describeDuration(expiresIn),
+      },
+    },
+    link.logger,
+  );
+}
+
+export type VerifyEmailFailure = "INVALID_TOKEN" | "TOKEN_EXPIRED" | "USER_NOT_FOUND";
+
+export class VerifyEmailError extends Error {
+  readonly reason: VerifyEmailFailure;
+  constructor(reason: VerifyEmailFailure) {
+    super(reason);
+    this.reason = reason;
+  }
+}
+
+export interface VerifiedEmail {
+  user: UserRow;
+  /** The address changed (an email-change token). */
+  changed: boolean;
+}
+
+/** Applies a verification or email-change token; throws VerifyEmailError. */
+export async function applyEmailToken(
+  deps: VerificationDeps,
+  link: LinkContext,
+  token: string,
+): Promise<VerifiedEmail> {
+  let claims: Record<string, unknown>;
+  try {
+    claims = await verifyToken(token, deps.secret);
+  } catch (error) {
+    throw new VerifyEmailError(
+      error instanceof TokenExpiredError ? "TOKEN_EXPIRED" : "INVALID_TOKEN",
+    );
+  }
+  const email = typeof claims.email === "string" ? claims.email.toLowerCase() : undefined;
+  if (!email) throw new VerifyEmailError("INVALID_TOKEN");
+  const user = await findUserByEmail(deps.sql, email);
+  if (!user) throw new VerifyEmailError("USER_NOT_FOUND");
+  if (typeof claims.userId === "string" && claims.userId !== user.id) {
+    // The address now belongs to someone else: the token was not made for them.
+    throw new VerifyEmailError("INVALID_TOKEN");
+  }
+
+  const updateTo = typeof claims.updateTo === "string" ? claims.updateTo.toLowerCase() : undefined;
+  if (!updateTo) {
+    const verified = user.emailVerified
+      ? user
+      : ((await setEmailVerified(deps.sql, user.id)) ?? user);
+    return { user: verified, changed: false };
+  }
+
+  const confirmation = claims.requestType === "change-email-confirmation";
+  let changed: UserRow | undefined;
+  try {
+    // Confirmed from the old address: the new one is not proven yet (SPEC §4).
+    changed = await changeUserEmail(deps.sql, user.id, updateTo, !confirmation);
+  } catch (error) {
+    if (isUniqueViolation(error, "user_email_key")) throw new AuthError("COULD_NOT_UPDATE_EMAIL");
+    throw error;
+  }
+  if (!changed) throw new VerifyEmailError("USER_NOT_FOUND");
+  if (confirmation) await sendVerificationMail(deps, link, changed);
+  return { user: changed, changed: true };
+}
