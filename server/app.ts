@@ -33,6 +33,8 @@ export interface AppDependencies {
   readiness?: Readiness;
   /** Shared rate-limit counters across instances. */
   redis?: Redis;
+  /** Key prefix of those counters (default "authd-rate-limit:"). */
+  rateLimitNamespace?: string;
 }
 
 /** A number means "trust that many proxy hops" (X-Forwarded-For read from the right). */
@@ -65,7 +67,7 @@ export async function buildApp(
   registerFormBodies(app, config.basePath);
   registerErrorHandling(app);
   await app.register(fastifyCookie);
-  await registerRateLimit(app, config, dependencies.redis);
+  await registerRateLimit(app, config, dependencies.redis, dependencies.rateLimitNamespace);
   registerOriginChecks(app, config);
 
   app.addHook("onSend", async (request, reply, payload) => {

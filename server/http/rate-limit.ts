@@ -50,6 +50,7 @@ export async function registerRateLimit(
   app: FastifyInstance,
   config: AuthdConfig,
   redis?: Redis,
+  namespace = "authd-rate-limit:",
 ): Promise<void> {
   if (!config.rateLimit.enabled) return;
   const useRedis = (config.rateLimit.storage ?? (redis ? "redis" : "memory")) === "redis";
@@ -57,7 +58,7 @@ export async function registerRateLimit(
     global: true,
     // A Redis outage must not take sign-in down with it: count nothing and log.
     skipOnError: true,
-    ...(useRedis && redis ? { redis, nameSpace: "authd-rate-limit:" } : {}),
+    ...(useRedis && redis ? { redis, nameSpace: namespace } : {}),
     keyGenerator: (request) => `${request.ip}|${routePath(request, config.basePath)}`,
     allowList: (request) => ruleFor(config, routePath(request, config.basePath)) === false,
     max: (request) => {

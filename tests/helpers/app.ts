@@ -3,6 +3,7 @@
  * PostgreSQL, real Fastify, no socket.
  */
 import type { FastifyInstance } from "fastify";
+import type { Redis } from "ioredis";
 import { buildApp } from "../../server/app.js";
 import { type AuthdConfig, type AuthdConfigInput, validateConfig } from "../../server/config.js";
 import { type Database, openDatabase } from "../../server/db/connection.js";
@@ -28,6 +29,9 @@ export const TEST_SECRET = "test-secret-0123456789-0123456789-abcdef";
 
 export interface TestAppOptions {
   mailer?: Mailer;
+  redis?: Redis;
+  /** Key prefix for shared rate-limit counters, so parallel test files do not collide. */
+  redisNamespace?: string;
   config?: AuthdConfigInput;
   /** Called after buildApp and before ready(), e.g. to add routes that exercise plugins. */
   extend?: (app: FastifyInstance) => void | Promise<void>;
@@ -54,7 +58,13 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   await runMigrations(db, { direction: "up" });
   const readiness: Readiness = { draining: false };
   const mailer = options.mailer ?? createMailer(config, createMailTransport({ ...loaded, config }));
-  const app = await buildApp(config, { sql: db.sql, readiness, mailer });
+  const app = await buildApp(config, {
+    sql: db.sql,
+    readiness,
+    mailer,
+    redis: options.redis,
+    rateLimitNamespace: options.redisNamespace,
+  });
   await options.extend?.(app);
   await app.ready();
   return {
