@@ -24,6 +24,7 @@ import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
 
+import { HTTP_COLUMNS, httpScenarios } from "./http.mjs";
 const ROOT = path.resolve(import.meta.dirname, "..");
 const AUTHD_BIN = path.join(ROOT, "dist/bin/authd.js");
 const RESULTS_DIR = path.join(ROOT, "bench/results");
@@ -548,8 +549,25 @@ const SCENARIOS = [
   },
 ];
 
+SCENARIOS.push(
+  ...httpScenarios({
+    root: ROOT,
+    baseEnv,
+    createDatabase,
+    tempDir,
+    runAuthdCommand,
+    startServe,
+    stopServe,
+    readMemory,
+    progress,
+    liveChildren,
+  }),
+);
+
 const KINDS = {
   startup: { columns: STARTUP_COLUMNS, summarize: summarizeStartup },
+  // One table row per measurement of the scenario.
+  http: { columns: HTTP_COLUMNS, summarize: (runs) => ({ rows: runs }), perRun: true },
 };
 
 // ---------------------------------------------------------------------------------
@@ -616,9 +634,17 @@ function printResults(results) {
       `load average ${m.loadAverage.join(" ")} at start, ${m.loadAverageEnd.join(" ")} at end\n` +
       `${results.options.runs} run(s) per scenario; MB = MiB (VmRSS / 1024)\n\n`,
   );
-  for (const [kind, { columns }] of Object.entries(KINDS)) {
-    const rows = results.scenarios.filter((scenario) => scenario.kind === kind);
-    if (rows.length > 0) process.stdout.write(`${formatTable(columns, rows)}\n\n`);
+  for (const [kind, { columns, perRun }] of Object.entries(KINDS)) {
+    const scenarios = results.scenarios.filter((scenario) => scenario.kind === kind);
+    if (perRun) {
+      for (const scenario of scenarios) {
+        if (scenario.runs.length === 0) continue;
+        process.stdout.write(`${scenario.name}\n${formatTable(columns, scenario.runs)}\n`);
+        if (scenario.notes) process.stdout.write(`${JSON.stringify(scenario.notes)}\n\n`);
+      }
+    } else if (scenarios.length > 0) {
+      process.stdout.write(`${formatTable(columns, scenarios)}\n\n`);
+    }
   }
   for (const scenario of results.scenarios) {
     if (scenario.error) {

@@ -3,7 +3,7 @@
  * tests, the benchmark and `authd serve` build it the same way (DESIGN §1).
  */
 import fastifyCookie from "@fastify/cookie";
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance, LogController } from "fastify";
 import type { Redis } from "ioredis";
 import { accountRoutes } from "./accounts/routes.js";
 import type { AuthdConfig } from "./config.js";
@@ -54,6 +54,7 @@ export async function buildApp(
     ...(dependencies.logger ? { loggerInstance: dependencies.logger } : { logger: false }),
     genReqId: requestIdFor,
     requestIdHeader: false,
+    logController: new LogController({ disableRequestLogging: !config.log.requests }),
     bodyLimit: config.server.bodyLimit,
     trustProxy: trustProxySetting(config.server.trustProxy),
     return503OnClosing: true,

@@ -74,6 +74,8 @@ export const configSchema = z.strictObject({
   log: z
     .strictObject({
       level: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+      /** One log line per request start and end (at info). Off for high request rates. */
+      requests: z.boolean().default(true),
     })
     .prefault({}),
   emailAndPassword: z

@@ -10,8 +10,8 @@ export function sha256(value: string): string {
 }
 
 /** HMAC-SHA256 of `value` keyed with the server secret, standard base64 (44 chars). */
-export function hmac(value: string, secret: string): string {
-  return createHmac("sha256", secret).update(value, "utf8").digest("base64");
+export function hmac(value: string, secret: string, encoding: "base64" | "base64url" = "base64"): string {
+  return createHmac("sha256", secret).update(value, "utf8").digest(encoding);
 }
 
 /** Compares two strings in time that does not depend on where they differ. */

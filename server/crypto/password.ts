@@ -3,6 +3,7 @@
  * for an unknown email verifies against a dummy hash so it costs what a wrong password
  * costs (issue 3: emails cannot be enumerated by timing).
  */
+import { availableParallelism } from "node:os";
 import argon2 from "argon2";
 
 export const ARGON2_PARAMETERS = {
@@ -12,14 +13,35 @@ export const ARGON2_PARAMETERS = {
   parallelism: 1,
 } as const;
 
+/**
+ * At most one hash per core at a time: each holds 19 MiB, and more in flight than
+ * cores only time-slices the same CPUs while multiplying memory (bench/README.md).
+ */
+const HASH_SLOTS = Math.max(1, availableParallelism());
+let running = 0;
+const waiting: Array<() => void> = [];
+
+async function withHashSlot<T>(work: () => Promise<T>): Promise<T> {
+  // A released slot passes straight to the next waiter, so none is ever over-booked.
+  if (running >= HASH_SLOTS) await new Promise<void>((resolve) => waiting.push(resolve));
+  else running += 1;
+  try {
+    return await work();
+  } finally {
+    const next = waiting.shift();
+    if (next) next();
+    else running -= 1;
+  }
+}
+
 export function hashPassword(password: string): Promise<string> {
-  return argon2.hash(password, ARGON2_PARAMETERS);
+  return withHashSlot(() => argon2.hash(password, ARGON2_PARAMETERS));
 }
 
 /** False for a wrong password and for a stored value that is not an argon2 hash. */
 export async function verifyPassword(hash: string, password: string): Promise<boolean> {
   try {
-    return await argon2.verify(hash, password);
+    return await withHashSlot(() => argon2.verify(hash, password));
   } catch {
     return false;
   }
@@ -29,7 +51,7 @@ let dummyHash: Promise<string> | undefined;
 
 /** Spends one verification on a throw-away hash; always false. */
 export async function verifyAgainstDummy(password: string): Promise<false> {
-  dummyHash ??= argon2.hash("authd-dummy-password-for-timing", ARGON2_PARAMETERS);
+  dummyHash ??= hashPassword("authd-dummy-password-for-timing");
   await verifyPassword(await dummyHash, password);
   return false;
 }

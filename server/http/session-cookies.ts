@@ -15,7 +15,7 @@ import type { SessionResponse, UserResponse } from "../sessions/sessions.js";
 export const SESSION_DATA_MAX_LENGTH = 4093;
 /** SPEC §9: cookie lifetime cap, 400 days. */
 export const COOKIE_MAX_AGE_CAP = 400 * 86400;
-const CACHE_VERSION = "1";
+const CACHE_VERSION = "v1";
 
 export interface CookieContext {
   config: AuthdConfig;
@@ -103,14 +103,13 @@ export function clearSessionCookies(
   }
 }
 
-interface CachedSession {
-  payload: SessionPayload;
-  version: string;
-  expiresAt: number;
-}
-
-function cacheSignature(body: string, token: string, secret: string): string {
-  return hmac(`${body}.${token}`, secret);
+/**
+ * The cache cookie is `v1.<expires ms>.<base64url JSON>.<signature>`: the expiry is
+ * readable without parsing, and the JSON is sent back as it is. The signature covers
+ * the token too, so the cache only ever answers for the session it was made for.
+ */
+function cacheSignature(head: string, token: string, secret: string): string {
+  return hmac(`${head}.${token}`, secret, "base64url");
 }
 
 /**
@@ -129,14 +128,13 @@ export function setSessionDataCookie(
   if (!cookieCache.enabled) return;
   const secure = isSecureRequest(context.config, request);
   const names = cookieNames(context.config, secure);
-  const cached: CachedSession = {
-    payload,
-    version: CACHE_VERSION,
-    expiresAt: Date.now() + cookieCache.maxAge * 1000,
-  };
-  const body = Buffer.from(JSON.stringify(cached)).toString("base64url");
-  const value = `${body}.${cacheSignature(body, token, context.secret)}`;
-  if (encodeURIComponent(value).length > SESSION_DATA_MAX_LENGTH) {
+  const expiresAt = Math.min(
+    Date.now() + cookieCache.maxAge * 1000,
+    new Date(payload.session.expiresAt).getTime(),
+  );
+  const head = `${CACHE_VERSION}.${expiresAt}.${Buffer.from(JSON.stringify(payload)).toString("base64url")}`;
+  const value = `${head}.${cacheSignature(head, token, context.secret)}`;
+  if (value.length > SESSION_DATA_MAX_LENGTH) {
     if (request.cookies[names.sessionData] !== undefined) {
       reply.setCookie(names.sessionData, "", attributes(secure, 0));
     }
@@ -149,29 +147,27 @@ export function setSessionDataCookie(
   );
 }
 
-/** The cached session when the cache is on, signed for this token, and unexpired. */
+/**
+ * The cached `{session, user}` as JSON text, when the cache is on, signed for this
+ * token, and unexpired; null otherwise.
+ */
 export function readSessionDataCookie(
   request: FastifyRequest,
   context: CookieContext,
   token: string,
-): SessionPayload | null {
+): string | null {
   if (!context.config.session.cookieCache.enabled) return null;
   const names = cookieNames(context.config, isSecureRequest(context.config, request));
   const value = request.cookies[names.sessionData];
   if (!value) return null;
   const dot = value.lastIndexOf(".");
   if (dot <= 0) return null;
-  const body = value.slice(0, dot);
-  if (!constantTimeEqual(value.slice(dot + 1), cacheSignature(body, token, context.secret))) {
+  const head = value.slice(0, dot);
+  const [version, expires, body] = head.split(".");
+  if (version !== CACHE_VERSION || !expires || !body) return null;
+  if (!(Number(expires) > Date.now())) return null;
+  if (!constantTimeEqual(value.slice(dot + 1), cacheSignature(head, token, context.secret))) {
     return null;
   }
-  try {
-    const cached = JSON.parse(Buffer.from(body, "base64url").toString("utf8")) as CachedSession;
-    const now = Date.now();
-    if (cached.version !== CACHE_VERSION || cached.expiresAt <= now) return null;
-    if (Date.parse(String(cached.payload.session.expiresAt)) <= now) return null;
-    return cached.payload;
-  } catch {
-    return null;
-  }
+  return Buffer.from(body, "base64url").toString("utf8");
 }

@@ -69,7 +69,8 @@ function scrubber(smtpUrl: string): (text: string) => string {
   const secrets = new Set<string>();
   try {
     const { password } = new URL(smtpUrl);
-    if (password) {
+    // One to three characters would also match ordinary words of the message.
+    if (password.length >= 4) {
       secrets.add(password);
       try {
         secrets.add(decodeURIComponent(password));

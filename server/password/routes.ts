@@ -20,6 +20,7 @@ import {
   emailInput,
   passwordInput,
 } from "../http/schemas.js";
+import { readDontRemember } from "../http/session-cookies.js";
 import { issueSession } from "../http/session-response.js";
 import type { ZodTypeProvider } from "../http/validation.js";
 import { revokeSessions, userResponse } from "../sessions/sessions.js";
@@ -105,9 +106,10 @@ export function passwordRoutes(context: AuthContext) {
         await changePassword(context.sql, context.config, current.user.id, request.body);
         if (!request.body.revokeOtherSessions)
           return { token: null, user: userResponse(current.user) };
-        // Every session ends; the caller continues in a fresh one.
+        // Every session ends; the caller continues in a fresh one, remembered as before.
+        const rememberMe = !readDontRemember(request, context.cookies);
         await revokeSessions(context.sql, current.user.id);
-        const { token } = await issueSession(context, request, reply, current.user);
+        const { token } = await issueSession(context, request, reply, current.user, { rememberMe });
         return { token, user: userResponse(current.user) };
       },
     );

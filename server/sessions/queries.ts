@@ -49,38 +49,58 @@ export async function findSessionWithUser(
   sql: Queryable,
   tokenHash: string,
 ): Promise<SessionWithUser | undefined> {
-  const [row] = await sql<{ session: SessionRow; user: UserRow }[]>`
-    select row_to_json(s.*) as session, row_to_json(u.*) as user
+  const [row] = await sql<JoinedRow[]>`
+    select s.id, s.user_id, s.token_hash, s.expires_at, s.ip_address, s.user_agent,
+           s.active_organization_id, s.active_team_id, s.impersonated_by,
+           s.created_at, s.updated_at,
+           u.email as u_email, u.email_verified as u_email_verified, u.name as u_name,
+           u.image as u_image, u.role as u_role, u.banned as u_banned,
+           u.ban_reason as u_ban_reason, u.ban_expires as u_ban_expires,
+           u.created_at as u_created_at, u.updated_at as u_updated_at
     from session s join "user" u on u.id = s.user_id
     where s.token_hash = ${tokenHash}`;
   if (!row) return undefined;
-  return { session: reviveSession(row.session), user: reviveUser(row.user) };
+  return {
+    session: {
+      id: row.id,
+      userId: row.userId,
+      tokenHash: row.tokenHash,
+      expiresAt: row.expiresAt,
+      ipAddress: row.ipAddress,
+      userAgent: row.userAgent,
+      activeOrganizationId: row.activeOrganizationId,
+      activeTeamId: row.activeTeamId,
+      impersonatedBy: row.impersonatedBy,
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
+    },
+    user: {
+      id: row.userId,
+      email: row.uEmail,
+      emailVerified: row.uEmailVerified,
+      name: row.uName,
+      image: row.uImage,
+      role: row.uRole,
+      banned: row.uBanned,
+      banReason: row.uBanReason,
+      banExpires: row.uBanExpires,
+      createdAt: row.uCreatedAt,
+      updatedAt: row.uUpdatedAt,
+    },
+  };
 }
 
-// row_to_json gives snake_case keys and ISO strings: turn them back into rows.
-function camel(key: string): string {
-  return key.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
-}
-
-function revive<T>(raw: Record<string, unknown>, dates: string[]): T {
-  const result: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(raw)) {
-    const name = camel(key);
-    result[name] = dates.includes(name) && typeof value === "string" ? new Date(value) : value;
-  }
-  return result as T;
-}
-
-function reviveSession(raw: unknown): SessionRow {
-  return revive<SessionRow>(raw as Record<string, unknown>, [
-    "expiresAt",
-    "createdAt",
-    "updatedAt",
-  ]);
-}
-
-function reviveUser(raw: unknown): UserRow {
-  return revive<UserRow>(raw as Record<string, unknown>, ["banExpires", "createdAt", "updatedAt"]);
+interface JoinedRow extends SessionRow {
+  uEmail: string;
+  uEmailVerified: boolean;
+  uName: string;
+  uImage: string | null;
+  uRole: string | null;
+  uBanned: boolean;
+  uBanReason: string | null;
+  uBanExpires: Date | null;
+  uCreatedAt: Date;
+  uUpdatedAt: Date;
 }
 
 export async function findSessionById(sql: Queryable, id: string): Promise<SessionRow | undefined> {

@@ -19,6 +19,7 @@ import {
 } from "../http/session-cookies.js";
 import { closeSession, issueSession } from "../http/session-response.js";
 import type { ZodTypeProvider } from "../http/validation.js";
+import { sessionPayloadJsonSchema } from "./wire.js";
 import { assertNotBanned, findUserByEmail, requireValidEmail } from "../users/users.js";
 import { sendVerificationMail } from "../verification/verification.js";
 import {
@@ -53,7 +54,7 @@ export function sessionRoutes(context: AuthContext) {
 
     typed.get(
       "/get-session",
-      { schema: { querystring: getSessionQuery } },
+      { schema: { querystring: getSessionQuery, response: { 200: sessionPayloadJsonSchema } } },
       async (request, reply) => {
         reply.header("cache-control", "no-store").header("pragma", "no-cache");
         const token = readSessionToken(request, context.cookies);
@@ -64,7 +65,8 @@ export function sessionRoutes(context: AuthContext) {
         }
         if (!request.query.disableCookieCache) {
           const cached = readSessionDataCookie(request, context.cookies, token);
-          if (cached) return cached;
+          // Signed JSON we wrote ourselves: sent back as it is, without a parse.
+          if (cached) return reply.type("application/json; charset=utf-8").send(cached);
         }
         const found = await findLiveSession(context.sql, token);
         if (!found) {
@@ -82,7 +84,10 @@ export function sessionRoutes(context: AuthContext) {
           setSessionCookie(request, reply, context.cookies, token, { rememberMe: true });
         }
         const payload = { session: sessionResponse(session), user: userResponse(found.user) };
-        setSessionDataCookie(request, reply, context.cookies, token, payload, !dontRemember);
+        // A caller that bypasses the cache gets fresh data without rewriting the cache.
+        if (!request.query.disableCookieCache) {
+          setSessionDataCookie(request, reply, context.cookies, token, payload, !dontRemember);
+        }
         return payload;
       },
     );

@@ -64,9 +64,11 @@ export async function updateUserProfile(
   return row;
 }
 
+/** Marks the email verified; answers undefined when it already was (or the user is gone). */
 export async function setEmailVerified(sql: Queryable, id: string): Promise<UserRow | undefined> {
   const [row] = await sql<UserRow[]>`
-    update "user" set email_verified = true, updated_at = now() where id = ${id} returning *`;
+    update "user" set email_verified = true, updated_at = now()
+    where id = ${id} and not email_verified returning *`;
   return row;
 }
 

@@ -21,7 +21,11 @@ import {
   nameInput,
   passwordInput,
 } from "../http/schemas.js";
-import { clearSessionCookies, setSessionDataCookie } from "../http/session-cookies.js";
+import {
+  clearSessionCookies,
+  readDontRemember,
+  setSessionDataCookie,
+} from "../http/session-cookies.js";
 import { issueSession } from "../http/session-response.js";
 import type { ZodTypeProvider } from "../http/validation.js";
 import { isFresh, sessionResponse, userResponse } from "../sessions/sessions.js";
@@ -148,7 +152,8 @@ export function userRoutes(context: AuthContext) {
         context.cookies,
         current.token,
         { session: sessionResponse(current.session), user: userResponse(user) },
-        true,
+        // A rememberMe: false login keeps browser-session cookies (as get-session does).
+        !readDontRemember(request, context.cookies),
       );
       return { status: true };
     });

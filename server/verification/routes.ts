@@ -45,7 +45,7 @@ export function verificationRoutes(context: AuthContext) {
       // Unauthenticated: the same answer for every address (SPEC §8); the mail goes in
       // the background so the answer takes as long for unknown addresses.
       const user = await findUserByEmail(context.sql, email);
-      if (user && !user.emailVerified) {
+      if (user) {
         void sendVerificationMail(context, link, user, request.body.callbackURL);
       }
       return { status: true };
@@ -68,7 +68,12 @@ export function verificationRoutes(context: AuthContext) {
         }
         throw new AuthError(error.reason as ErrorCode, { status: 401 });
       }
-      if (context.config.emailVerification.autoSignInAfterVerification && !verified.changed) {
+      // Only the visit that verifies signs in: a replayed link is not a login link.
+      if (
+        context.config.emailVerification.autoSignInAfterVerification &&
+        !verified.changed &&
+        verified.newlyVerified
+      ) {
         const current = await currentSession(context, request);
         if (current?.user.id !== verified.user.id) {
           await issueSession(context, request, reply, verified.user);

@@ -111,6 +111,8 @@ export interface VerifiedEmail {
   user: UserRow;
   /** The address changed (an email-change token). */
   changed: boolean;
+  /** This token verified the address; false when it already was (a replayed link). */
+  newlyVerified: boolean;
 }
 
 /** Applies a verification or email-change token; throws VerifyEmailError. */
@@ -138,10 +140,11 @@ export async function applyEmailToken(
 
   const updateTo = typeof claims.updateTo === "string" ? claims.updateTo.toLowerCase() : undefined;
   if (!updateTo) {
-    const verified = user.emailVerified
-      ? user
-      : ((await setEmailVerified(deps.sql, user.id)) ?? user);
-    return { user: verified, changed: false };
+    // Conditional update: of two visits at once, only one verifies (and may sign in).
+    const verified = user.emailVerified ? undefined : await setEmailVerified(deps.sql, user.id);
+    if (!verified)
+      return { user: { ...user, emailVerified: true }, changed: false, newlyVerified: false };
+    return { user: verified, changed: false, newlyVerified: true };
   }
 
   const confirmation = claims.requestType === "change-email-confirmation";
@@ -155,5 +158,5 @@ export async function applyEmailToken(
   }
   if (!changed) throw new VerifyEmailError("USER_NOT_FOUND");
   if (confirmation) await sendVerificationMail(deps, link, changed);
-  return { user: changed, changed: true };
+  return { user: changed, changed: true, newlyVerified: !confirmation };
 }

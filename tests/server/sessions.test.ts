@@ -367,18 +367,16 @@ describe("cookie cache", () => {
     const cached = await createTestApp({ config: { session: { cookieCache: { enabled: true } } } });
     try {
       const client = createClient(cached.app);
-      const signUpResponse = await client.post("/sign-up/email", {
-        name: "Big",
-        email: uniqueEmail(),
-        password: PASSWORD,
-      });
+      const email = uniqueEmail();
+      const signUpResponse = await client.post("/sign-up/email", { name: "Big", email, password: PASSWORD });
       const id = signUpResponse.json().user.id;
       expect(client.cookies.has("authd.session_data")).toBe(true);
-      await cached.db
-        .sql`update "user" set image = ${`https://img.example.com/${"x".repeat(4000)}`} where id = ${id}`;
-      const response = await client.get("/get-session", { query: { disableCookieCache: "true" } });
+      await cached.db.sql`update "user" set image = ${`https://img.example.com/${"x".repeat(4000)}`} where id = ${id}`;
+      // Signing in again caches the new data: too large, so the old cache is removed.
+      const response = await client.post("/sign-in/email", { email, password: PASSWORD });
       expect(response.json().user.image).toHaveLength(4024);
       expect(client.setCookies(response).get("authd.session_data")).toContain("Max-Age=0");
+      expect((await client.get("/get-session")).json().user.image).toHaveLength(4024);
       expect(client.cookies.has("authd.session_data")).toBe(false);
     } finally {
       await cached.close();

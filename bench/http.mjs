@@ -1,0 +1,259 @@
+/**
+ * HTTP throughput scenarios (issue 3): sign-up, sign-in, get-session from the
+ * database and from the cookie cache, each as a ratio to a ceiling measured in the
+ * same run on the same machine (absolute numbers drift on shared machines):
+ * - get-session (database) vs one primary-key lookup through postgres.js;
+ * - get-session (cookie cache) vs a constant JSON route;
+ * - sign-in and sign-up vs the password-hashing limit: concurrent argon2id verifies
+ *   per second at authd's parameters, measured here.
+ * autocannon drives 50 connections over loopback; per-request log lines are off.
+ */
+import { spawn } from "node:child_process";
+import { writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import argon2 from "argon2";
+import autocannon from "autocannon";
+
+const CONNECTIONS = 50;
+const ORIGIN = "http://127.0.0.1";
+const PASSWORD = "bench-password-123";
+
+function cannon(options) {
+  return new Promise((resolve, reject) => {
+    autocannon({ connections: CONNECTIONS, duration: 8, ...options }, (error, result) => {
+      if (error) reject(error);
+      else resolve(result);
+    });
+  });
+}
+
+function summarize(name, result) {
+  return {
+    name,
+    requestsPerSecond: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+  };
+}
+
+/** argon2id verifies per second, one in flight per core (as authd runs them). */
+async function hashingLimit(seconds) {
+  const hash = await argon2.hash(PASSWORD, { type: argon2.argon2id, memoryCost: 19456, timeCost: 2, parallelism: 1 });
+  const deadline = performance.now() + seconds * 1000;
+  let done = 0;
+  const worker = async () => {
+    while (performance.now() < deadline) {
+      await argon2.verify(hash, PASSWORD);
+      done += 1;
+    }
+  };
+  const started = performance.now();
+  await Promise.all(Array.from({ length: os.availableParallelism() }, worker));
+  return done / ((performance.now() - started) / 1000);
+}
+
+async function startCeiling(tools, databaseUrl) {
+  const child = spawn(process.execPath, [path.join(tools.root, "bench/ceiling-server.mjs")], {
+    env: tools.baseEnv({ DATABASE_URL: databaseUrl }),
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  tools.liveChildren.add(child);
+  child.on("exit", () => tools.liveChildren.delete(child));
+  const url = await new Promise((resolve, reject) => {
+    let text = "";
+    child.stdout.on("data", (chunk) => {
+      text += chunk.toString();
+      const match = /^(http:\/\/\S+)\n/.exec(text);
+      if (match) resolve(match[1]);
+    });
+    child.on("exit", (code) => reject(new Error(`ceiling server exited with ${code}`)));
+  });
+  return {
+    url,
+    async stop() {
+      child.kill("SIGTERM");
+      await new Promise((resolve) => child.once("exit", resolve));
+    },
+  };
+}
+
+async function json(url, init) {
+  const response = await fetch(url, init);
+  const body = await response.json();
+  if (!response.ok) throw new Error(`${init?.method ?? "GET"} ${url}: ${response.status} ${JSON.stringify(body)}`);
+  return { response, body };
+}
+
+function cookiesOf(response) {
+  return response.headers
+    .getSetCookie()
+    .map((line) => line.split(";")[0])
+    .join("; ");
+}
+
+export const HTTP_COLUMNS = [
+  { label: "measurement", value: (row) => row.name },
+  { label: "req/s", value: (row) => Math.round(row.requestsPerSecond) },
+  { label: "p50 ms", value: (row) => row.p50Ms },
+  { label: "p99 ms", value: (row) => row.p99Ms },
+  { label: "ceiling", value: (row) => row.ceiling ?? "-" },
+  { label: "ratio", value: (row) => (row.ratio === undefined ? "-" : `${Math.round(row.ratio * 100)}%`) },
+  { label: "target", value: (row) => (row.target === undefined ? "-" : `>= ${Math.round(row.target * 100)}%`) },
+  { label: "result", value: (row) => (row.pass === undefined ? "-" : row.pass ? "pass" : "FAIL") },
+];
+
+export function httpScenarios(tools) {
+  return [
+    {
+      name: "http-accounts",
+      kind: "http",
+      description:
+        "authd serve on a migrated PostgreSQL database plus a bare Fastify ceiling server; " +
+        "autocannon, 50 connections, 8 s per measurement",
+      targets: { getSessionDb: 0.7, getSessionCache: 0.6, signIn: 0.85, signUp: 0.85, p99: 1.5, peakRssMiB: 150 },
+      async run() {
+        const database = await tools.createDatabase("authd_bench_http");
+        const cwd = await tools.tempDir("http");
+        await writeFile(
+          path.join(cwd, "authd.config.json"),
+          JSON.stringify({
+            baseURL: ORIGIN,
+            rateLimit: { enabled: false },
+            log: { requests: false },
+            session: { cookieCache: { enabled: true } },
+          }),
+        );
+        const env = tools.baseEnv({
+          DATABASE_URL: database.url,
+          LOG_LEVEL: "info",
+          AUTHD_SECRET: "bench-secret-0123456789-0123456789-0123",
+        });
+        await tools.runAuthdCommand(["migrate"], { cwd, env });
+        const server = await tools.startServe({ cwd, env });
+        const ceiling = await startCeiling(tools, database.url);
+        const base = `${server.url.replace(/\/$/, "")}`;
+        try {
+          const email = "bench@example.com";
+          const signUp = await json(`${base}/sign-up/email`, {
+            method: "POST",
+            headers: { "content-type": "application/json", origin: ORIGIN },
+            body: JSON.stringify({ name: "Bench", email, password: PASSWORD }),
+          });
+          const cookie = cookiesOf(signUp.response);
+          const userId = signUp.body.user.id;
+          const rows = [];
+
+          tools.progress("  ceiling: constant JSON");
+          const constant = summarize("ceiling: constant JSON", await cannon({ url: `${ceiling.url}/constant` }));
+          tools.progress("  ceiling: primary-key lookup");
+          const primaryKey = summarize(
+            "ceiling: primary-key lookup",
+            await cannon({ url: `${ceiling.url}/user/${userId}` }),
+          );
+          tools.progress("  get-session (database)");
+          const sessionDb = summarize(
+            "get-session (database)",
+            await cannon({
+              url: `${base}/get-session?disableCookieCache=true`,
+              headers: { cookie },
+            }),
+          );
+          tools.progress("  get-session (cookie cache)");
+          const sessionCache = summarize(
+            "get-session (cookie cache)",
+            await cannon({ url: `${base}/get-session`, headers: { cookie } }),
+          );
+          tools.progress("  hashing limit (argon2id verifies/s)");
+          const limit = await hashingLimit(6);
+          tools.progress("  sign-in");
+          const signIn = summarize(
+            "sign-in",
+            await cannon({
+              url: `${base}/sign-in/email`,
+              method: "POST",
+              headers: { "content-type": "application/json", origin: ORIGIN },
+              body: JSON.stringify({ email, password: PASSWORD }),
+            }),
+          );
+          tools.progress("  sign-up");
+          let counter = 0;
+          const signUps = summarize(
+            "sign-up",
+            await cannon({
+              url: `${base}/sign-up/email`,
+              requests: [
+                {
+                  method: "POST",
+                  headers: { "content-type": "application/json", origin: ORIGIN },
+                  setupRequest: (request) => {
+                    counter += 1;
+                    return {
+                      ...request,
+                      body: JSON.stringify({
+                        name: "Bench",
+                        email: `bench-${process.pid}-${counter}@example.com`,
+                        password: PASSWORD,
+                      }),
+                    };
+                  },
+                },
+              ],
+            }),
+          );
+          const memory = await tools.readMemory(server.proc.child.pid);
+          const peakRssMiB = memory?.peakRssKiB ? memory.peakRssKiB / 1024 : null;
+
+          rows.push(constant, primaryKey);
+          rows.push({
+            ...sessionDb,
+            ceiling: "primary-key lookup",
+            ratio: sessionDb.requestsPerSecond / primaryKey.requestsPerSecond,
+            target: this.targets.getSessionDb,
+          });
+          rows.push({
+            ...sessionCache,
+            ceiling: "constant JSON",
+            ratio: sessionCache.requestsPerSecond / constant.requestsPerSecond,
+            target: this.targets.getSessionCache,
+          });
+          rows.push({ name: "hashing limit (argon2id verifies/s, 1 per core)", requestsPerSecond: limit });
+          rows.push({
+            ...signIn,
+            ceiling: "hashing limit",
+            ratio: signIn.requestsPerSecond / limit,
+            target: this.targets.signIn,
+          });
+          // A sign-up hashes once, as a sign-in verifies once: the same limit applies.
+          rows.push({
+            ...signUps,
+            ceiling: "hashing limit",
+            ratio: signUps.requestsPerSecond / limit,
+            target: this.targets.signUp,
+          });
+          for (const row of rows) {
+            if (row.ratio !== undefined) row.pass = row.ratio >= row.target;
+            if (row.non2xx > 0) row.pass = false;
+          }
+          const p99Ratio = Math.max(sessionDb.p99Ms / primaryKey.p99Ms, sessionCache.p99Ms / constant.p99Ms);
+          return {
+            runs: rows,
+            notes: {
+              peakRssMiB,
+              peakRssPass: peakRssMiB === null ? null : peakRssMiB < this.targets.peakRssMiB,
+              getSessionP99Ratio: p99Ratio,
+              p99Pass: p99Ratio <= this.targets.p99,
+              connections: CONNECTIONS,
+            },
+          };
+        } finally {
+          await ceiling.stop();
+          await tools.stopServe(server.proc);
+        }
+      },
+    },
+  ];
+}
