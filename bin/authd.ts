@@ -2,4 +2,8 @@
 /** The authd CLI entry: builds the commander program and runs it; nothing else. */
 import { runCli } from "./program.js";
 
-process.exitCode = await runCli(process.argv);
+const code = await runCli(process.argv);
+process.exitCode = code;
+// Nothing a command left behind (a client still retrying a dead database, say) may
+// keep the process alive once its answer is out; output gets a moment to flush.
+setTimeout(() => process.exit(code), 1000).unref();

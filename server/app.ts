@@ -74,6 +74,8 @@ export async function buildApp(
   app.addHook("onSend", async (request, reply, payload) => {
     reply.header("x-request-id", request.id);
     reply.header("x-content-type-options", "nosniff");
+    // Auth answers carry sessions, tokens and personal data: never cached by anyone.
+    if (!reply.hasHeader("cache-control")) reply.header("cache-control", "no-store");
     // While draining, a finished in-flight request must not keep its socket alive.
     if (readiness.draining) reply.header("connection", "close");
     return payload;

@@ -1,6 +1,447 @@
-/** `authd doctor`: being written (issue 2). */
+/**
+ * `authd doctor`: the effective configuration (secrets redacted) and one line per check
+ * of what authd needs to run: Node.js, configuration, secret, database, schema, mail,
+ * base URL. Exit 0 when nothing failed, else the code of the most telling failure.
+ */
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
 import type { Command } from "commander";
+import {
+  ConfigError,
+  dataPath,
+  type LoadedConfig,
+  loadConfig,
+  redactConfig,
+} from "../../server/config.js";
+import { type Database, describeDatabaseUrl, openDatabase } from "../../server/db/connection.js";
+import { EmbeddedDatabaseLockedError } from "../../server/db/embedded.js";
+import { migrationStatus } from "../../server/db/migrations.js";
+import { createMailTransport } from "../../server/mail/transport.js";
+import { EXIT, ExitError } from "../exit-codes.js";
+import {
+  formatTable,
+  type GlobalOptions,
+  note,
+  printJson,
+  useColor,
+  wantsJson,
+} from "../output.js";
+
+export type CheckStatus = "ok" | "warn" | "fail";
+
+export interface Check {
+  name: string;
+  status: CheckStatus;
+  detail: string;
+}
+
+/** package.json "engines": the oldest Node.js authd supports. */
+const MINIMUM_NODE = { major: 20, minor: 19 } as const;
+
+export function checkNodeVersion(version: string = process.versions.node): Check {
+  const [major = 0, minor = 0] = version.split(".").map((part) => Number.parseInt(part, 10));
+  const supported =
+    major > MINIMUM_NODE.major || (major === MINIMUM_NODE.major && minor >= MINIMUM_NODE.minor);
+  const wanted = `${MINIMUM_NODE.major}.${MINIMUM_NODE.minor}`;
+  return supported
+    ? { name: "node", status: "ok", detail: `v${version} (>= ${wanted})` }
+    : { name: "node", status: "fail", detail: `v${version}: authd needs Node.js >= ${wanted}` };
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Every secret the configuration holds, so that no check detail can repeat one. */
+function secretsOf(loaded: LoadedConfig): string[] {
+  const { config } = loaded;
+  const secrets: string[] = [];
+  if (config.secret) secrets.push(config.secret);
+  for (const provider of Object.values(config.socialProviders)) secrets.push(provider.clientSecret);
+  for (const url of [config.database.url, config.mail.smtpUrl, config.redis.url]) {
+    if (!url) continue;
+    try {
+      const { password } = new URL(url);
+      if (password) secrets.push(password, decodeURIComponent(password));
+    } catch {
+      // An unparsable URL was refused by the schema already.
+    }
+  }
+  // A secret of one to three characters would also match ordinary words ("b" in "Debian").
+  return secrets.filter((secret) => secret.length >= 4);
+}
+
+function scrubber(loaded: LoadedConfig): (text: string) => string {
+  const secrets = secretsOf(loaded);
+  return (text) => {
+    let result = text.replace(/(\/\/[^:/@\s]*):[^@/\s]*@/g, "$1:***@");
+    for (const secret of secrets) result = result.split(secret).join("***");
+    return result;
+  };
+}
+
+function checkSecret(loaded: LoadedConfig): Check {
+  if (loaded.config.secret) {
+    const from = loaded.envSources.secret;
+    const where = from ?? (loaded.file ? path.basename(loaded.file) : "the configuration");
+    return { name: "secret", status: "ok", detail: `configured (${where})` };
+  }
+  if (loaded.production) {
+    return {
+      name: "secret",
+      status: "fail",
+      detail:
+        "missing: AUTHD_SECRET is required when NODE_ENV=production (generate one with `authd secret generate`)",
+    };
+  }
+  const file = dataPath(loaded, "secret");
+  return {
+    name: "secret",
+    status: "warn",
+    detail: existsSync(file)
+      ? `not configured: the development secret in ${file} is used; set AUTHD_SECRET in production`
+      : `not configured: a development secret will be generated in ${file}`,
+  };
+}
+
+class DeadlineError extends Error {}
+
+/** Rejects when `work` takes longer than `seconds`: doctor must never hang. */
+async function within<T>(seconds: number, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new DeadlineError(`no answer within ${seconds} s`)),
+      seconds * 1000,
+    );
+    timer.unref();
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function describeSchema(
+  status: Awaited<ReturnType<typeof migrationStatus>>,
+  embedded: boolean,
+): Check & { behind: boolean } {
+  const unknown =
+    status.unknown.length > 0
+      ? `${status.unknown.length} unknown to this version of authd (a newer version ran them): ${status.unknown.join(", ")}`
+      : "";
+  if (status.pending.length > 0) {
+    const pending = `${status.pending.length} pending`;
+    const both = (detail: string) => (unknown ? `${detail}; ${unknown}` : detail);
+    // The embedded database belongs to authd alone: serve migrates it on start.
+    return embedded
+      ? {
+          name: "schema",
+          status: "warn",
+          detail: both(`${pending}: \`authd serve\` applies them to the embedded database`),
+          behind: false,
+        }
+      : {
+          name: "schema",
+          status: "fail",
+          detail: both(`${pending}: run \`authd migrate\``),
+          behind: true,
+        };
+  }
+  if (unknown) return { name: "schema", status: "warn", detail: unknown, behind: false };
+  return {
+    name: "schema",
+    status: "ok",
+    detail: `up to date (${status.applied.length} migrations applied)`,
+    behind: false,
+  };
+}
+
+interface DatabaseChecks {
+  checks: Check[];
+  /** The schema check failed because migrations are pending (exit 10 on its own). */
+  schemaBehind: boolean;
+}
+
+async function checkDatabase(loaded: LoadedConfig): Promise<DatabaseChecks> {
+  const { url, connectTimeout: timeout } = loaded.config.database;
+  let db: Database;
+  const opening = openDatabase(loaded, { max: 1 });
+  try {
+    // postgres.js reconnects without end while a server accepts and then closes the
+    // connection (say, an HTTP server on that port), so the URL case gets a deadline too.
+    db = url ? await within(timeout + 1, opening) : await opening;
+  } catch (error) {
+    if (url && error instanceof DeadlineError) {
+      opening
+        .then(
+          (late) => late.close(),
+          () => {},
+        )
+        .catch(() => {});
+      return {
+        checks: [
+          {
+            name: "database",
+            status: "fail",
+            detail: `cannot reach PostgreSQL at ${describeDatabaseUrl(url)}: ${error.message} (is a PostgreSQL server listening there?)`,
+          },
+        ],
+        schemaBehind: false,
+      };
+    }
+    if (error instanceof EmbeddedDatabaseLockedError) {
+      // A running `authd serve` owns it: that is no fault, but nothing can be checked.
+      return {
+        checks: [{ name: "database", status: "warn", detail: `not checked: ${error.message}` }],
+        schemaBehind: false,
+      };
+    }
+    return {
+      checks: [{ name: "database", status: "fail", detail: message(error) }],
+      schemaBehind: false,
+    };
+  }
+  try {
+    const checks: Check[] = [];
+    try {
+      const started = performance.now();
+      const [row] = await within(
+        timeout,
+        db.sql<{ version: string }[]>`select current_setting('server_version') as version`,
+      );
+      const latency = Math.max(0, Math.round(performance.now() - started));
+      checks.push({
+        name: "database",
+        status: "ok",
+        detail: `${db.label}: PostgreSQL ${row?.version ?? "?"}, latency ${latency} ms`,
+      });
+    } catch (error) {
+      checks.push({ name: "database", status: "fail", detail: `${db.label}: ${message(error)}` });
+      return { checks, schemaBehind: false };
+    }
+    try {
+      const schema = describeSchema(await within(timeout, migrationStatus(db.sql)), db.embedded);
+      checks.push({ name: schema.name, status: schema.status, detail: schema.detail });
+      return { checks, schemaBehind: schema.behind };
+    } catch (error) {
+      checks.push({
+        name: "schema",
+        status: "fail",
+        detail: `cannot read the migrations: ${message(error)}`,
+      });
+      return { checks, schemaBehind: false };
+    }
+  } finally {
+    await db.close().catch(() => {});
+  }
+}
+
+async function checkMail(loaded: LoadedConfig): Promise<Check> {
+  const transport = createMailTransport(loaded);
+  try {
+    const started = performance.now();
+    await transport.verify();
+    if (transport.kind === "smtp") {
+      const elapsed = Math.max(0, Math.round(performance.now() - started));
+      return {
+        name: "mail",
+        status: "ok",
+        detail: `${transport.describe}: verified in ${elapsed} ms`,
+      };
+    }
+    if (loaded.production) {
+      return {
+        name: "mail",
+        status: "warn",
+        detail: `no SMTP server: mail is written to ${transport.describe}, not delivered; set SMTP_URL`,
+      };
+    }
+    return {
+      name: "mail",
+      status: "ok",
+      detail: `outbox ${transport.describe} is writable (no SMTP_URL: messages are saved as .eml files)`,
+    };
+  } catch (error) {
+    return { name: "mail", status: "fail", detail: message(error) };
+  } finally {
+    transport.close();
+  }
+}
+
+function checkBaseUrl(loaded: LoadedConfig): Check {
+  const { baseURL } = loaded.config;
+  if (!baseURL) {
+    return {
+      name: "baseURL",
+      status: "warn",
+      detail: "derived from each request; set baseURL / AUTHD_BASE_URL in production",
+    };
+  }
+  if (baseURL.startsWith("http://") && loaded.production) {
+    return {
+      name: "baseURL",
+      status: "warn",
+      detail: `${baseURL}: cookies will not be Secure over http; use https:// in production`,
+    };
+  }
+  return { name: "baseURL", status: "ok", detail: baseURL };
+}
+
+export interface DoctorReport {
+  /** The redacted effective configuration, or null when it did not load. */
+  config: unknown;
+  checks: Check[];
+  ok: boolean;
+  /** Names of checks that could not run because one they depend on failed. */
+  skipped: string[];
+  exitCode: number;
+  loaded: LoadedConfig | null;
+}
+
+/** The exit code (reference/cli.md): configuration 78, services 69, schema alone 10, else 1. */
+function exitCodeOf(checks: Check[], schemaBehind: boolean): number {
+  const failed = new Set(checks.filter((check) => check.status === "fail").map((c) => c.name));
+  if (failed.size === 0) return EXIT.ok;
+  if (failed.has("config")) return EXIT.config;
+  if (failed.has("database") || failed.has("mail")) return EXIT.unavailable;
+  if (failed.size === 1 && failed.has("schema") && schemaBehind) return EXIT.migrationsPending;
+  return EXIT.internal;
+}
+
+export async function runDoctor(globals: GlobalOptions): Promise<DoctorReport> {
+  const checks: Check[] = [checkNodeVersion()];
+  let loaded: LoadedConfig;
+  try {
+    loaded = await loadConfig({ configPath: globals.config });
+  } catch (error) {
+    const detail = error instanceof ConfigError ? error.problems.join("; ") : message(error);
+    checks.push({ name: "config", status: "fail", detail });
+    return {
+      config: null,
+      checks,
+      ok: false,
+      skipped: ["secret", "database", "schema", "mail", "baseURL"],
+      exitCode: EXIT.config,
+      loaded: null,
+    };
+  }
+
+  const environment = Object.values(loaded.envSources).sort();
+  checks.push({
+    name: "config",
+    status: "ok",
+    detail: [
+      loaded.file ?? "no config file (defaults)",
+      environment.length > 0 ? `environment: ${environment.join(", ")}` : "",
+      loaded.production ? "NODE_ENV=production" : "",
+    ]
+      .filter(Boolean)
+      .join("; "),
+  });
+  checks.push(checkSecret(loaded));
+  const [database, mail] = await Promise.all([checkDatabase(loaded), checkMail(loaded)]);
+  checks.push(...database.checks, mail, checkBaseUrl(loaded));
+
+  const scrub = scrubber(loaded);
+  const scrubbed = checks.map((check) => ({ ...check, detail: scrub(check.detail) }));
+  const exitCode = exitCodeOf(scrubbed, database.schemaBehind);
+  return {
+    config: redactConfig(loaded.config),
+    checks: scrubbed,
+    ok: exitCode === EXIT.ok,
+    skipped: database.checks.some((check) => check.name === "schema") ? [] : ["schema"],
+    exitCode,
+    loaded,
+  };
+}
+
+/** `a.b.c  value` lines: the nested configuration as an operator greps it. */
+function flatten(value: unknown, prefix: string, rows: string[][]): void {
+  if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+    const entries = Object.entries(value as Record<string, unknown>);
+    if (entries.length === 0 && prefix) rows.push([prefix, "{}"]);
+    for (const [key, child] of entries) flatten(child, prefix ? `${prefix}.${key}` : key, rows);
+    return;
+  }
+  if (value === undefined) return;
+  rows.push([prefix, typeof value === "string" ? value : JSON.stringify(value)]);
+}
+
+const COLOURS: Record<CheckStatus, string> = { ok: "32", warn: "33", fail: "31" };
+
+function printHuman(report: DoctorReport, colour: boolean): void {
+  const out: string[] = [];
+  if (report.loaded) {
+    const { loaded } = report;
+    out.push(`Configuration: ${loaded.file ?? "no config file (defaults)"}`);
+    const rows: string[][] = [];
+    flatten(report.config, "", rows);
+    const fromEnv = new Map(Object.entries(loaded.envSources));
+    out.push(
+      formatTable(
+        ["SETTING", "VALUE", "SOURCE"],
+        rows.map(([key = "", value = ""]) => [key, value, fromEnv.get(key) ?? ""]),
+      ),
+      "",
+    );
+  }
+  const table = formatTable(
+    ["STATUS", "CHECK", "DETAIL"],
+    report.checks.map((check) => [check.status, check.name, check.detail]),
+  );
+  out.push(
+    colour
+      ? table.replace(
+          /^(ok|warn|fail)(?= )/gm,
+          (status) => `\u001b[${COLOURS[status as CheckStatus]}m${status}\u001b[0m`,
+        )
+      : table,
+  );
+  process.stdout.write(`${out.join("\n")}\n`);
+  if (report.skipped.length > 0) {
+    note(`Skipped: ${report.skipped.join(", ")} (they need a check above that did not pass).`);
+  }
+}
 
 export function registerDoctor(program: Command): void {
-  program.command("doctor").description("(in progress)");
+  program
+    .command("doctor")
+    .description("check the configuration, database, schema and mail; print the effective config")
+    .action(async (_flags: unknown, command: Command) => {
+      const globals = command.optsWithGlobals<GlobalOptions>();
+      // Work abandoned at a deadline may hold the event loop open (a reconnecting client):
+      // once the report is out, leave anyway. Unref'd, so a clean run exits at once.
+      const leave = () => setTimeout(() => process.exit(), 1000).unref();
+      let report: DoctorReport;
+      try {
+        report = await runDoctor(globals);
+      } finally {
+        leave();
+      }
+      if (wantsJson(globals)) {
+        printJson({ config: report.config, checks: report.checks, ok: report.ok });
+      } else {
+        printHuman(report, useColor(globals));
+      }
+      const failed = report.checks.filter((check) => check.status === "fail");
+      if (failed.length > 0) {
+        const names = failed.map((check) => check.name).join(", ");
+        throw new ExitError(
+          `${failed.length} check${failed.length === 1 ? "" : "s"} failed: ${names}`,
+          report.exitCode,
+        );
+      }
+      if (!wantsJson(globals)) {
+        const warned = report.checks.filter((check) => check.status === "warn");
+        note(
+          warned.length > 0
+            ? `No check failed; ${warned.length} warning${warned.length === 1 ? "" : "s"}: ${warned.map((check) => check.name).join(", ")}.`
+            : "All checks passed.",
+        );
+      }
+      process.exitCode = EXIT.ok;
+    });
 }

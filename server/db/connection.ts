@@ -3,6 +3,7 @@
  * an embedded PGlite served on a loopback port when no URL is configured, so every
  * other module has one code path.
  */
+import net from "node:net";
 import postgres from "postgres";
 import { dataPath, type LoadedConfig } from "../config.js";
 import type { Logger } from "../logger.js";
@@ -59,6 +60,8 @@ function explainConnectionError(error: unknown, label: string): string {
       return `cannot sign in to ${where}: authentication failed`;
     case "3D000":
       return `cannot open ${where}: the database does not exist`;
+    case "NOT_POSTGRES":
+      return `cannot connect to ${where}: ${(error as Error).message}`;
     default: {
       const reason = error instanceof Error ? error.message : String(error);
       return `cannot connect to ${where}: ${reason}`;
@@ -83,6 +86,79 @@ function connect(url: string, max: number, connectTimeout: number): Sql {
   }) as unknown as Sql;
 }
 
+/**
+ * Asks the server at `url` whether it speaks PostgreSQL (an SSLRequest, answered by a
+ * single S or N) before postgres.js connects: postgres.js retries a peer that accepts
+ * and drops connections in a loop that starves timers, so it must never meet one.
+ */
+export function probePostgres(url: string, seconds: number): Promise<void> {
+  let host: string;
+  let port: number;
+  try {
+    const parsed = new URL(url);
+    // Unix sockets and multi-host URLs are left to postgres.js itself.
+    if (!parsed.hostname || parsed.hostname.includes(",") || parsed.searchParams.has("host")) {
+      return Promise.resolve();
+    }
+    host = parsed.hostname.replace(/^\[|\]$/g, "");
+    port = parsed.port ? Number(parsed.port) : 5432;
+  } catch {
+    return Promise.resolve();
+  }
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host, port });
+    let settled = false;
+    const finish = (error?: Error) => {
+      if (settled) return;
+      settled = true;
+      socket.destroy();
+      if (error) reject(error);
+      else resolve();
+    };
+    socket.setTimeout(seconds * 1000, () =>
+      finish(Object.assign(new Error("timed out"), { code: "CONNECT_TIMEOUT" })),
+    );
+    socket.on("connect", () => socket.write(Buffer.from([0, 0, 0, 8, 4, 210, 22, 47])));
+    socket.on("data", (data: Buffer) => {
+      const answer = data[0];
+      if (answer === 0x53 || answer === 0x4e) finish();
+      else
+        finish(
+          Object.assign(new Error("the server there does not speak PostgreSQL"), {
+            code: "NOT_POSTGRES",
+          }),
+        );
+    });
+    socket.on("error", (error) => finish(error));
+    socket.on("close", () =>
+      finish(
+        Object.assign(new Error("the server there closed the connection"), {
+          code: "NOT_POSTGRES",
+        }),
+      ),
+    );
+  });
+}
+
+/**
+ * The first query, bounded: postgres.js retries a peer that accepts and drops the
+ * connection (an HTTP server on that port, say) forever, restarting connect_timeout.
+ */
+async function firstQuery(sql: Sql, seconds: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(Object.assign(new Error("timed out"), { code: "CONNECT_TIMEOUT" })),
+      seconds * 1000,
+    );
+  });
+  try {
+    await Promise.race([sql`select 1`, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export async function openDatabase(
   loaded: LoadedConfig,
   options: OpenDatabaseOptions = {},
@@ -91,13 +167,18 @@ export async function openDatabase(
   if (config.database.url) {
     const url = config.database.url;
     const label = describeDatabaseUrl(url);
+    try {
+      await probePostgres(url, config.database.connectTimeout);
+    } catch (error) {
+      throw new DatabaseUnavailableError(explainConnectionError(error, label));
+    }
     const sql = connect(
       url,
       options.max ?? config.database.poolSize,
       config.database.connectTimeout,
     );
     try {
-      await sql`select 1`;
+      await firstQuery(sql, config.database.connectTimeout + 1);
     } catch (error) {
       await sql.end({ timeout: 0 }).catch(() => {});
       throw new DatabaseUnavailableError(explainConnectionError(error, label));
@@ -109,7 +190,7 @@ export async function openDatabase(
   const embedded = await startEmbeddedPostgres(dataPath(loaded, "pgdata"), options.logger);
   const sql = connect(embedded.url, 1, config.database.connectTimeout);
   try {
-    await sql`select 1`;
+    await firstQuery(sql, config.database.connectTimeout + 1);
   } catch (error) {
     await sql.end({ timeout: 0 }).catch(() => {});
     await embedded.stop();

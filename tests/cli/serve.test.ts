@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import http from "node:http";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -138,6 +139,24 @@ describe("authd serve on PostgreSQL", () => {
     expect(result.stderr).toBe(
       "authd: cannot reach PostgreSQL at 127.0.0.1:1/authd: connection refused (is the server running?)\n",
     );
+  });
+
+  it("refuses a port that does not speak PostgreSQL, quickly, exit 69", async () => {
+    const impostor = http.createServer((_request, response) => response.end("hello"));
+    await new Promise<void>((resolve) => impostor.listen(0, "127.0.0.1", () => resolve()));
+    const { port } = impostor.address() as net.AddressInfo;
+    try {
+      const result = await runAuthd(["serve"], {
+        env: { DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/authd` },
+        timeoutMs: 20_000,
+      });
+      expect(result.code).toBe(69);
+      expect(result.stderr).toBe(
+        `authd: cannot connect to PostgreSQL at 127.0.0.1:${port}/authd: the server there does not speak PostgreSQL\n`,
+      );
+    } finally {
+      impostor.close();
+    }
   });
 
   it("rejects an invalid config with exit 78", async () => {

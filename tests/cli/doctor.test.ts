@@ -1,0 +1,438 @@
+/**
+ * `authd doctor` as operators run it: the built binary against real PostgreSQL
+ * databases (one migrated, one not) and a real SMTP server.
+ */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createServer, type Socket } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { SMTPServer } from "smtp-server";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { listMigrationFiles } from "../../server/db/migrations.js";
+import { type CliResult, runAuthd } from "../helpers/cli.js";
+import { createTestDatabase, type TestDatabase } from "../helpers/database.js";
+
+interface Check {
+  name: string;
+  status: "ok" | "warn" | "fail";
+  detail: string;
+}
+
+interface DoctorDocument {
+  config: Record<string, unknown> | null;
+  checks: Check[];
+  ok: boolean;
+}
+
+const SECRET = "doctor-test-secret-0123456789-abcdefghij";
+
+let migrated: TestDatabase;
+let unmigrated: TestDatabase;
+/** The migrated database's URL with a password (trust auth ignores it). */
+let migratedUrl: string;
+let migratedPassword: string;
+let smtp: SMTPServer;
+let smtpPort: number;
+let smtpConnections = 0;
+let migrationCount: number;
+let cwd: string;
+
+function withPassword(url: string): { url: string; password: string } {
+  const parsed = new URL(url);
+  if (!parsed.password) parsed.password = "hunter2";
+  return { url: parsed.toString(), password: decodeURIComponent(parsed.password) };
+}
+
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (typeof address !== "object" || !address) throw new Error("no port");
+  return address.port;
+}
+
+beforeAll(async () => {
+  [migrated, unmigrated] = await Promise.all([createTestDatabase(), createTestDatabase()]);
+  ({ url: migratedUrl, password: migratedPassword } = withPassword(migrated.url));
+  const migrate = await runAuthd(["migrate"], { env: { DATABASE_URL: migrated.url } });
+  expect(migrate.code, migrate.stderr).toBe(0);
+  migrationCount = (await listMigrationFiles()).length;
+
+  // An SMTP sink: verify() only needs the greeting and EHLO.
+  smtp = new SMTPServer({
+    authOptional: true,
+    hideSTARTTLS: true,
+    logger: false,
+    onConnect(_session, callback) {
+      smtpConnections += 1;
+      callback();
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", () => resolve()));
+  const address = smtp.server.address();
+  if (typeof address !== "object" || !address) throw new Error("SMTP sink has no port");
+  smtpPort = address.port;
+});
+
+afterAll(async () => {
+  await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+  await Promise.all([migrated?.drop(), unmigrated?.drop()]);
+});
+
+beforeEach(async () => {
+  cwd = await mkdtemp(path.join(tmpdir(), "authd-doctor-"));
+  return () => rm(cwd, { recursive: true, force: true });
+});
+
+function doctor(args: string[], env: Record<string, string>): Promise<CliResult> {
+  return runAuthd(["doctor", ...args], { cwd, env });
+}
+
+function parse(result: CliResult): DoctorDocument {
+  return JSON.parse(result.stdout) as DoctorDocument;
+}
+
+function statuses(document: DoctorDocument): Record<string, string> {
+  return Object.fromEntries(document.checks.map((check) => [check.name, check.status]));
+}
+
+function check(document: DoctorDocument, name: string): Check | undefined {
+  return document.checks.find((item) => item.name === name);
+}
+
+describe("authd doctor", () => {
+  it("passes against a migrated database and a reachable SMTP server, revealing no secret", async () => {
+    const connectionsBefore = smtpConnections;
+    const result = await doctor(["--json"], {
+      DATABASE_URL: migratedUrl,
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      AUTHD_SECRET: SECRET,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toBe("");
+    const document = parse(result);
+    expect(document.ok).toBe(true);
+    expect(document.checks.map((item) => item.name)).toEqual([
+      "node",
+      "config",
+      "secret",
+      "database",
+      "schema",
+      "mail",
+      "baseURL",
+    ]);
+    expect(statuses(document)).toEqual({
+      node: "ok",
+      config: "ok",
+      secret: "ok",
+      database: "ok",
+      schema: "ok",
+      mail: "ok",
+      baseURL: "warn",
+    });
+    expect(check(document, "node")?.detail).toBe(`v${process.versions.node} (>= 20.19)`);
+    expect(check(document, "secret")?.detail).toBe("configured (AUTHD_SECRET)");
+    expect(check(document, "database")?.detail).toMatch(
+      new RegExp(`^127\\.0\\.0\\.1:5432/${migrated.name}: PostgreSQL \\S.*, latency \\d+ ms$`),
+    );
+    expect(check(document, "schema")?.detail).toBe(
+      `up to date (${migrationCount} migrations applied)`,
+    );
+    expect(check(document, "mail")?.detail).toMatch(
+      new RegExp(`^smtp://127\\.0\\.0\\.1:${smtpPort}: verified in \\d+ ms$`),
+    );
+    expect(smtpConnections).toBeGreaterThan(connectionsBefore);
+    expect(check(document, "baseURL")?.detail).toBe(
+      "derived from each request; set baseURL / AUTHD_BASE_URL in production",
+    );
+
+    const config = document.config as { secret: string; database: { url: string } };
+    expect(config.secret).toBe("***");
+    expect(config.database.url).toBe(migratedUrl.replace(`:${migratedPassword}@`, ":***@"));
+    for (const output of [result.stdout, result.stderr]) {
+      expect(output).not.toContain(migratedPassword);
+      expect(output).not.toContain(SECRET);
+    }
+  });
+
+  it("prints the redacted configuration and one aligned line per check", async () => {
+    const result = await doctor([], {
+      DATABASE_URL: migratedUrl,
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      AUTHD_SECRET: SECRET,
+      AUTHD_BASE_URL: "https://auth.example.test",
+      NO_COLOR: "1",
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^Configuration: no config file \(defaults\)$/m);
+    expect(result.stdout).toMatch(/^secret +\*\*\* +AUTHD_SECRET$/m);
+    expect(result.stdout).toMatch(
+      /^database\.url +postgres:\/\/\S+:\*\*\*@127\.0\.0\.1:5432\/\S+ +DATABASE_URL$/m,
+    );
+    expect(result.stdout).not.toContain(migratedPassword);
+    expect(result.stdout).not.toContain(SECRET);
+
+    const lines = result.stdout.trimEnd().split("\n");
+    const checkLines = lines.slice(lines.indexOf("STATUS  CHECK     DETAIL") + 1);
+    expect(checkLines.map((line) => line.split(/ {2,}/).slice(0, 2))).toEqual([
+      ["ok", "node"],
+      ["ok", "config"],
+      ["ok", "secret"],
+      ["ok", "database"],
+      ["ok", "schema"],
+      ["ok", "mail"],
+      ["ok", "baseURL"],
+    ]);
+    // Aligned: every detail starts in the column of the DETAIL header.
+    for (const line of checkLines) expect(line.slice(0, 18)).toMatch(/^\S+ +\S+ +$/);
+    expect(checkLines.at(-1)).toBe("ok      baseURL   https://auth.example.test");
+    expect(result.stderr).toBe("All checks passed.\n");
+  });
+
+  it("fails the schema check with exit 10 on an unmigrated database", async () => {
+    const result = await doctor(["--json"], {
+      DATABASE_URL: unmigrated.url,
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      AUTHD_SECRET: SECRET,
+    });
+    expect(result.code, result.stderr).toBe(10);
+    const document = parse(result);
+    expect(document.ok).toBe(false);
+    expect(statuses(document)).toEqual({
+      node: "ok",
+      config: "ok",
+      secret: "ok",
+      database: "ok",
+      schema: "fail",
+      mail: "ok",
+      baseURL: "warn",
+    });
+    expect(check(document, "schema")?.detail).toBe(
+      `${migrationCount} pending: run \`authd migrate\``,
+    );
+
+    const human = await doctor([], { DATABASE_URL: unmigrated.url, AUTHD_SECRET: SECRET });
+    expect(human.code).toBe(10);
+    expect(human.stdout).toMatch(
+      new RegExp(`^fail +schema +${migrationCount} pending: run \`authd migrate\`$`, "m"),
+    );
+    expect(human.stderr.trimEnd().split("\n").at(-1)).toBe("authd: 1 check failed: schema");
+  });
+
+  it("exits 69 naming host:port when the database is unreachable, without the password", async () => {
+    const result = await doctor(["--json"], {
+      DATABASE_URL: "postgres://postgres:pw@127.0.0.1:1/x",
+      AUTHD_SECRET: SECRET,
+    });
+    expect(result.code, result.stderr).toBe(69);
+    const document = parse(result);
+    expect(statuses(document)).toEqual({
+      node: "ok",
+      config: "ok",
+      secret: "ok",
+      database: "fail",
+      mail: "ok",
+      baseURL: "warn",
+    });
+    expect(check(document, "database")?.detail).toBe(
+      "cannot reach PostgreSQL at 127.0.0.1:1/x: connection refused (is the server running?)",
+    );
+    expect((document.config as { database: { url: string } }).database.url).toBe(
+      "postgres://postgres:***@127.0.0.1:1/x",
+    );
+    expect(JSON.parse(result.stderr)).toEqual({
+      error: { code: "CHECK_FAILED", message: "1 check failed: database" },
+    });
+
+    const human = await doctor([], {
+      DATABASE_URL: "postgres://postgres:pw@127.0.0.1:1/x",
+      AUTHD_SECRET: SECRET,
+    });
+    expect(human.code).toBe(69);
+    expect(human.stdout).toContain("127.0.0.1:1");
+    expect(human.stderr).toContain("Skipped: schema");
+    expect(human.stderr.trimEnd().split("\n").at(-1)).toBe("authd: 1 check failed: database");
+    for (const output of [result.stdout, result.stderr, human.stdout, human.stderr]) {
+      expect(output).not.toContain(":pw@");
+      expect(output).not.toMatch(/\bpw\b/);
+    }
+  });
+
+  it("never hangs on a port that accepts connections but does not speak PostgreSQL", async () => {
+    await writeFile(
+      path.join(cwd, "authd.config.json"),
+      JSON.stringify({ database: { connectTimeout: 1 } }),
+    );
+    // One server hangs up at once (postgres.js would reconnect forever), one says nothing.
+    const sockets = new Set<Socket>();
+    const hangsUp = createServer((socket) => {
+      socket.on("error", () => {});
+      sockets.add(socket);
+      socket.end("HTTP/1.1 400 Bad Request\r\n\r\n");
+    });
+    const silent = createServer((socket) => {
+      socket.on("error", () => {});
+      sockets.add(socket);
+    });
+    const ports: number[] = [];
+    for (const server of [hangsUp, silent]) {
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+      const address = server.address();
+      if (typeof address !== "object" || !address) throw new Error("no port");
+      ports.push(address.port);
+    }
+    try {
+      const [hangsUpPort, silentPort] = ports;
+      const closing = await doctor(["--json"], {
+        DATABASE_URL: `postgres://postgres:pw@127.0.0.1:${hangsUpPort}/x`,
+        AUTHD_SECRET: SECRET,
+      });
+      expect(closing.code, closing.stderr).toBe(69);
+      expect(check(parse(closing), "database")).toEqual({
+        name: "database",
+        status: "fail",
+        detail: `cannot connect to PostgreSQL at 127.0.0.1:${hangsUpPort}/x: the server there does not speak PostgreSQL`,
+      });
+
+      const quiet = await doctor(["--json"], {
+        DATABASE_URL: `postgres://postgres:pw@127.0.0.1:${silentPort}/x`,
+        AUTHD_SECRET: SECRET,
+      });
+      expect(quiet.code, quiet.stderr).toBe(69);
+      expect(check(parse(quiet), "database")).toEqual({
+        name: "database",
+        status: "fail",
+        detail: `cannot reach PostgreSQL at 127.0.0.1:${silentPort}/x: connection timed out`,
+      });
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await Promise.all(
+        [hangsUp, silent].map(
+          (server) => new Promise<void>((resolve) => server.close(() => resolve())),
+        ),
+      );
+    }
+  });
+
+  it("exits 78 on an invalid config file and skips the checks that need it", async () => {
+    await writeFile(
+      path.join(cwd, "authd.config.json"),
+      JSON.stringify({ emailAndPassword: { minPasswordLength: 0 } }),
+    );
+    const env = { DATABASE_URL: migratedUrl, AUTHD_SECRET: SECRET };
+    const result = await doctor(["--json"], env);
+    expect(result.code, result.stderr).toBe(78);
+    const document = parse(result);
+    expect(document).toEqual({
+      config: null,
+      checks: [
+        { name: "node", status: "ok", detail: `v${process.versions.node} (>= 20.19)` },
+        {
+          name: "config",
+          status: "fail",
+          detail: "authd.config.json: emailAndPassword.minPasswordLength: expected a number >= 1",
+        },
+      ],
+      ok: false,
+    });
+
+    const human = await doctor([], env);
+    expect(human.code).toBe(78);
+    expect(human.stdout).toMatch(
+      /^fail +config +authd\.config\.json: emailAndPassword\.minPasswordLength: expected a number >= 1$/m,
+    );
+    expect(human.stdout).not.toContain("Configuration:");
+    expect(human.stderr).toContain("Skipped: secret, database, schema, mail, baseURL");
+    expect(human.stderr.trimEnd().split("\n").at(-1)).toBe("authd: 1 check failed: config");
+  });
+
+  it("exits 69 with a failed mail check when the SMTP server cannot be reached", async () => {
+    const port = await closedPort();
+    const result = await doctor(["--json"], {
+      DATABASE_URL: migratedUrl,
+      SMTP_URL: `smtp://mailer:smtp-s3cret@127.0.0.1:${port}`,
+      AUTHD_SECRET: SECRET,
+    });
+    expect(result.code, result.stderr).toBe(69);
+    const document = parse(result);
+    expect(statuses(document)).toEqual({
+      node: "ok",
+      config: "ok",
+      secret: "ok",
+      database: "ok",
+      schema: "ok",
+      mail: "fail",
+      baseURL: "warn",
+    });
+    expect(check(document, "mail")?.detail).toBe(
+      `cannot reach the SMTP server at smtp://127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}`,
+    );
+    expect(result.stdout).not.toContain("smtp-s3cret");
+    expect(result.stderr).not.toContain("smtp-s3cret");
+  });
+
+  it("fails the secret check in production without a secret, and only warns in development", async () => {
+    const env = {
+      DATABASE_URL: migratedUrl,
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      AUTHD_BASE_URL: "http://auth.example.test",
+    };
+    const production = await doctor(["--json"], { ...env, NODE_ENV: "production" });
+    expect(production.code, production.stderr).toBe(1);
+    const document = parse(production);
+    expect(statuses(document)).toEqual({
+      node: "ok",
+      config: "ok",
+      secret: "fail",
+      database: "ok",
+      schema: "ok",
+      mail: "ok",
+      baseURL: "warn",
+    });
+    expect(check(document, "secret")?.detail).toBe(
+      "missing: AUTHD_SECRET is required when NODE_ENV=production (generate one with `authd secret generate`)",
+    );
+    expect(check(document, "baseURL")?.detail).toBe(
+      "http://auth.example.test: cookies will not be Secure over http; use https:// in production",
+    );
+
+    const development = await doctor(["--json"], env);
+    expect(development.code, development.stderr).toBe(0);
+    const developmentDocument = parse(development);
+    expect(check(developmentDocument, "secret")).toEqual({
+      name: "secret",
+      status: "warn",
+      detail: `not configured: a development secret will be generated in ${path.join(cwd, ".authd", "secret")}`,
+    });
+    expect(check(developmentDocument, "baseURL")).toEqual({
+      name: "baseURL",
+      status: "ok",
+      detail: "http://auth.example.test",
+    });
+  });
+
+  it("only warns about pending migrations on the embedded database, which serve migrates", async () => {
+    const result = await doctor(["--json"], { AUTHD_SECRET: SECRET });
+    expect(result.code, result.stderr).toBe(0);
+    const document = parse(result);
+    expect(statuses(document)).toEqual({
+      node: "ok",
+      config: "ok",
+      secret: "ok",
+      database: "ok",
+      schema: "warn",
+      mail: "ok",
+      baseURL: "warn",
+    });
+    expect(check(document, "database")?.detail).toMatch(
+      /^embedded PGlite \(.+\/\.authd\/pgdata\): PostgreSQL \S+, latency \d+ ms$/,
+    );
+    expect(check(document, "schema")?.detail).toBe(
+      `${migrationCount} pending: \`authd serve\` applies them to the embedded database`,
+    );
+    expect(check(document, "mail")?.detail).toBe(
+      `outbox ${path.join(cwd, ".authd", "outbox")} is writable (no SMTP_URL: messages are saved as .eml files)`,
+    );
+  });
+});
