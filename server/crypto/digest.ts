@@ -10,7 +10,11 @@ export function sha256(value: string): string {
 }
 
 /** HMAC-SHA256 of `value` keyed with the server secret, standard base64 (44 chars). */
-export function hmac(value: string, secret: string, encoding: "base64" | "base64url" = "base64"): string {
+export function hmac(
+  value: string,
+  secret: string,
+  encoding: "base64" | "base64url" = "base64",
+): string {
   return createHmac("sha256", secret).update(value, "utf8").digest(encoding);
 }
 

@@ -19,7 +19,6 @@ import {
 } from "../http/session-cookies.js";
 import { closeSession, issueSession } from "../http/session-response.js";
 import type { ZodTypeProvider } from "../http/validation.js";
-import { sessionPayloadJsonSchema } from "./wire.js";
 import { assertNotBanned, findUserByEmail, requireValidEmail } from "../users/users.js";
 import { sendVerificationMail } from "../verification/verification.js";
 import {
@@ -33,6 +32,7 @@ import {
   sessionResponse,
   userResponse,
 } from "./sessions.js";
+import { sessionPayloadJsonSchema } from "./wire.js";
 
 const getSessionQuery = z.object({
   disableCookieCache: booleanish.optional(),

@@ -45,7 +45,7 @@ export function verificationRoutes(context: AuthContext) {
       // Unauthenticated: the same answer for every address (SPEC §8); the mail goes in
       // the background so the answer takes as long for unknown addresses.
       const user = await findUserByEmail(context.sql, email);
-      if (user) {
+      if (user && !user.emailVerified) {
         void sendVerificationMail(context, link, user, request.body.callbackURL);
       }
       return { status: true };
