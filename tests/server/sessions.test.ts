@@ -368,10 +368,15 @@ describe("cookie cache", () => {
     try {
       const client = createClient(cached.app);
       const email = uniqueEmail();
-      const signUpResponse = await client.post("/sign-up/email", { name: "Big", email, password: PASSWORD });
+      const signUpResponse = await client.post("/sign-up/email", {
+        name: "Big",
+        email,
+        password: PASSWORD,
+      });
       const id = signUpResponse.json().user.id;
       expect(client.cookies.has("authd.session_data")).toBe(true);
-      await cached.db.sql`update "user" set image = ${`https://img.example.com/${"x".repeat(4000)}`} where id = ${id}`;
+      await cached.db
+        .sql`update "user" set image = ${`https://img.example.com/${"x".repeat(4000)}`} where id = ${id}`;
       // Signing in again caches the new data: too large, so the old cache is removed.
       const response = await client.post("/sign-in/email", { email, password: PASSWORD });
       expect(response.json().user.image).toHaveLength(4024);
