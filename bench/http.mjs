@@ -42,7 +42,12 @@ function summarize(name, result) {
 
 /** argon2id verifies per second, one in flight per core (as authd runs them). */
 async function hashingLimit(seconds) {
-  const hash = await argon2.hash(PASSWORD, { type: argon2.argon2id, memoryCost: 19456, timeCost: 2, parallelism: 1 });
+  const hash = await argon2.hash(PASSWORD, {
+    type: argon2.argon2id,
+    memoryCost: 19456,
+    timeCost: 2,
+    parallelism: 1,
+  });
   const deadline = performance.now() + seconds * 1000;
   let done = 0;
   const worker = async () => {
@@ -84,7 +89,8 @@ async function startCeiling(tools, databaseUrl) {
 async function json(url, init) {
   const response = await fetch(url, init);
   const body = await response.json();
-  if (!response.ok) throw new Error(`${init?.method ?? "GET"} ${url}: ${response.status} ${JSON.stringify(body)}`);
+  if (!response.ok)
+    throw new Error(`${init?.method ?? "GET"} ${url}: ${response.status} ${JSON.stringify(body)}`);
   return { response, body };
 }
 
@@ -101,8 +107,14 @@ export const HTTP_COLUMNS = [
   { label: "p50 ms", value: (row) => row.p50Ms },
   { label: "p99 ms", value: (row) => row.p99Ms },
   { label: "ceiling", value: (row) => row.ceiling ?? "-" },
-  { label: "ratio", value: (row) => (row.ratio === undefined ? "-" : `${Math.round(row.ratio * 100)}%`) },
-  { label: "target", value: (row) => (row.target === undefined ? "-" : `>= ${Math.round(row.target * 100)}%`) },
+  {
+    label: "ratio",
+    value: (row) => (row.ratio === undefined ? "-" : `${Math.round(row.ratio * 100)}%`),
+  },
+  {
+    label: "target",
+    value: (row) => (row.target === undefined ? "-" : `>= ${Math.round(row.target * 100)}%`),
+  },
   { label: "result", value: (row) => (row.pass === undefined ? "-" : row.pass ? "pass" : "FAIL") },
 ];
 
@@ -114,7 +126,14 @@ export function httpScenarios(tools) {
       description:
         "authd serve on a migrated PostgreSQL database plus a bare Fastify ceiling server; " +
         "autocannon, 50 connections, 8 s per measurement",
-      targets: { getSessionDb: 0.7, getSessionCache: 0.6, signIn: 0.85, signUp: 0.85, p99: 1.5, peakRssMiB: 150 },
+      targets: {
+        getSessionDb: 0.7,
+        getSessionCache: 0.6,
+        signIn: 0.85,
+        signUp: 0.85,
+        p99: 1.5,
+        peakRssMiB: 150,
+      },
       async run() {
         const database = await tools.createDatabase("authd_bench_http");
         const cwd = await tools.tempDir("http");
@@ -148,7 +167,10 @@ export function httpScenarios(tools) {
           const rows = [];
 
           tools.progress("  ceiling: constant JSON");
-          const constant = summarize("ceiling: constant JSON", await cannon({ url: `${ceiling.url}/constant` }));
+          const constant = summarize(
+            "ceiling: constant JSON",
+            await cannon({ url: `${ceiling.url}/constant` }),
+          );
           tools.progress("  ceiling: primary-key lookup");
           const primaryKey = summarize(
             "ceiling: primary-key lookup",
@@ -220,7 +242,10 @@ export function httpScenarios(tools) {
             ratio: sessionCache.requestsPerSecond / constant.requestsPerSecond,
             target: this.targets.getSessionCache,
           });
-          rows.push({ name: "hashing limit (argon2id verifies/s, 1 per core)", requestsPerSecond: limit });
+          rows.push({
+            name: "hashing limit (argon2id verifies/s, 1 per core)",
+            requestsPerSecond: limit,
+          });
           rows.push({
             ...signIn,
             ceiling: "hashing limit",
@@ -238,7 +263,10 @@ export function httpScenarios(tools) {
             if (row.ratio !== undefined) row.pass = row.ratio >= row.target;
             if (row.non2xx > 0) row.pass = false;
           }
-          const p99Ratio = Math.max(sessionDb.p99Ms / primaryKey.p99Ms, sessionCache.p99Ms / constant.p99Ms);
+          const p99Ratio = Math.max(
+            sessionDb.p99Ms / primaryKey.p99Ms,
+            sessionCache.p99Ms / constant.p99Ms,
+          );
           return {
             runs: rows,
             notes: {

@@ -25,6 +25,7 @@ import { parseArgs } from "node:util";
 import postgres from "postgres";
 
 import { HTTP_COLUMNS, httpScenarios } from "./http.mjs";
+
 const ROOT = path.resolve(import.meta.dirname, "..");
 const AUTHD_BIN = path.join(ROOT, "dist/bin/authd.js");
 const RESULTS_DIR = path.join(ROOT, "bench/results");

@@ -27,6 +27,7 @@ export const ERROR_CATALOGUE = {
   TOO_MANY_REQUESTS: entry(429, "Too many requests. Please try again later."),
   INTERNAL_SERVER_ERROR: entry(500, "Internal server error"),
   SERVICE_UNAVAILABLE: entry(503, "Service unavailable"),
+  MAIL_DELIVERY_FAILED: entry(502, "The email could not be sent. Please try again later."),
   UNAUTHORIZED: entry(401, "Unauthorized"),
   FORBIDDEN: entry(403, "Forbidden"),
   BODY_MUST_BE_AN_OBJECT: entry(400, "Body must be an object"),

@@ -5,6 +5,7 @@ import { AuthError } from "../errors.js";
 import { type AuthContext, linkContext, requireSession } from "../http/auth-context.js";
 import { callbackUrl, emailInput } from "../http/schemas.js";
 import type { ZodTypeProvider } from "../http/validation.js";
+import { assertDelivered } from "../mail/mailer.js";
 import { findUserByEmail, requireValidEmail } from "../users/users.js";
 import { sendChangeEmailMail } from "../verification/verification.js";
 
@@ -22,13 +23,14 @@ export function emailRoutes(context: AuthContext) {
       // SPEC §5: an address that already has an account is refused.
       if (await findUserByEmail(context.sql, newEmail))
         throw new AuthError("COULD_NOT_UPDATE_EMAIL");
-      await sendChangeEmailMail(
+      const outcome = await sendChangeEmailMail(
         context,
         linkContext(context, request),
         current.user,
         newEmail,
         request.body.callbackURL,
       );
+      assertDelivered(outcome);
       return { status: true };
     });
   };

@@ -5,6 +5,7 @@
  * request id and recorded as an audit event, never silently dropped.
  */
 import type { AuthdConfig } from "../config.js";
+import { AuthError } from "../errors.js";
 import type { LogSink } from "../logger.js";
 import { type MailKind, renderMail } from "./templates.js";
 import type { MailTransport } from "./transport.js";
@@ -23,6 +24,11 @@ export interface Mailer {
   transport: MailTransport;
   /** Resolves within `mail.timeout` seconds; never rejects. */
   send(request: MailRequest, logger: LogSink): Promise<MailOutcome>;
+}
+
+/** For a caller who asked for the mail: a failed hand-over is their error to see. */
+export function assertDelivered(outcome: MailOutcome): void {
+  if (outcome === "failed") throw new AuthError("MAIL_DELIVERY_FAILED");
 }
 
 export type MailFailureRecorder = (failure: {

@@ -128,6 +128,10 @@ async function withDeadline<T>(work: Promise<T>, ms: number, onTimeout: () => Er
 function createSmtpTransport(loaded: LoadedConfig, smtpUrl: string): MailTransport {
   const { from, timeout } = loaded.config.mail;
   const timeoutMs = timeout * 1000;
+  // A server that does not connect or greet within mail.timeout is down; one that is
+  // slow to accept a message may take longer, in the background (server/mail/mailer.ts
+  // answers the request after mail.timeout either way).
+  const sendTimeoutMs = Math.max(60_000, 6 * timeoutMs);
   const where = describeSmtpUrl(smtpUrl);
   const scrub = scrubber(smtpUrl);
   const fail = (error: unknown) =>
@@ -136,7 +140,7 @@ function createSmtpTransport(loaded: LoadedConfig, smtpUrl: string): MailTranspo
     url: smtpUrl,
     connectionTimeout: timeoutMs,
     greetingTimeout: timeoutMs,
-    socketTimeout: timeoutMs,
+    socketTimeout: sendTimeoutMs,
   });
   const timedOut = (what: string) => () =>
     new MailDeliveryError(
@@ -154,15 +158,24 @@ function createSmtpTransport(loaded: LoadedConfig, smtpUrl: string): MailTranspo
             from,
             ...message,
             // The SMTP transport cancels its own connection when the signal fires.
-            signal: AbortSignal.timeout(timeoutMs),
+            signal: AbortSignal.timeout(sendTimeoutMs),
           }),
-          timeoutMs + 1000,
-          timedOut("accept the message"),
+          sendTimeoutMs + 1000,
+          () =>
+            new MailDeliveryError(
+              `the SMTP server at ${where} did not accept the message within ${sendTimeoutMs / 1000} s`,
+              "ETIMEDOUT",
+            ),
         );
         return { messageId: info.messageId };
       } catch (error) {
         if (error instanceof MailDeliveryError) throw error;
-        if (errorCode(error) === "EABORT") throw timedOut("accept the message")();
+        if (errorCode(error) === "EABORT") {
+          throw new MailDeliveryError(
+            `the SMTP server at ${where} did not accept the message within ${sendTimeoutMs / 1000} s`,
+            "ETIMEDOUT",
+          );
+        }
         throw fail(error);
       }
     },

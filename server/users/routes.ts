@@ -28,6 +28,7 @@ import {
 } from "../http/session-cookies.js";
 import { issueSession } from "../http/session-response.js";
 import type { ZodTypeProvider } from "../http/validation.js";
+import { assertDelivered } from "../mail/mailer.js";
 import { isFresh, sessionResponse, userResponse } from "../sessions/sessions.js";
 import { sendVerificationMail } from "../verification/verification.js";
 import {
@@ -175,12 +176,13 @@ export function userRoutes(context: AuthContext) {
         throw new AuthError("SESSION_EXPIRED");
       }
       if (config.user.deleteUser.requireEmailConfirmation) {
-        await requestAccountDeletion(
+        const outcome = await requestAccountDeletion(
           context,
           linkContext(context, request),
           current.user,
           callbackURL,
         );
+        assertDelivered(outcome);
         return { success: true, message: "Verification email sent" };
       }
       await deleteUser(context.sql, current.user.id);

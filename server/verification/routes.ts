@@ -7,6 +7,7 @@ import { assertAllowedRedirect } from "../http/origin.js";
 import { boundedString, callbackUrl, emailInput } from "../http/schemas.js";
 import { issueSession } from "../http/session-response.js";
 import type { ZodTypeProvider } from "../http/validation.js";
+import { assertDelivered } from "../mail/mailer.js";
 import { userResponse } from "../sessions/sessions.js";
 import { findUserByEmail, requireValidEmail } from "../users/users.js";
 import { applyEmailToken, sendVerificationMail, VerifyEmailError } from "./verification.js";
@@ -39,7 +40,9 @@ export function verificationRoutes(context: AuthContext) {
         // SPEC §5: only for the caller's own, still unverified, address.
         if (current.user.email !== email) throw new AuthError("EMAIL_MISMATCH");
         if (current.user.emailVerified) throw new AuthError("EMAIL_ALREADY_VERIFIED");
-        await sendVerificationMail(context, link, current.user, request.body.callbackURL);
+        assertDelivered(
+          await sendVerificationMail(context, link, current.user, request.body.callbackURL),
+        );
         return { status: true };
       }
       // Unauthenticated: the same answer for every address (SPEC §8); the mail goes in

@@ -9,8 +9,8 @@ import { type AuthdConfig, type AuthdConfigInput, validateConfig } from "../../s
 import { type Database, openDatabase } from "../../server/db/connection.js";
 import { runMigrations } from "../../server/db/migrations.js";
 import type { Readiness } from "../../server/health/routes.js";
-import { createMailer, type Mailer } from "../../server/mail/mailer.js";
-import { createMailTransport } from "../../server/mail/transport.js";
+import type { Mailer } from "../../server/mail/mailer.js";
+import { createMailerFor } from "../../server/serve.js";
 import { createTestDatabase, type TestDatabase } from "./database.js";
 import { type SmtpSink, startSmtpSink } from "./smtp.js";
 
@@ -29,6 +29,8 @@ export const TEST_SECRET = "test-secret-0123456789-0123456789-abcdef";
 
 export interface TestAppOptions {
   mailer?: Mailer;
+  /** The SMTP sink holds each message this long (a slow mail server). */
+  smtpDelayMs?: number;
   redis?: Redis;
   /** Key prefix for shared rate-limit counters, so parallel test files do not collide. */
   redisNamespace?: string;
@@ -39,7 +41,10 @@ export interface TestAppOptions {
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const testDatabase = await createTestDatabase();
-  const smtp = options.mailer ? undefined : await startSmtpSink();
+  const smtp =
+    options.mailer || options.config?.mail?.smtpUrl
+      ? undefined
+      : await startSmtpSink(options.smtpDelayMs ? { delayMs: options.smtpDelayMs } : {});
   const config = validateConfig(
     {
       secret: TEST_SECRET,
@@ -57,7 +62,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const db = await openDatabase(loaded, { max: 4 });
   await runMigrations(db, { direction: "up" });
   const readiness: Readiness = { draining: false };
-  const mailer = options.mailer ?? createMailer(config, createMailTransport({ ...loaded, config }));
+  const mailer = options.mailer ?? createMailerFor({ ...loaded, config }, db.sql);
   const app = await buildApp(config, {
     sql: db.sql,
     readiness,

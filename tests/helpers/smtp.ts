@@ -30,7 +30,12 @@ function decodeQuotedPrintable(raw: string): string {
     .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
 }
 
-export async function startSmtpSink(): Promise<SmtpSink> {
+export interface SmtpSinkOptions {
+  /** Hold each message this long before accepting it (a slow mail server). */
+  delayMs?: number;
+}
+
+export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<SmtpSink> {
   const messages: ReceivedMail[] = [];
   const read = new Set<ReceivedMail>();
   const waiters: Array<() => void> = [];
@@ -44,17 +49,21 @@ export async function startSmtpSink(): Promise<SmtpSink> {
         raw += chunk.toString("utf8");
       });
       stream.on("end", () => {
-        const decoded = decodeQuotedPrintable(raw);
-        const subject = /^Subject: (.*)$/im.exec(raw)?.[1]?.trim() ?? "";
-        messages.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
-          to: session.envelope.rcptTo.map((address) => address.address),
-          raw,
-          subject,
-          decoded,
-        });
-        for (const wake of waiters.splice(0)) wake();
-        callback();
+        const accept = () => {
+          const decoded = decodeQuotedPrintable(raw);
+          const subject = /^Subject: (.*)$/im.exec(raw)?.[1]?.trim() ?? "";
+          messages.push({
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+            to: session.envelope.rcptTo.map((address) => address.address),
+            raw,
+            subject,
+            decoded,
+          });
+          for (const wake of waiters.splice(0)) wake();
+          callback();
+        };
+        if (options.delayMs) setTimeout(accept, options.delayMs);
+        else accept();
       });
     },
   });
