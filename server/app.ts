@@ -17,11 +17,14 @@ import { registerOriginChecks } from "./http/origin.js";
 import { registerRateLimit } from "./http/rate-limit.js";
 import { requestIdFor } from "./http/request-id.js";
 import { zodValidatorCompiler } from "./http/validation.js";
+import { invitationRoutes } from "./invitations/routes.js";
 import type { Logger } from "./logger.js";
 import type { Mailer } from "./mail/mailer.js";
+import { organizationRoutes } from "./organization/routes.js";
 import { pageRoutes } from "./pages/routes.js";
 import { passwordRoutes } from "./password/routes.js";
 import { sessionRoutes } from "./sessions/routes.js";
+import { teamRoutes } from "./teams/routes.js";
 import { userRoutes } from "./users/routes.js";
 import { verificationRoutes } from "./verification/routes.js";
 
@@ -99,6 +102,9 @@ export async function buildApp(
     passwordRoutes,
     emailRoutes,
     accountRoutes,
+    organizationRoutes,
+    invitationRoutes,
+    teamRoutes,
   ]) {
     await app.register(routes(context), { prefix });
   }

@@ -149,6 +149,16 @@ export const configSchema = z.strictObject({
       membershipLimit: z.union([positiveInt, fn]).default(100),
       invitationExpiresIn: seconds(172800),
       invitationLimit: positiveInt.default(100),
+      /**
+       * The page an invitation link opens, with `{id}` for the invitation id; by default
+       * `<origin of baseURL>/accept-invitation/{id}`.
+       */
+      invitationAcceptURL: httpUrl
+        .refine(
+          (value) => value.includes("%7Bid%7D") || value.includes("{id}"),
+          "expected {id} in the URL",
+        )
+        .optional(),
       disableOrganizationDeletion: z.boolean().default(false),
       teams: z
         .strictObject({

@@ -1,0 +1,88 @@
+/**
+ * Tenant isolation (issue 4 point 8): every organization-scoped call resolves which
+ * organization it is about and proves the caller belongs to it before anything else.
+ */
+import type { AuthdConfig } from "../config.js";
+import type { Queryable } from "../db/connection.js";
+import { AuthError, type ErrorCode } from "../errors.js";
+import { hasPermission, type PermissionRequest } from "./permissions.js";
+import {
+  findMember,
+  findOrganizationById,
+  findOrganizationBySlug,
+  type MemberRow,
+  type OrganizationRow,
+} from "./queries.js";
+
+export interface OrganizationAccess {
+  organization: OrganizationRow;
+  member: MemberRow;
+}
+
+export interface OrganizationSelector {
+  organizationId?: string | null;
+  organizationSlug?: string | null;
+}
+
+/**
+ * The organization a call is about: an explicit id or slug, else the session's active
+ * one; with neither, `missing` (NO_ACTIVE_ORGANIZATION unless the endpoint says else).
+ */
+export async function resolveOrganization(
+  sql: Queryable,
+  selector: OrganizationSelector,
+  activeOrganizationId: string | null,
+  missing: ErrorCode = "NO_ACTIVE_ORGANIZATION",
+): Promise<OrganizationRow> {
+  let organization: OrganizationRow | undefined;
+  if (selector.organizationId) {
+    organization = await findOrganizationById(sql, selector.organizationId);
+  } else if (selector.organizationSlug) {
+    organization = await findOrganizationBySlug(sql, selector.organizationSlug);
+  } else if (activeOrganizationId) {
+    organization = await findOrganizationById(sql, activeOrganizationId);
+  } else {
+    throw new AuthError(missing);
+  }
+  if (!organization) throw new AuthError("ORGANIZATION_NOT_FOUND");
+  return organization;
+}
+
+/** The caller's membership of the organization, or `notMember`. */
+export async function requireMember(
+  sql: Queryable,
+  organization: OrganizationRow,
+  userId: string,
+  notMember: ErrorCode = "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION",
+): Promise<OrganizationAccess> {
+  const member = await findMember(sql, organization.id, userId);
+  if (!member) throw new AuthError(notMember);
+  return { organization, member };
+}
+
+/** Resolve and check membership in one step. */
+export async function accessOrganization(
+  sql: Queryable,
+  userId: string,
+  selector: OrganizationSelector,
+  activeOrganizationId: string | null,
+  codes: { missing?: ErrorCode; notMember?: ErrorCode } = {},
+): Promise<OrganizationAccess> {
+  const organization = await resolveOrganization(
+    sql,
+    selector,
+    activeOrganizationId,
+    codes.missing,
+  );
+  return requireMember(sql, organization, userId, codes.notMember);
+}
+
+/** SPEC §6: the member's role(s) must grant the request, else `denied` (403). */
+export function requirePermission(
+  config: AuthdConfig,
+  member: MemberRow,
+  request: PermissionRequest,
+  denied: ErrorCode,
+): void {
+  if (!hasPermission(config, member.role, request)) throw new AuthError(denied);
+}

@@ -1,0 +1,74 @@
+/**
+ * Organization roles and permissions (SPEC §6 "Organization roles"). A role is a map
+ * resource -> allowed actions; a member may hold several roles (comma-separated) and
+ * is allowed what any one of them allows. Custom roles from `organization.roles` add
+ * to (or redefine) the defaults. One function decides, for every endpoint and for
+ * `has-permission`.
+ */
+import type { AuthdConfig } from "../config.js";
+
+export type Statement = Record<string, readonly string[]>;
+
+/** SPEC §6 resources and actions (plus `ac`, the access-control resource). */
+export const STATEMENTS: Statement = {
+  organization: ["update", "delete"],
+  member: ["create", "update", "delete"],
+  invitation: ["create", "cancel"],
+  team: ["create", "update", "delete"],
+  ac: ["create", "read", "update", "delete"],
+};
+
+export const DEFAULT_ROLES: Record<string, Statement> = {
+  owner: STATEMENTS,
+  admin: { ...STATEMENTS, organization: ["update"] },
+  member: { ac: ["read"] },
+};
+
+export function rolesOf(config: AuthdConfig): Record<string, Statement> {
+  return { ...DEFAULT_ROLES, ...(config.organization.roles ?? {}) };
+}
+
+/** "owner,admin" -> ["owner", "admin"]; roles are trimmed and never empty. */
+export function splitRoles(role: string | readonly string[]): string[] {
+  const parts = typeof role === "string" ? role.split(",") : role;
+  return [...new Set(parts.map((part) => part.trim()).filter(Boolean))];
+}
+
+export function joinRoles(roles: readonly string[]): string {
+  return splitRoles(roles).join(",");
+}
+
+/** The roles in `role` that this configuration does not define. */
+export function unknownRoles(config: AuthdConfig, role: string | readonly string[]): string[] {
+  const known = rolesOf(config);
+  return splitRoles(role).filter((name) => !Object.hasOwn(known, name));
+}
+
+export type PermissionRequest = Record<string, readonly string[]>;
+
+/**
+ * Does a member holding `role` have every action asked for? A single role must
+ * grant the whole request (roles are not merged action by action).
+ */
+export function hasPermission(
+  config: AuthdConfig,
+  role: string,
+  request: PermissionRequest,
+): boolean {
+  const roles = rolesOf(config);
+  const asked = Object.entries(request);
+  if (asked.length === 0) return false;
+  return splitRoles(role).some((name) => {
+    const statement = roles[name];
+    if (!statement) return false;
+    return asked.every(([resource, actions]) => {
+      const allowed = statement[resource];
+      return allowed !== undefined && actions.every((action) => allowed.includes(action));
+    });
+  });
+}
+
+/** Does `role` include the creator role (owner by default)? */
+export function isCreatorRole(config: AuthdConfig, role: string): boolean {
+  return splitRoles(role).includes(config.organization.creatorRole);
+}

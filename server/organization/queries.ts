@@ -1,0 +1,274 @@
+/**
+ * Every SQL statement on the organization and member tables (one place per table),
+ * plus the session's active organization.
+ */
+import type { Queryable } from "../db/connection.js";
+
+export interface OrganizationRow {
+  id: string;
+  name: string;
+  slug: string;
+  logo: string | null;
+  metadata: Record<string, unknown> | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface MemberRow {
+  id: string;
+  organizationId: string;
+  userId: string;
+  role: string;
+  createdAt: Date;
+}
+
+export interface MemberWithUser extends MemberRow {
+  user: { id: string; name: string; email: string; image: string | null };
+}
+
+export async function insertOrganization(
+  sql: Queryable,
+  organization: Pick<OrganizationRow, "id" | "name" | "slug" | "logo" | "metadata">,
+): Promise<OrganizationRow> {
+  const [row] = await sql<OrganizationRow[]>`
+    insert into organization (id, name, slug, logo, metadata)
+    values (${organization.id}, ${organization.name}, ${organization.slug}, ${organization.logo},
+            ${organization.metadata === null ? null : sql.json(organization.metadata as never)})
+    returning *`;
+  if (!row) throw new Error("insert into organization returned no row");
+  return row;
+}
+
+export async function findOrganizationById(
+  sql: Queryable,
+  id: string,
+): Promise<OrganizationRow | undefined> {
+  const [row] = await sql<OrganizationRow[]>`select * from organization where id = ${id}`;
+  return row;
+}
+
+export async function findOrganizationBySlug(
+  sql: Queryable,
+  slug: string,
+): Promise<OrganizationRow | undefined> {
+  const [row] = await sql<OrganizationRow[]>`select * from organization where slug = ${slug}`;
+  return row;
+}
+
+/** Locks the organization row: membership limits are counted under this lock. */
+export async function lockOrganization(
+  sql: Queryable,
+  id: string,
+): Promise<OrganizationRow | undefined> {
+  const [row] = await sql<
+    OrganizationRow[]
+  >`select * from organization where id = ${id} for update`;
+  return row;
+}
+
+export async function updateOrganizationRow(
+  sql: Queryable,
+  id: string,
+  changes: {
+    name?: string;
+    slug?: string;
+    logo?: string | null;
+    metadata?: Record<string, unknown> | null;
+  },
+): Promise<OrganizationRow | undefined> {
+  const [row] = await sql<OrganizationRow[]>`
+    update organization set
+      name = coalesce(${changes.name ?? null}, name),
+      slug = coalesce(${changes.slug ?? null}, slug),
+      logo = case when ${changes.logo !== undefined} then ${changes.logo ?? null} else logo end,
+      metadata = case when ${changes.metadata !== undefined}
+                 then ${changes.metadata ? sql.json(changes.metadata as never) : null}::jsonb
+                 else metadata end,
+      updated_at = now()
+    where id = ${id}
+    returning *`;
+  return row;
+}
+
+export async function deleteOrganizationRow(
+  sql: Queryable,
+  id: string,
+): Promise<OrganizationRow | undefined> {
+  const [row] = await sql<OrganizationRow[]>`delete from organization where id = ${id} returning *`;
+  return row;
+}
+
+export async function listOrganizationsOfUser(
+  sql: Queryable,
+  userId: string,
+): Promise<OrganizationRow[]> {
+  return sql<OrganizationRow[]>`
+    select o.* from organization o join member m on m.organization_id = o.id
+    where m.user_id = ${userId}
+    order by o.created_at, o.id`;
+}
+
+export async function countOrganizationsOfUser(sql: Queryable, userId: string): Promise<number> {
+  const [row] = await sql<{ count: number }[]>`
+    select count(*)::int as count from member where user_id = ${userId}`;
+  return row?.count ?? 0;
+}
+
+export async function insertMember(
+  sql: Queryable,
+  member: Pick<MemberRow, "id" | "organizationId" | "userId" | "role">,
+): Promise<MemberRow> {
+  const [row] = await sql<MemberRow[]>`
+    insert into member (id, organization_id, user_id, role)
+    values (${member.id}, ${member.organizationId}, ${member.userId}, ${member.role})
+    returning *`;
+  if (!row) throw new Error("insert into member returned no row");
+  return row;
+}
+
+export async function findMember(
+  sql: Queryable,
+  organizationId: string,
+  userId: string,
+): Promise<MemberRow | undefined> {
+  const [row] = await sql<MemberRow[]>`
+    select * from member where organization_id = ${organizationId} and user_id = ${userId}`;
+  return row;
+}
+
+export async function findMemberById(
+  sql: Queryable,
+  organizationId: string,
+  memberId: string,
+): Promise<MemberRow | undefined> {
+  const [row] = await sql<MemberRow[]>`
+    select * from member where organization_id = ${organizationId} and id = ${memberId}`;
+  return row;
+}
+
+export async function findMemberByEmail(
+  sql: Queryable,
+  organizationId: string,
+  email: string,
+): Promise<MemberRow | undefined> {
+  const [row] = await sql<MemberRow[]>`
+    select m.* from member m join "user" u on u.id = m.user_id
+    where m.organization_id = ${organizationId} and u.email = ${email}`;
+  return row;
+}
+
+const MEMBER_WITH_USER = (sql: Queryable) => sql`
+  m.id, m.organization_id, m.user_id, m.role, m.created_at,
+  json_build_object('id', u.id, 'name', u.name, 'email', u.email, 'image', u.image) as user`;
+
+export async function findMemberWithUser(
+  sql: Queryable,
+  memberId: string,
+): Promise<MemberWithUser | undefined> {
+  const [row] = await sql<MemberWithUser[]>`
+    select ${MEMBER_WITH_USER(sql)} from member m join "user" u on u.id = m.user_id
+    where m.id = ${memberId}`;
+  return row;
+}
+
+export type MemberSortField = "createdAt" | "name" | "email" | "role";
+
+const SORT_COLUMNS: Record<MemberSortField, string> = {
+  createdAt: "m.created_at",
+  name: "u.name",
+  email: "u.email",
+  role: "m.role",
+};
+
+/** One page of members with their users, and the total, in two bounded queries. */
+export async function listMembersPage(
+  sql: Queryable,
+  organizationId: string,
+  page: {
+    limit: number;
+    offset: number;
+    sortBy: MemberSortField;
+    sortDirection: "asc" | "desc";
+    search?: string;
+    role?: string;
+  },
+): Promise<{ members: MemberWithUser[]; total: number }> {
+  const column = sql.unsafe(SORT_COLUMNS[page.sortBy]);
+  const direction = sql.unsafe(page.sortDirection === "desc" ? "desc" : "asc");
+  const search = page.search ? `%${page.search.replace(/[\\%_]/g, "\\$&").toLowerCase()}%` : null;
+  const [members, [count]] = await Promise.all([
+    sql<MemberWithUser[]>`
+      select ${MEMBER_WITH_USER(sql)} from member m join "user" u on u.id = m.user_id
+      where m.organization_id = ${organizationId}
+        and (${search}::text is null or lower(u.name) like ${search} or u.email like ${search})
+        and (${page.role ?? null}::text is null or ${page.role ?? null} = any(string_to_array(m.role, ',')))
+      order by ${column} ${direction}, m.id
+      limit ${page.limit} offset ${page.offset}`,
+    sql<{ total: number }[]>`
+      select count(*)::int as total from member m join "user" u on u.id = m.user_id
+      where m.organization_id = ${organizationId}
+        and (${search}::text is null or lower(u.name) like ${search} or u.email like ${search})
+        and (${page.role ?? null}::text is null or ${page.role ?? null} = any(string_to_array(m.role, ',')))`,
+  ]);
+  return { members, total: count?.total ?? 0 };
+}
+
+export async function countMembers(sql: Queryable, organizationId: string): Promise<number> {
+  const [row] = await sql<{ count: number }[]>`
+    select count(*)::int as count from member where organization_id = ${organizationId}`;
+  return row?.count ?? 0;
+}
+
+/** Members holding `role` among their roles (e.g. how many owners are left). */
+export async function countMembersWithRole(
+  sql: Queryable,
+  organizationId: string,
+  role: string,
+): Promise<number> {
+  const [row] = await sql<{ count: number }[]>`
+    select count(*)::int as count from member
+    where organization_id = ${organizationId} and ${role} = any(string_to_array(role, ','))`;
+  return row?.count ?? 0;
+}
+
+export async function updateMemberRoleRow(
+  sql: Queryable,
+  memberId: string,
+  role: string,
+): Promise<MemberRow | undefined> {
+  const [row] = await sql<
+    MemberRow[]
+  >`update member set role = ${role} where id = ${memberId} returning *`;
+  return row;
+}
+
+export async function deleteMemberRow(
+  sql: Queryable,
+  memberId: string,
+): Promise<MemberRow | undefined> {
+  const [row] = await sql<MemberRow[]>`delete from member where id = ${memberId} returning *`;
+  return row;
+}
+
+/** SPEC §4: leaving or losing an organization clears it as active on the user's sessions. */
+export async function clearActiveOrganization(
+  sql: Queryable,
+  userId: string,
+  organizationId: string,
+): Promise<void> {
+  await sql`
+    update session set active_organization_id = null, active_team_id = null, updated_at = now()
+    where user_id = ${userId} and active_organization_id = ${organizationId}`;
+}
+
+export async function setSessionActiveOrganization(
+  sql: Queryable,
+  sessionId: string,
+  organizationId: string | null,
+  teamId: string | null = null,
+): Promise<void> {
+  await sql`
+    update session set active_organization_id = ${organizationId}, active_team_id = ${teamId},
+                       updated_at = now()
+    where id = ${sessionId}`;
+}

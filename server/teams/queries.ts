@@ -1,0 +1,137 @@
+/** Every SQL statement on the team and team_member tables. */
+import type { Queryable } from "../db/connection.js";
+
+export interface TeamRow {
+  id: string;
+  name: string;
+  organizationId: string;
+  createdAt: Date;
+  updatedAt: Date | null;
+}
+
+export interface TeamMemberRow {
+  id: string;
+  teamId: string;
+  userId: string;
+  createdAt: Date;
+}
+
+export async function insertTeam(
+  sql: Queryable,
+  team: Pick<TeamRow, "id" | "name" | "organizationId">,
+): Promise<TeamRow> {
+  const [row] = await sql<TeamRow[]>`
+    insert into team (id, name, organization_id, updated_at)
+    values (${team.id}, ${team.name}, ${team.organizationId}, now())
+    returning *`;
+  if (!row) throw new Error("insert into team returned no row");
+  return row;
+}
+
+/** A team only if it belongs to the organization (tenant isolation). */
+export async function findTeamInOrganization(
+  sql: Queryable,
+  organizationId: string,
+  teamId: string,
+): Promise<TeamRow | undefined> {
+  const [row] = await sql<TeamRow[]>`
+    select * from team where id = ${teamId} and organization_id = ${organizationId}`;
+  return row;
+}
+
+export async function listTeamsOfOrganization(
+  sql: Queryable,
+  organizationId: string,
+): Promise<TeamRow[]> {
+  return sql<TeamRow[]>`
+    select * from team where organization_id = ${organizationId} order by created_at, id`;
+}
+
+export async function countTeams(sql: Queryable, organizationId: string): Promise<number> {
+  const [row] = await sql<{ count: number }[]>`
+    select count(*)::int as count from team where organization_id = ${organizationId}`;
+  return row?.count ?? 0;
+}
+
+export async function renameTeam(
+  sql: Queryable,
+  teamId: string,
+  name: string,
+): Promise<TeamRow | undefined> {
+  const [row] = await sql<TeamRow[]>`
+    update team set name = ${name}, updated_at = now() where id = ${teamId} returning *`;
+  return row;
+}
+
+export async function deleteTeamRow(sql: Queryable, teamId: string): Promise<TeamRow | undefined> {
+  const [row] = await sql<TeamRow[]>`delete from team where id = ${teamId} returning *`;
+  return row;
+}
+
+/** Adds a user to a team; adding someone already in it answers the existing row. */
+export async function insertTeamMember(
+  sql: Queryable,
+  member: Pick<TeamMemberRow, "id" | "teamId" | "userId">,
+): Promise<TeamMemberRow> {
+  const [row] = await sql<TeamMemberRow[]>`
+    insert into team_member (id, team_id, user_id)
+    values (${member.id}, ${member.teamId}, ${member.userId})
+    on conflict (team_id, user_id) do update set team_id = excluded.team_id
+    returning *`;
+  if (!row) throw new Error("insert into team_member returned no row");
+  return row;
+}
+
+export async function findTeamMember(
+  sql: Queryable,
+  teamId: string,
+  userId: string,
+): Promise<TeamMemberRow | undefined> {
+  const [row] = await sql<TeamMemberRow[]>`
+    select * from team_member where team_id = ${teamId} and user_id = ${userId}`;
+  return row;
+}
+
+export async function countTeamMembers(sql: Queryable, teamId: string): Promise<number> {
+  const [row] = await sql<{ count: number }[]>`
+    select count(*)::int as count from team_member where team_id = ${teamId}`;
+  return row?.count ?? 0;
+}
+
+export async function listTeamMembers(sql: Queryable, teamId: string): Promise<TeamMemberRow[]> {
+  return sql<TeamMemberRow[]>`
+    select * from team_member where team_id = ${teamId} order by created_at, id`;
+}
+
+export async function deleteTeamMember(
+  sql: Queryable,
+  teamId: string,
+  userId: string,
+): Promise<boolean> {
+  const rows = await sql`delete from team_member where team_id = ${teamId} and user_id = ${userId}`;
+  return rows.count > 0;
+}
+
+/** Leaving an organization leaves its teams too. */
+export async function deleteTeamMembershipsInOrganization(
+  sql: Queryable,
+  organizationId: string,
+  userId: string,
+): Promise<void> {
+  await sql`
+    delete from team_member tm using team t
+    where tm.team_id = t.id and t.organization_id = ${organizationId} and tm.user_id = ${userId}`;
+}
+
+/** Teams of a user, optionally within one organization. */
+export async function listTeamsOfUser(
+  sql: Queryable,
+  userId: string,
+  organizationId?: string,
+): Promise<TeamRow[]> {
+  return sql<TeamRow[]>`
+    select t.* from team t join team_member tm on tm.team_id = t.id
+    where tm.user_id = ${userId}
+      and (${organizationId ?? null}::text is null or t.organization_id = ${organizationId ?? null})
+    order by t.created_at, t.id`;
+}
