@@ -191,6 +191,7 @@ export const ERROR_CATALOGUE = {
   YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_TEAM: entry(403, "You are not allowed to update this team"),
   YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_TEAM: entry(403, "You are not allowed to delete this team"),
   USER_IS_NOT_A_MEMBER_OF_THE_TEAM: entry(400, "User is not a member of the team"),
+  YOU_DO_NOT_HAVE_AN_ACTIVE_TEAM: entry(400, "You do not have an active team"),
   YOU_ARE_NOT_ALLOWED_TO_ACCESS_THIS_ORGANIZATION: entry(
     403,
     "You are not allowed to access this organization",
@@ -208,6 +209,7 @@ export const ERROR_CATALOGUE = {
     "You are not allowed to remove a team member",
   ),
   YOU_ARE_NOT_ALLOWED_TO_ACCESS_RESOURCE: entry(403, "You are not allowed to access resource"),
+  ORGANIZATION_HOOK_REJECTED: entry(400, "The request was refused by an organization hook"),
 
   // Platform admin (SPEC §6, wording from api-facts §6.3).
   YOU_CANNOT_BAN_YOURSELF: entry(400, "You cannot ban yourself"),

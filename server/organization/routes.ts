@@ -1,7 +1,406 @@
-/** Being written (issue 4). */
+/**
+ * SPEC §7 "Organization" and the endpoints a working product needs around them
+ * (issue 4): create, check-slug, update, delete, list, set-active, get-organization,
+ * get-full-organization, leave, remove-member, update-member-role, get-active-member,
+ * get-active-member-role, list-members, has-permission.
+ */
 import type { FastifyInstance } from "fastify";
-import type { AuthContext } from "../http/auth-context.js";
+import { z } from "zod";
+import { AuthError } from "../errors.js";
+import {
+  type AuthContext,
+  clientInfo,
+  type ResolvedSession,
+  requireSession,
+} from "../http/auth-context.js";
+import { boundedString } from "../http/schemas.js";
+import type { ZodTypeProvider } from "../http/validation.js";
+import { listTeamsOfOrganization } from "../teams/queries.js";
+import { accessOrganization } from "./access.js";
+import {
+  type Actor,
+  checkSlug,
+  createOrganization,
+  deleteOrganization,
+  leaveOrganization,
+  memberResponse,
+  memberWithUserResponse,
+  organizationResponse,
+  removeMember,
+  setActiveOrganization,
+  updateMemberRole,
+  updateOrganization,
+} from "./organization.js";
+import { hasPermission } from "./permissions.js";
+import {
+  findMemberWithUser,
+  listMembersPage,
+  listOrganizationsOfUser,
+  type MemberSortField,
+} from "./queries.js";
 
-export function organizationRoutes(_context: AuthContext) {
-  return async (_app: FastifyInstance): Promise<void> => {};
+/**
+ * The slug rule (issue 4, documented in the README): lowercase letters and digits in
+ * groups joined by single hyphens, at most 100 characters.
+ */
+export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const slug = boundedString(100).regex(
+  SLUG_PATTERN,
+  "a slug is lowercase letters and digits, joined by single hyphens",
+);
+const name = boundedString(255).min(1);
+const logo = boundedString(2048).nullable();
+const metadata = z
+  .record(z.string().max(255), z.unknown())
+  .refine((value) => JSON.stringify(value).length <= 16384, "metadata is limited to 16 KB of JSON")
+  .nullable();
+const id = boundedString(255).min(1);
+
+const createBody = z.object({
+  name,
+  slug,
+  userId: id.optional(),
+  logo: logo.optional(),
+  metadata: metadata.optional(),
+  keepCurrentActiveOrganization: z.boolean().optional(),
+});
+const updateBody = z.object({
+  data: z.object({
+    name: name.optional(),
+    slug: slug.optional(),
+    logo: logo.optional(),
+    metadata: metadata.optional(),
+  }),
+  organizationId: id.optional(),
+});
+const selectorQuery = z.object({
+  organizationId: id.optional(),
+  organizationSlug: boundedString(100).optional(),
+});
+const numberish = (max: number) =>
+  z
+    .union([z.number(), z.string().regex(/^\d+$/).transform(Number)])
+    .pipe(z.number().int().min(0).max(max));
+const fullOrganizationQuery = selectorQuery.extend({ membersLimit: numberish(1000).optional() });
+const setActiveBody = z.object({
+  organizationId: id.nullable().optional(),
+  organizationSlug: boundedString(100).optional(),
+});
+const listMembersQuery = selectorQuery.extend({
+  limit: numberish(1000).optional(),
+  offset: numberish(10_000_000).optional(),
+  sortBy: z.enum(["createdAt", "name", "email", "role"]).optional(),
+  sortDirection: z.enum(["asc", "desc"]).optional(),
+  search: boundedString(255).optional(),
+  role: boundedString(255).optional(),
+  filterField: z.enum(["role"]).optional(),
+  filterValue: boundedString(255).optional(),
+});
+const permissionsShape = z.record(boundedString(64), z.array(boundedString(64)).max(32));
+const hasPermissionBody = z.object({
+  organizationId: id.optional(),
+  permissions: permissionsShape.optional(),
+  permission: permissionsShape.optional(),
+});
+
+function actorOf(current: ResolvedSession, ipAddress: string | null): Actor {
+  return {
+    user: current.user,
+    sessionId: current.session.id,
+    activeOrganizationId: current.session.activeOrganizationId,
+    ipAddress,
+  };
+}
+
+export function organizationRoutes(context: AuthContext) {
+  const { config, sql } = context;
+  return async (app: FastifyInstance): Promise<void> => {
+    const typed = app.withTypeProvider<ZodTypeProvider>();
+    // organization.enabled: false answers 404 for every organization route.
+    app.addHook("onRequest", async (request) => {
+      if (!config.organization.enabled && request.url.includes("/organization/")) {
+        throw new AuthError("NOT_FOUND");
+      }
+    });
+    const actor = async (request: Parameters<typeof requireSession>[1]) =>
+      actorOf(await requireSession(context, request), clientInfo(request).ipAddress);
+
+    typed.post("/organization/create", { schema: { body: createBody } }, async (request) => {
+      const { organization, member } = await createOrganization(
+        sql,
+        config,
+        await actor(request),
+        request.body,
+      );
+      // SPEC §7: the organization with metadata and members (the creator's record).
+      return { ...organizationResponse(organization), members: [memberResponse(member)] };
+    });
+
+    typed.post(
+      "/organization/check-slug",
+      { schema: { body: z.object({ slug: boundedString(100).min(1) }) } },
+      async (request) => {
+        await requireSession(context, request);
+        await checkSlug(sql, request.body.slug);
+        return { status: true };
+      },
+    );
+
+    typed.post("/organization/update", { schema: { body: updateBody } }, async (request) => {
+      const organization = await updateOrganization(
+        sql,
+        config,
+        await actor(request),
+        { organizationId: request.body.organizationId },
+        request.body.data,
+      );
+      return organizationResponse(organization);
+    });
+
+    typed.post(
+      "/organization/delete",
+      { schema: { body: z.object({ organizationId: id }) } },
+      async (request) => {
+        const deleted = await deleteOrganization(
+          sql,
+          config,
+          await actor(request),
+          request.body.organizationId,
+        );
+        return organizationResponse(deleted);
+      },
+    );
+
+    typed.get("/organization/list", async (request) => {
+      const { user } = await requireSession(context, request);
+      return (await listOrganizationsOfUser(sql, user.id)).map(organizationResponse);
+    });
+
+    typed.post("/organization/set-active", { schema: { body: setActiveBody } }, async (request) => {
+      const current = await requireSession(context, request);
+      const organization = await setActiveOrganization(
+        sql,
+        { ...actorOf(current, null), sessionId: current.session.id },
+        request.body,
+      );
+      return organization ? organizationResponse(organization) : null;
+    });
+
+    typed.get(
+      "/organization/get-organization",
+      { schema: { querystring: selectorQuery } },
+      async (request) => {
+        const current = await requireSession(context, request);
+        if (
+          !request.query.organizationId &&
+          !request.query.organizationSlug &&
+          !current.session.activeOrganizationId
+        ) {
+          return null;
+        }
+        const { organization } = await accessOrganization(
+          sql,
+          current.user.id,
+          request.query,
+          current.session.activeOrganizationId,
+        );
+        return organizationResponse(organization);
+      },
+    );
+
+    typed.get(
+      "/organization/get-full-organization",
+      { schema: { querystring: fullOrganizationQuery } },
+      async (request) => {
+        const current = await requireSession(context, request);
+        const { query } = request;
+        if (
+          !query.organizationId &&
+          !query.organizationSlug &&
+          !current.session.activeOrganizationId
+        ) {
+          return null;
+        }
+        const { organization, member } = await accessOrganization(
+          sql,
+          current.user.id,
+          query,
+          current.session.activeOrganizationId,
+          { notMember: "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION" },
+        );
+        // A bounded number of queries whatever the organization's size (issue 4 point 7).
+        const limit = query.membersLimit ?? defaultMembersLimit(context);
+        const [page, teams] = await Promise.all([
+          listMembersPage(sql, organization.id, {
+            limit,
+            offset: 0,
+            sortBy: "createdAt",
+            sortDirection: "asc",
+          }),
+          config.organization.teams.enabled
+            ? listTeamsOfOrganization(sql, organization.id)
+            : Promise.resolve(null),
+        ]);
+        const invitations = hasPermission(config, member.role, { invitation: ["create"] })
+          ? await context.pendingInvitations(organization.id)
+          : [];
+        return {
+          ...organizationResponse(organization),
+          members: page.members.map(memberWithUserResponse),
+          membersTotal: page.total,
+          invitations,
+          teams,
+        };
+      },
+    );
+
+    typed.post(
+      "/organization/leave",
+      { schema: { body: z.object({ organizationId: id }) } },
+      async (request) => {
+        const removed = await leaveOrganization(
+          sql,
+          config,
+          await actor(request),
+          request.body.organizationId,
+        );
+        return memberWithUserResponse(removed);
+      },
+    );
+
+    typed.post(
+      "/organization/remove-member",
+      {
+        schema: {
+          body: z.object({
+            memberIdOrEmail: boundedString(320).min(1),
+            organizationId: id.optional(),
+          }),
+        },
+      },
+      async (request) => {
+        const removed = await removeMember(
+          sql,
+          config,
+          await actor(request),
+          { organizationId: request.body.organizationId },
+          request.body.memberIdOrEmail,
+        );
+        return { member: memberWithUserResponse(removed) };
+      },
+    );
+
+    typed.post(
+      "/organization/update-member-role",
+      {
+        schema: {
+          body: z.object({
+            memberId: id,
+            role: z.union([boundedString(255), z.array(boundedString(64)).max(16)]),
+            organizationId: id.optional(),
+          }),
+        },
+      },
+      async (request) => {
+        const updated = await updateMemberRole(
+          sql,
+          config,
+          await actor(request),
+          { organizationId: request.body.organizationId },
+          request.body.memberId,
+          request.body.role,
+        );
+        return memberResponse(updated);
+      },
+    );
+
+    typed.get("/organization/get-active-member", async (request) => {
+      const current = await requireSession(context, request);
+      const { member } = await accessOrganization(
+        sql,
+        current.user.id,
+        {},
+        current.session.activeOrganizationId,
+        { notMember: "MEMBER_NOT_FOUND" },
+      );
+      const withUser = await findMemberWithUser(sql, member.id);
+      if (!withUser) throw new AuthError("MEMBER_NOT_FOUND");
+      return memberWithUserResponse(withUser);
+    });
+
+    typed.get(
+      "/organization/get-active-member-role",
+      { schema: { querystring: selectorQuery } },
+      async (request) => {
+        const current = await requireSession(context, request);
+        const { member } = await accessOrganization(
+          sql,
+          current.user.id,
+          request.query,
+          current.session.activeOrganizationId,
+          { notMember: "YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION" },
+        );
+        return { role: member.role };
+      },
+    );
+
+    typed.get(
+      "/organization/list-members",
+      { schema: { querystring: listMembersQuery } },
+      async (request) => {
+        const current = await requireSession(context, request);
+        const { query } = request;
+        const { organization } = await accessOrganization(
+          sql,
+          current.user.id,
+          query,
+          current.session.activeOrganizationId,
+          { notMember: "YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION" },
+        );
+        const limit = query.limit ?? defaultMembersLimit(context);
+        const offset = query.offset ?? 0;
+        const page = await listMembersPage(sql, organization.id, {
+          limit,
+          offset,
+          sortBy: (query.sortBy ?? "createdAt") as MemberSortField,
+          sortDirection: query.sortDirection ?? "asc",
+          search: query.search,
+          role: query.role ?? (query.filterField === "role" ? query.filterValue : undefined),
+        });
+        // Never truncated silently: the total and the page are always stated (issue 4 point 7).
+        return {
+          members: page.members.map(memberWithUserResponse),
+          total: page.total,
+          limit,
+          offset,
+        };
+      },
+    );
+
+    typed.post(
+      "/organization/has-permission",
+      { schema: { body: hasPermissionBody } },
+      async (request) => {
+        const current = await requireSession(context, request);
+        const { member } = await accessOrganization(
+          sql,
+          current.user.id,
+          { organizationId: request.body.organizationId },
+          current.session.activeOrganizationId,
+        );
+        // The legacy `permission` key is accepted and answers false, as the established client expects.
+        const permissions = request.body.permissions;
+        return {
+          error: null,
+          success: permissions ? hasPermission(config, member.role, permissions) : false,
+        };
+      },
+    );
+  };
+}
+
+/** Lists default to the membership limit when it is a number, else 100. */
+function defaultMembersLimit(context: AuthContext): number {
+  const limit = context.config.organization.membershipLimit;
+  return typeof limit === "number" ? Math.min(limit, 1000) : 100;
 }

@@ -96,3 +96,9 @@ export async function liftBan(sql: Queryable, id: string): Promise<UserRow | und
     where id = ${id} returning *`;
   return row;
 }
+
+/** Serializes per-user limits (organizations a user may create) inside a transaction. */
+export async function lockUser(sql: Queryable, id: string): Promise<UserRow | undefined> {
+  const [row] = await sql<UserRow[]>`select * from "user" where id = ${id} for update`;
+  return row;
+}

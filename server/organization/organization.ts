@@ -1,0 +1,491 @@
+/**
+ * Organizations and their members (SPEC §4 "Organization", §5 rules, §6 roles):
+ * create, update, delete, set-active, leave, remove a member, change a member's role.
+ * Limits and last-owner rules are checked inside transactions that lock the row they
+ * count under, so they hold under concurrency. No Fastify here.
+ */
+import { recordAuditEvent } from "../audit/audit.js";
+import type { AuthdConfig } from "../config.js";
+import { generateId } from "../crypto/random.js";
+import type { Queryable, Sql } from "../db/connection.js";
+import { isUniqueViolation, transaction } from "../db/transaction.js";
+import { AuthError } from "../errors.js";
+import {
+  deleteTeamMembershipsInOrganization,
+  insertTeam,
+  insertTeamMember,
+} from "../teams/queries.js";
+import { findUserById, lockUser, type UserRow } from "../users/queries.js";
+import { accessOrganization, type OrganizationSelector, requirePermission } from "./access.js";
+import { isCreatorRole, joinRoles, splitRoles, unknownRoles } from "./permissions.js";
+import {
+  clearActiveOrganization,
+  countMembersWithRole,
+  countOrganizationsOfUser,
+  deleteMemberRow,
+  deleteOrganizationRow,
+  findMemberByEmail,
+  findMemberById,
+  findMemberWithUser,
+  findOrganizationBySlug,
+  insertMember,
+  insertOrganization,
+  lockOrganization,
+  type MemberRow,
+  type MemberWithUser,
+  type OrganizationRow,
+  setSessionActiveOrganization,
+  updateMemberRoleRow,
+  updateOrganizationRow,
+} from "./queries.js";
+
+/** The organization as clients see it (SPEC §3). */
+export function organizationResponse(organization: OrganizationRow) {
+  return {
+    id: organization.id,
+    name: organization.name,
+    slug: organization.slug,
+    logo: organization.logo,
+    metadata: organization.metadata,
+    createdAt: organization.createdAt,
+  };
+}
+
+export function memberResponse(member: MemberRow) {
+  return {
+    id: member.id,
+    organizationId: member.organizationId,
+    userId: member.userId,
+    role: member.role,
+    createdAt: member.createdAt,
+  };
+}
+
+export function memberWithUserResponse(member: MemberWithUser) {
+  return { ...memberResponse(member), user: member.user };
+}
+
+/** Who is acting, and from which session (for the active organization). */
+export interface Actor {
+  user: UserRow;
+  sessionId: string | null;
+  activeOrganizationId: string | null;
+  ipAddress?: string | null;
+}
+
+type HookFunction = (input: Record<string, unknown>) => unknown;
+
+/** Runs a configured hook; a before hook that throws aborts with its error (issue 4 point 6). */
+async function runHook(hook: unknown, input: Record<string, unknown>): Promise<unknown> {
+  if (typeof hook !== "function") return undefined;
+  try {
+    return await (hook as HookFunction)(input);
+  } catch (error) {
+    if (error instanceof AuthError) throw error;
+    const message = error instanceof Error && error.message ? error.message : undefined;
+    throw new AuthError("ORGANIZATION_HOOK_REJECTED", message ? { message } : {});
+  }
+}
+
+function isPlatformAdmin(config: AuthdConfig, user: UserRow): boolean {
+  if (config.admin.adminUserIds.includes(user.id)) return true;
+  return splitRoles(user.role ?? "").some((role) => config.admin.adminRoles.includes(role));
+}
+
+/** SPEC §5: an organization limit (a number, or a function of the user) caps creation. */
+async function limitReached(config: AuthdConfig, user: UserRow, owned: number): Promise<boolean> {
+  const limit = config.organization.organizationLimit;
+  if (limit === undefined) return false;
+  if (typeof limit === "number") return owned >= limit;
+  const answer = await limit(user);
+  if (typeof answer === "boolean") return answer;
+  if (typeof answer === "number") return owned >= answer;
+  return false;
+}
+
+async function mayCreate(config: AuthdConfig, user: UserRow): Promise<boolean> {
+  const allowed = config.organization.allowUserToCreateOrganization;
+  return typeof allowed === "boolean" ? allowed : Boolean(await allowed(user));
+}
+
+export interface CreateOrganizationInput {
+  name: string;
+  slug: string;
+  logo?: string | null;
+  metadata?: Record<string, unknown> | null;
+  /** On behalf of another user: platform admins only (SPEC §6). */
+  userId?: string;
+  keepCurrentActiveOrganization?: boolean;
+}
+
+export async function createOrganization(
+  sql: Sql,
+  config: AuthdConfig,
+  actor: Actor,
+  input: CreateOrganizationInput,
+): Promise<{ organization: OrganizationRow; member: MemberRow; teamId: string | null }> {
+  let owner = actor.user;
+  if (input.userId && input.userId !== actor.user.id) {
+    if (!isPlatformAdmin(config, actor.user)) {
+      throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_ORGANIZATION");
+    }
+    const target = await findUserById(sql, input.userId);
+    if (!target) throw new AuthError("USER_NOT_FOUND");
+    owner = target;
+  }
+  if (!(await mayCreate(config, owner))) {
+    throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_ORGANIZATION");
+  }
+  let data = {
+    name: input.name,
+    slug: input.slug,
+    logo: input.logo ?? null,
+    metadata: input.metadata ?? null,
+  };
+  const changed = await runHook(config.organization.hooks?.beforeCreateOrganization, {
+    organization: data,
+    user: owner,
+  });
+  if (changed && typeof changed === "object" && "data" in changed) {
+    data = { ...data, ...(changed as { data: Partial<typeof data> }).data };
+  }
+
+  const created = await (async () => {
+    try {
+      return await transaction(sql, async (tx) => {
+        // One creation per user at a time, so the limit cannot be overrun by a race.
+        await lockUser(tx, owner.id);
+        if (await limitReached(config, owner, await countOrganizationsOfUser(tx, owner.id))) {
+          throw new AuthError("YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_ORGANIZATIONS");
+        }
+        const organization = await insertOrganization(tx, { id: generateId(), ...data });
+        const member = await insertMember(tx, {
+          id: generateId(),
+          organizationId: organization.id,
+          userId: owner.id,
+          role: config.organization.creatorRole,
+        });
+        let teamId: string | null = null;
+        const { teams } = config.organization;
+        if (teams.enabled && teams.defaultTeam.enabled) {
+          // SPEC §4: a default team named after the organization, with the creator in it.
+          const team = await insertTeam(tx, {
+            id: generateId(),
+            name: organization.name,
+            organizationId: organization.id,
+          });
+          await insertTeamMember(tx, { id: generateId(), teamId: team.id, userId: owner.id });
+          teamId = team.id;
+        }
+        if (actor.sessionId && owner.id === actor.user.id && !input.keepCurrentActiveOrganization) {
+          await setSessionActiveOrganization(tx, actor.sessionId, organization.id, teamId);
+        }
+        return { organization, member, teamId };
+      });
+    } catch (error) {
+      if (isUniqueViolation(error, "organization_slug_key")) {
+        throw new AuthError("ORGANIZATION_ALREADY_EXISTS");
+      }
+      throw error;
+    }
+  })();
+  await recordAuditEvent(sql, {
+    action: "organization.created",
+    actorType: "user",
+    actorId: actor.user.id,
+    targetType: "organization",
+    targetId: created.organization.id,
+    organizationId: created.organization.id,
+    ipAddress: actor.ipAddress ?? null,
+  });
+  await runHook(config.organization.hooks?.afterCreateOrganization, {
+    organization: created.organization,
+    member: created.member,
+    user: owner,
+  });
+  return created;
+}
+
+/** SPEC §5 check-slug: 'slug is taken' when it exists. */
+export async function checkSlug(sql: Queryable, slug: string): Promise<void> {
+  if (await findOrganizationBySlug(sql, slug)) throw new AuthError("SLUG_IS_TAKEN");
+}
+
+export async function updateOrganization(
+  sql: Sql,
+  config: AuthdConfig,
+  actor: Actor,
+  selector: OrganizationSelector,
+  data: {
+    name?: string;
+    slug?: string;
+    logo?: string | null;
+    metadata?: Record<string, unknown> | null;
+  },
+): Promise<OrganizationRow> {
+  // SPEC §5: organizationId is optional and defaults to the active organization.
+  const { organization, member } = await accessOrganization(
+    sql,
+    actor.user.id,
+    selector,
+    actor.activeOrganizationId,
+    { missing: "ORGANIZATION_NOT_FOUND" },
+  );
+  requirePermission(
+    config,
+    member,
+    { organization: ["update"] },
+    "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_ORGANIZATION",
+  );
+  try {
+    const updated = await updateOrganizationRow(sql, organization.id, data);
+    if (!updated) throw new AuthError("ORGANIZATION_NOT_FOUND");
+    return updated;
+  } catch (error) {
+    if (isUniqueViolation(error, "organization_slug_key")) {
+      throw new AuthError("ORGANIZATION_SLUG_ALREADY_TAKEN");
+    }
+    throw error;
+  }
+}
+
+export async function deleteOrganization(
+  sql: Sql,
+  config: AuthdConfig,
+  actor: Actor,
+  organizationId: string,
+): Promise<OrganizationRow> {
+  // SPEC §8: organization deletion disabled answers FORBIDDEN.
+  if (config.organization.disableOrganizationDeletion) {
+    throw new AuthError("ORGANIZATION_DELETION_DISABLED");
+  }
+  const { organization, member } = await accessOrganization(
+    sql,
+    actor.user.id,
+    { organizationId },
+    null,
+  );
+  requirePermission(
+    config,
+    member,
+    { organization: ["delete"] },
+    "YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_ORGANIZATION",
+  );
+  await runHook(config.organization.hooks?.beforeDeleteOrganization, {
+    organization,
+    user: actor.user,
+  });
+  // Members, invitations and teams go with it; sessions lose it as active (schema cascades).
+  const deleted = await deleteOrganizationRow(sql, organization.id);
+  if (!deleted) throw new AuthError("ORGANIZATION_NOT_FOUND");
+  await recordAuditEvent(sql, {
+    action: "organization.deleted",
+    actorType: "user",
+    actorId: actor.user.id,
+    targetType: "organization",
+    targetId: organization.id,
+    organizationId: organization.id,
+    ipAddress: actor.ipAddress ?? null,
+    details: { slug: organization.slug, name: organization.name },
+  });
+  await runHook(config.organization.hooks?.afterDeleteOrganization, {
+    organization: deleted,
+    user: actor.user,
+  });
+  return deleted;
+}
+
+/**
+ * set-active: null clears; an id or slug must be one of the caller's organizations
+ * (a non-member also loses any active organization). Loads no member list.
+ */
+export async function setActiveOrganization(
+  sql: Sql,
+  actor: Actor & { sessionId: string },
+  selector: { organizationId?: string | null; organizationSlug?: string },
+): Promise<OrganizationRow | null> {
+  if (selector.organizationId === null) {
+    await setSessionActiveOrganization(sql, actor.sessionId, null);
+    return null;
+  }
+  if (!selector.organizationId && !selector.organizationSlug && !actor.activeOrganizationId)
+    return null;
+  try {
+    const { organization } = await accessOrganization(
+      sql,
+      actor.user.id,
+      selector,
+      actor.activeOrganizationId,
+      {
+        notMember: "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION",
+      },
+    );
+    if (organization.id !== actor.activeOrganizationId) {
+      await setSessionActiveOrganization(sql, actor.sessionId, organization.id);
+    }
+    return organization;
+  } catch (error) {
+    if (error instanceof AuthError && error.code === "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION") {
+      await setSessionActiveOrganization(sql, actor.sessionId, null);
+      throw new AuthError("USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION", { status: 403 });
+    }
+    throw error;
+  }
+}
+
+/** Removes a membership with everything that hangs on it, inside `tx`. */
+async function removeMembership(tx: Queryable, member: MemberRow): Promise<void> {
+  await deleteMemberRow(tx, member.id);
+  await deleteTeamMembershipsInOrganization(tx, member.organizationId, member.userId);
+  // SPEC §4: leaving or being removed clears the organization as active.
+  await clearActiveOrganization(tx, member.userId, member.organizationId);
+}
+
+/** SPEC §5 leave: the sole owner cannot leave. */
+export async function leaveOrganization(
+  sql: Sql,
+  config: AuthdConfig,
+  actor: Actor,
+  organizationId: string,
+): Promise<MemberWithUser> {
+  return transaction(sql, async (tx) => {
+    const organization = await lockOrganization(tx, organizationId);
+    if (!organization) throw new AuthError("ORGANIZATION_NOT_FOUND");
+    const { member } = await accessOrganization(tx, actor.user.id, { organizationId }, null, {
+      notMember: "MEMBER_NOT_FOUND",
+    });
+    const creatorRole = config.organization.creatorRole;
+    if (
+      isCreatorRole(config, member.role) &&
+      (await countMembersWithRole(tx, organizationId, creatorRole)) <= 1
+    ) {
+      throw new AuthError("YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER");
+    }
+    const withUser = await findMemberWithUser(tx, member.id);
+    await removeMembership(tx, member);
+    if (!withUser) throw new AuthError("MEMBER_NOT_FOUND");
+    return withUser;
+  });
+}
+
+/**
+ * SPEC §6: removing needs member:delete; only an owner removes an owner, and the only
+ * owner cannot be removed. `memberIdOrEmail` with an @ is an email.
+ */
+export async function removeMember(
+  sql: Sql,
+  config: AuthdConfig,
+  actor: Actor,
+  selector: OrganizationSelector,
+  memberIdOrEmail: string,
+): Promise<MemberWithUser> {
+  const { organization, member: caller } = await accessOrganization(
+    sql,
+    actor.user.id,
+    selector,
+    actor.activeOrganizationId,
+    { notMember: "MEMBER_NOT_FOUND" },
+  );
+  const removed = await transaction(sql, async (tx) => {
+    await lockOrganization(tx, organization.id);
+    const target = memberIdOrEmail.includes("@")
+      ? await findMemberByEmail(tx, organization.id, memberIdOrEmail.trim().toLowerCase())
+      : await findMemberById(tx, organization.id, memberIdOrEmail);
+    if (!target) throw new AuthError("MEMBER_NOT_FOUND");
+    const removingSelf = target.userId === actor.user.id;
+    if (!removingSelf) {
+      requirePermission(
+        config,
+        caller,
+        { member: ["delete"] },
+        "YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER",
+      );
+    }
+    if (isCreatorRole(config, target.role)) {
+      if (!removingSelf && !isCreatorRole(config, caller.role)) {
+        throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER");
+      }
+      if ((await countMembersWithRole(tx, organization.id, config.organization.creatorRole)) <= 1) {
+        throw new AuthError("YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER");
+      }
+    }
+    const withUser = await findMemberWithUser(tx, target.id);
+    await removeMembership(tx, target);
+    if (!withUser) throw new AuthError("MEMBER_NOT_FOUND");
+    return withUser;
+  });
+  await recordAuditEvent(sql, {
+    action: "organization.member_removed",
+    actorType: "user",
+    actorId: actor.user.id,
+    targetType: "user",
+    targetId: removed.userId,
+    organizationId: organization.id,
+    ipAddress: actor.ipAddress ?? null,
+  });
+  return removed;
+}
+
+/**
+ * update-member-role: needs member:update; roles must exist; only an owner gives or
+ * takes the owner role; the last owner cannot be demoted.
+ */
+export async function updateMemberRole(
+  sql: Sql,
+  config: AuthdConfig,
+  actor: Actor,
+  selector: OrganizationSelector,
+  memberId: string,
+  role: string | string[],
+): Promise<MemberRow> {
+  const roles = splitRoles(role);
+  if (roles.length === 0) throw new AuthError("ROLE_NOT_FOUND");
+  const unknown = unknownRoles(config, roles);
+  if (unknown.length > 0) {
+    throw new AuthError("ROLE_NOT_FOUND", { message: `ROLE_NOT_FOUND: ${unknown.join(", ")}` });
+  }
+  const { organization, member: caller } = await accessOrganization(
+    sql,
+    actor.user.id,
+    selector,
+    actor.activeOrganizationId,
+    { notMember: "MEMBER_NOT_FOUND" },
+  );
+  requirePermission(
+    config,
+    caller,
+    { member: ["update"] },
+    "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER",
+  );
+  const newRole = joinRoles(roles);
+  const updated = await transaction(sql, async (tx) => {
+    await lockOrganization(tx, organization.id);
+    const target = await findMemberById(tx, organization.id, memberId);
+    if (!target) throw new AuthError("MEMBER_NOT_FOUND");
+    const touchesOwner = isCreatorRole(config, target.role) || isCreatorRole(config, newRole);
+    if (touchesOwner && !isCreatorRole(config, caller.role)) {
+      throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER");
+    }
+    if (
+      isCreatorRole(config, target.role) &&
+      !isCreatorRole(config, newRole) &&
+      (await countMembersWithRole(tx, organization.id, config.organization.creatorRole)) <= 1
+    ) {
+      throw new AuthError("YOU_CANNOT_LEAVE_THE_ORGANIZATION_WITHOUT_AN_OWNER");
+    }
+    const row = await updateMemberRoleRow(tx, target.id, newRole);
+    if (!row) throw new AuthError("MEMBER_NOT_FOUND");
+    return row;
+  });
+  await recordAuditEvent(sql, {
+    action: "organization.member_role_changed",
+    actorType: "user",
+    actorId: actor.user.id,
+    targetType: "user",
+    targetId: updated.userId,
+    organizationId: organization.id,
+    ipAddress: actor.ipAddress ?? null,
+    details: { role: newRole },
+  });
+  return updated;
+}
