@@ -3,7 +3,6 @@
  * check (or migration), listen, and a graceful drain on shutdown.
  */
 import type { FastifyInstance } from "fastify";
-import { Redis } from "ioredis";
 import { buildApp } from "./app.js";
 import { recordAuditEvent } from "./audit/audit.js";
 import { ensureSecret, type LoadedConfig } from "./config.js";
@@ -90,8 +89,12 @@ export async function startServer(
 
     const readiness: Readiness = { draining: false };
     const mailer = createMailerFor(loaded, db.sql);
+    // ioredis costs ~25 MB resident: loaded only when Redis is configured.
     const redis = config.redis.url
-      ? new Redis(config.redis.url, { maxRetriesPerRequest: 1, enableOfflineQueue: false })
+      ? new (await import("ioredis")).Redis(config.redis.url, {
+          maxRetriesPerRequest: 1,
+          enableOfflineQueue: false,
+        })
       : undefined;
     redis?.on("error", (error: Error) => logger.warn({ err: error }, "redis error"));
     const app = await buildApp(config, { sql: db.sql, logger, readiness, mailer, redis });

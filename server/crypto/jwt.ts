@@ -3,7 +3,6 @@
  * is exactly {"alg":"HS256"} and the key is the UTF-8 bytes of the server secret, as the
  * established implementation does, so its links keep working.
  */
-import { errors, jwtVerify, SignJWT } from "jose";
 
 export type TokenClaims = Record<string, unknown>;
 
@@ -14,11 +13,15 @@ function key(secret: string): Uint8Array {
   return new TextEncoder().encode(secret);
 }
 
+// jose is loaded on first use: most requests never sign or verify a token.
+const loadJose = () => import("jose");
+
 export async function signToken(
   claims: TokenClaims,
   secret: string,
   expiresInSeconds: number,
 ): Promise<string> {
+  const { SignJWT } = await loadJose();
   const now = Math.floor(Date.now() / 1000);
   return new SignJWT(claims)
     .setProtectedHeader({ alg: "HS256" })
@@ -29,6 +32,7 @@ export async function signToken(
 
 /** The claims of a valid token; throws TokenExpiredError or TokenInvalidError. */
 export async function verifyToken(token: string, secret: string): Promise<TokenClaims> {
+  const { errors, jwtVerify } = await loadJose();
   try {
     const { payload } = await jwtVerify(token, key(secret), { algorithms: ["HS256"] });
     return payload as TokenClaims;

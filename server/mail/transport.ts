@@ -5,7 +5,7 @@
  */
 import { mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import nodemailer from "nodemailer";
+import type { Transporter } from "nodemailer";
 import { dataPath, type LoadedConfig } from "../config.js";
 import { randomString } from "../crypto/random.js";
 
@@ -125,6 +125,32 @@ async function withDeadline<T>(work: Promise<T>, ms: number, onTimeout: () => Er
   }
 }
 
+interface LazyTransporter {
+  get(): Promise<Transporter>;
+  close(): void;
+}
+
+/**
+ * nodemailer is loaded on the first message, not at start-up: a server that sends no
+ * mail keeps ~15 MB less resident (bench/README.md).
+ */
+function lazyTransporter(options: Record<string, unknown>): LazyTransporter {
+  let created: Promise<Transporter> | undefined;
+  let ready: Transporter | undefined;
+  return {
+    get() {
+      created ??= import("nodemailer").then((module) => {
+        ready = module.default.createTransport(options) as Transporter;
+        return ready;
+      });
+      return created;
+    },
+    close() {
+      ready?.close();
+    },
+  };
+}
+
 function createSmtpTransport(loaded: LoadedConfig, smtpUrl: string): MailTransport {
   const { from, timeout } = loaded.config.mail;
   const timeoutMs = timeout * 1000;
@@ -136,7 +162,7 @@ function createSmtpTransport(loaded: LoadedConfig, smtpUrl: string): MailTranspo
   const scrub = scrubber(smtpUrl);
   const fail = (error: unknown) =>
     new MailDeliveryError(scrub(explainSmtpError(error, where)), errorCode(error));
-  const transporter = nodemailer.createTransport({
+  const transporter = lazyTransporter({
     url: smtpUrl,
     connectionTimeout: timeoutMs,
     greetingTimeout: timeoutMs,
@@ -154,7 +180,7 @@ function createSmtpTransport(loaded: LoadedConfig, smtpUrl: string): MailTranspo
     async send(message) {
       try {
         const info = await withDeadline(
-          transporter.sendMail({
+          (await transporter.get()).sendMail({
             from,
             ...message,
             // The SMTP transport cancels its own connection when the signal fires.
@@ -181,7 +207,11 @@ function createSmtpTransport(loaded: LoadedConfig, smtpUrl: string): MailTranspo
     },
     async verify() {
       try {
-        await withDeadline(transporter.verify(), timeoutMs, timedOut("answer"));
+        await withDeadline(
+          transporter.get().then((ready) => ready.verify()),
+          timeoutMs,
+          timedOut("answer"),
+        );
       } catch (error) {
         if (error instanceof MailDeliveryError) throw error;
         throw fail(error);
@@ -234,7 +264,7 @@ function outboxFileName(): string {
 function createOutboxTransport(loaded: LoadedConfig): MailTransport {
   const { from, outboxDir } = loaded.config.mail;
   const dir = outboxDir ? path.resolve(loaded.cwd, outboxDir) : dataPath(loaded, "outbox");
-  const composer = nodemailer.createTransport({
+  const composer = lazyTransporter({
     streamTransport: true,
     buffer: true,
     // RFC 5322 lines end with CRLF; the file is the message exactly as SMTP would carry it.
@@ -259,9 +289,11 @@ function createOutboxTransport(loaded: LoadedConfig): MailTransport {
     kind: "outbox",
     describe: dir,
     async send(message) {
-      const info = await composer.sendMail({ from, ...message }).catch((error: unknown) => {
-        throw new MailDeliveryError(`cannot compose the message: ${errorMessage(error)}`);
-      });
+      const info = await (await composer.get())
+        .sendMail({ from, ...message })
+        .catch((error: unknown) => {
+          throw new MailDeliveryError(`cannot compose the message: ${errorMessage(error)}`);
+        });
       if (!Buffer.isBuffer(info.message)) {
         throw new MailDeliveryError("cannot compose the message: expected a buffer");
       }
