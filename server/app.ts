@@ -74,14 +74,15 @@ export async function buildApp(
   await registerRateLimit(app, config, dependencies.redis, dependencies.rateLimitNamespace);
   registerOriginChecks(app, config);
 
-  app.addHook("onSend", async (request, reply, payload) => {
+  // A callback hook, not an async one: it runs on every response.
+  app.addHook("onSend", (request, reply, payload, done) => {
     reply.header("x-request-id", request.id);
     reply.header("x-content-type-options", "nosniff");
     // Auth answers carry sessions, tokens and personal data: never cached by anyone.
     if (!reply.hasHeader("cache-control")) reply.header("cache-control", "no-store");
     // While draining, a finished in-flight request must not keep its socket alive.
     if (readiness.draining) reply.header("connection", "close");
-    return payload;
+    done(null, payload);
   });
 
   const context: AuthContext = {

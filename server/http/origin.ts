@@ -137,8 +137,7 @@ export function registerOriginChecks(app: FastifyInstance, config: AuthdConfig):
   const base = config.basePath === "/" ? "" : config.basePath;
   const loginPaths = [`${base}/sign-in/`, `${base}/sign-up/`];
 
-  app.addHook("onRequest", async (request) => {
-    if (SAFE_METHODS.has(request.method)) return;
+  const checkOrigin = async (request: FastifyRequest): Promise<void> => {
     const origin = originOf(request);
     if (request.headers.cookie) {
       // Same-origin fetches may send `Origin: null` with Sec-Fetch-Site: same-origin.
@@ -164,11 +163,10 @@ export function registerOriginChecks(app: FastifyInstance, config: AuthdConfig):
     if (origin !== null && origin !== "null" && !isTrustedOrigin(origin, config, request)) {
       throw new AuthError("INVALID_ORIGIN");
     }
-  });
+  };
 
   // After parsing, before any handler: redirect targets in the body or query.
-  app.addHook("preHandler", async (request) => {
-    if (SAFE_METHODS.has(request.method)) return;
+  const checkRedirectFields = async (request: FastifyRequest): Promise<void> => {
     const sources = [request.body, request.query];
     for (const source of sources) {
       if (typeof source !== "object" || source === null) continue;
@@ -185,5 +183,18 @@ export function registerOriginChecks(app: FastifyInstance, config: AuthdConfig):
         assertAllowedRedirect(value, code, config, request);
       }
     }
+  };
+
+  // Only routes that change state carry the checks, so reads pay nothing for them.
+  app.addHook("onRoute", (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (methods.every((method) => SAFE_METHODS.has(method))) return;
+    route.onRequest = [...hookList(route.onRequest), checkOrigin];
+    route.preHandler = [...hookList(route.preHandler), checkRedirectFields];
   });
+}
+
+function hookList<T>(hooks: T | T[] | undefined): T[] {
+  if (hooks === undefined) return [];
+  return Array.isArray(hooks) ? hooks : [hooks];
 }
