@@ -187,15 +187,22 @@ export function httpScenarios(tools) {
           for (let round = 1; round <= rounds; round++) {
             for (const pair of pairs) {
               tools.progress(`  round ${round}: ${pair.ceilingName} / ${pair.name}`);
-              const ceilingResult = summarize(pair.ceilingName, await cannon({ ...pair.ceiling, duration: 4 }));
-              const scenarioResult = summarize(pair.name, await cannon({ ...pair.scenario, duration: 4 }));
+              const ceilingResult = summarize(
+                pair.ceilingName,
+                await cannon({ ...pair.ceiling, duration: 4 }),
+              );
+              const scenarioResult = summarize(
+                pair.name,
+                await cannon({ ...pair.scenario, duration: 4 }),
+              );
               const entry = measured.get(pair.name) ?? { ceilings: [], scenarios: [] };
               entry.ceilings.push(ceilingResult);
               entry.scenarios.push(scenarioResult);
               measured.set(pair.name, entry);
             }
           }
-          const medianOf = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+          const medianOf = (values) =>
+            [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
           const combine = (name, results) => ({
             name,
             requestsPerSecond: medianOf(results.map((r) => r.requestsPerSecond)),
@@ -206,7 +213,11 @@ export function httpScenarios(tools) {
             timeouts: results.reduce((sum, r) => sum + r.timeouts, 0),
           });
           const ratioOf = (entry) =>
-            medianOf(entry.scenarios.map((r, i) => r.requestsPerSecond / entry.ceilings[i].requestsPerSecond));
+            medianOf(
+              entry.scenarios.map(
+                (r, i) => r.requestsPerSecond / entry.ceilings[i].requestsPerSecond,
+              ),
+            );
           const cacheEntry = measured.get("get-session (cookie cache)");
           const dbEntry = measured.get("get-session (database)");
           const constant = combine("ceiling: constant JSON", cacheEntry.ceilings);
@@ -306,6 +317,215 @@ export function httpScenarios(tools) {
             },
           };
         } finally {
+          await ceiling.stop();
+          await tools.stopServe(server.proc);
+        }
+      },
+    },
+    {
+      name: "http-organizations",
+      kind: "http",
+      description:
+        "organization endpoints against a primary-key-lookup ceiling on the same database: " +
+        "create, list (user in 10), get-full-organization (50 members), accept invitation; " +
+        "each paired with the ceiling in 3 rounds of 4 s (median ratio)",
+      targets: { create: 0.25, list: 0.4, full: 0.4, accept: 0.25 },
+      async run() {
+        const database = await tools.createDatabase("authd_bench_orgs");
+        const cwd = await tools.tempDir("orgs");
+        await writeFile(
+          path.join(cwd, "authd.config.json"),
+          JSON.stringify({
+            baseURL: ORIGIN,
+            rateLimit: { enabled: false },
+            log: { requests: false },
+            organization: { membershipLimit: 1000 },
+          }),
+        );
+        const env = tools.baseEnv({
+          DATABASE_URL: database.url,
+          LOG_LEVEL: "info",
+          AUTHD_SECRET: "bench-secret-0123456789-0123456789-0123",
+        });
+        await tools.runAuthdCommand(["migrate"], { cwd, env });
+        const server = await tools.startServe({ cwd, env });
+        const ceiling = await startCeiling(tools, database.url);
+        const base = `${server.url.replace(/\/$/, "")}`;
+        const sql = tools.connect(database.url);
+        try {
+          // One user per measurement, so that one does not change what another measures.
+          const signUpAs = async (email) => {
+            const response = await json(`${base}/sign-up/email`, {
+              method: "POST",
+              headers: { "content-type": "application/json", origin: ORIGIN },
+              body: JSON.stringify({ name: "Bench", email, password: PASSWORD }),
+            });
+            return { cookie: cookiesOf(response.response), id: response.body.user.id };
+          };
+          const owner = await signUpAs("owner@example.com");
+          const creator = await signUpAs("creator@example.com");
+          const invitee = await signUpAs("invitee@example.com");
+          const email = "invitee@example.com";
+          const cookie = owner.cookie;
+          const userId = owner.id;
+          const post = (route, body) =>
+            json(`${base}${route}`, {
+              method: "POST",
+              headers: { "content-type": "application/json", origin: ORIGIN, cookie },
+              body: JSON.stringify(body),
+            });
+          // The user is in 10 organizations; the last one gets 49 more members.
+          let full;
+          for (let i = 0; i < 10; i++) {
+            full = (
+              await post("/organization/create", { name: `Org ${i}`, slug: `bench-org-${i}` })
+            ).body;
+          }
+          await sql`
+            insert into "user" (id, email, name)
+            select 'bench-member-' || n, 'member' || n || '@example.com', 'Member ' || n
+            from generate_series(1, 49) as n`;
+          await sql`
+            insert into member (id, organization_id, user_id, role)
+            select 'bench-membership-' || n, ${full.id}, 'bench-member-' || n, 'member'
+            from generate_series(1, 49) as n`;
+          // Invitations to accept: one organization each, so every accept is a new membership.
+          const invitations = 40000;
+          await sql`
+            insert into organization (id, name, slug)
+            select 'bench-invite-org-' || n, 'Invite ' || n, 'bench-invite-' || n
+            from generate_series(1, ${invitations}) as n`;
+          await sql`
+            insert into member (id, organization_id, user_id, role)
+            select 'bench-invite-owner-' || n, 'bench-invite-org-' || n, 'bench-member-1', 'owner'
+            from generate_series(1, ${invitations}) as n`;
+          await sql`
+            insert into invitation (id, organization_id, email, role, status, inviter_id, expires_at)
+            select 'bench-invitation-' || n, 'bench-invite-org-' || n, ${email}, 'member', 'pending',
+                   'bench-member-1', now() + interval '2 days'
+            from generate_series(1, ${invitations}) as n`;
+
+          let slugCounter = 0;
+          let invitationCounter = 0;
+          const pairs = [
+            {
+              name: "create organization",
+              target: this.targets.create,
+              scenario: {
+                url: `${base}/organization/create`,
+                requests: [
+                  {
+                    method: "POST",
+                    headers: {
+                      "content-type": "application/json",
+                      origin: ORIGIN,
+                      cookie: creator.cookie,
+                    },
+                    setupRequest: (request) => {
+                      slugCounter += 1;
+                      return {
+                        ...request,
+                        body: JSON.stringify({
+                          name: "Bench",
+                          slug: `bench-${process.pid}-${slugCounter}`,
+                          keepCurrentActiveOrganization: true,
+                        }),
+                      };
+                    },
+                  },
+                ],
+              },
+            },
+            {
+              name: "list organizations (user in 10)",
+              target: this.targets.list,
+              scenario: { url: `${base}/organization/list`, headers: { cookie } },
+            },
+            {
+              name: "get-full-organization (50 members)",
+              target: this.targets.full,
+              scenario: {
+                url: `${base}/organization/get-full-organization?organizationId=${full.id}`,
+                headers: { cookie },
+              },
+            },
+            {
+              name: "accept invitation",
+              target: this.targets.accept,
+              scenario: {
+                url: `${base}/organization/accept-invitation`,
+                requests: [
+                  {
+                    method: "POST",
+                    headers: {
+                      "content-type": "application/json",
+                      origin: ORIGIN,
+                      cookie: invitee.cookie,
+                    },
+                    setupRequest: (request) => {
+                      invitationCounter += 1;
+                      return {
+                        ...request,
+                        body: JSON.stringify({
+                          invitationId: `bench-invitation-${invitationCounter}`,
+                        }),
+                      };
+                    },
+                  },
+                ],
+              },
+            },
+          ];
+          const medianOf = (values) =>
+            [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+          const ceilingRuns = [];
+          const rows = [];
+          const results = new Map();
+          for (let round = 1; round <= 3; round++) {
+            for (const pair of pairs) {
+              tools.progress(`  round ${round}: ceiling / ${pair.name}`);
+              const ceilingResult = summarize(
+                "ceiling: primary-key lookup",
+                await cannon({ url: `${ceiling.url}/user/${userId}`, duration: 4 }),
+              );
+              const result = summarize(pair.name, await cannon({ ...pair.scenario, duration: 4 }));
+              ceilingRuns.push(ceilingResult);
+              const entry = results.get(pair.name) ?? [];
+              entry.push({
+                result,
+                ratio: result.requestsPerSecond / ceilingResult.requestsPerSecond,
+              });
+              results.set(pair.name, entry);
+            }
+          }
+          rows.push({
+            name: "ceiling: primary-key lookup",
+            requestsPerSecond: medianOf(ceilingRuns.map((r) => r.requestsPerSecond)),
+            p50Ms: medianOf(ceilingRuns.map((r) => r.p50Ms)),
+            p99Ms: medianOf(ceilingRuns.map((r) => r.p99Ms)),
+          });
+          for (const pair of pairs) {
+            const entry = results.get(pair.name);
+            const non2xx = entry.reduce((sum, e) => sum + e.result.non2xx, 0);
+            const ratio = medianOf(entry.map((e) => e.ratio));
+            rows.push({
+              name: pair.name,
+              requestsPerSecond: medianOf(entry.map((e) => e.result.requestsPerSecond)),
+              p50Ms: medianOf(entry.map((e) => e.result.p50Ms)),
+              p99Ms: medianOf(entry.map((e) => e.result.p99Ms)),
+              non2xx,
+              ceiling: "primary-key lookup",
+              ratio,
+              target: pair.target,
+              pass: ratio >= pair.target && non2xx === 0,
+            });
+          }
+          return {
+            runs: rows,
+            notes: { acceptedInvitations: invitationCounter, created: slugCounter },
+          };
+        } finally {
+          await sql.end({ timeout: 1 }).catch(() => {});
           await ceiling.stop();
           await tools.stopServe(server.proc);
         }

@@ -562,6 +562,7 @@ SCENARIOS.push(
     readMemory,
     progress,
     liveChildren,
+    connect: (url) => postgres(url, { max: 4, onnotice: () => {} }),
   }),
 );
 

@@ -91,8 +91,6 @@ export async function buildApp(
     sql: dependencies.sql,
     mailer: dependencies.mailer,
     cookies: { config, secret: config.secret },
-    // Filled in below once the invitation module is written (issue 4).
-    pendingInvitations: async () => [],
   };
   const prefix = config.basePath === "/" ? "" : config.basePath;
 

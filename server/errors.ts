@@ -159,6 +159,10 @@ export const ERROR_CATALOGUE = {
     403,
     "You are not the recipient of the invitation",
   ),
+  EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION: entry(
+    403,
+    "Email verification required to view or list invitations for the session email",
+  ),
   YOU_ARE_NOT_ALLOWED_TO_CANCEL_THIS_INVITATION: entry(
     403,
     "You are not allowed to cancel this invitation",

@@ -20,11 +20,6 @@ export interface AuthContext {
   sql: Sql;
   mailer: Mailer;
   cookies: CookieContext;
-  /**
-   * An organization's pending invitations for get-full-organization (the invitation
-   * module's query, handed over here so organization routes need not import it).
-   */
-  pendingInvitations: (organizationId: string) => Promise<unknown[]>;
 }
 
 export interface ResolvedSession {

@@ -1,7 +1,174 @@
-/** Being written (issue 4). */
-import type { FastifyInstance } from "fastify";
-import type { AuthContext } from "../http/auth-context.js";
+/**
+ * SPEC §7 "Organization" invitation calls and the ones issue 4 adds around them:
+ * invite-member, accept-, reject-, cancel-invitation, get-invitation,
+ * list-invitations, list-user-invitations. Thin handlers over invitations.ts.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { z } from "zod";
+import { type AuthContext, linkContext, requireSession } from "../http/auth-context.js";
+import { booleanish, boundedString, emailInput } from "../http/schemas.js";
+import { readDontRemember, setSessionDataCookie } from "../http/session-cookies.js";
+import type { ZodTypeProvider } from "../http/validation.js";
+import { assertDelivered } from "../mail/mailer.js";
+import type { SessionRow } from "../sessions/queries.js";
+import { sessionResponse, userResponse } from "../sessions/sessions.js";
+import type { UserRow } from "../users/queries.js";
+import {
+  type AcceptedInvitation,
+  acceptInvitation,
+  cancelInvitation,
+  getInvitation,
+  inviteMember,
+  listInvitations,
+  listUserInvitations,
+  MAXIMUM_INVITATION_PAGE_SIZE,
+  rejectInvitation,
+} from "./invitations.js";
+import { INVITATION_STATUSES } from "./queries.js";
 
-export function invitationRoutes(_context: AuthContext) {
-  return async (_app: FastifyInstance): Promise<void> => {};
+/** Row ids are 32 characters; other generators stay well under this. */
+const idInput = boundedString(255).min(1);
+/** Role names, one or several joined by commas. */
+const roleInput = boundedString(255);
+/** A comma separates several teams in the stored value, so one id never holds one. */
+const teamIdInput = idInput.regex(/^[^,]+$/, "must not contain a comma");
+
+const inviteBody = z.object({
+  email: emailInput,
+  role: z.union([roleInput, z.array(roleInput).max(32)]),
+  organizationId: idInput.nullish(),
+  resend: booleanish.optional(),
+  teamId: z.union([teamIdInput, z.array(teamIdInput).max(32)]).nullish(),
+  sendEmail: booleanish.optional(),
+});
+
+const invitationIdBody = z.object({ invitationId: idInput });
+const getInvitationQuery = z.object({ id: idInput });
+
+/** A non-negative integer as a query string carries it. */
+const queryInteger = (minimum: number, maximum: number) =>
+  z
+    .string()
+    .regex(/^\d{1,10}$/, "expected a whole number")
+    .transform(Number)
+    .pipe(z.number().int().min(minimum).max(maximum));
+
+const listInvitationsQuery = z.object({
+  organizationId: idInput.optional(),
+  status: z.enum(INVITATION_STATUSES).optional(),
+  limit: queryInteger(1, MAXIMUM_INVITATION_PAGE_SIZE).optional(),
+  offset: queryInteger(0, 2 ** 31 - 1).optional(),
+});
+
+/**
+ * Accepts for a signed-in session and keeps its cookie cache in step with the new
+ * active organization (SPEC §4). Also used by verify-email (issue 4 point 7).
+ */
+export async function acceptInvitationForSession(
+  context: AuthContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  signedIn: { session: SessionRow; user: UserRow; token: string; rememberMe: boolean },
+  invitationId: string,
+): Promise<AcceptedInvitation> {
+  const accepted = await acceptInvitation(
+    context,
+    { user: signedIn.user, sessionId: signedIn.session.id },
+    invitationId,
+  );
+  const session = {
+    ...signedIn.session,
+    activeOrganizationId: accepted.activeOrganizationId,
+    activeTeamId: accepted.activeTeamId,
+  };
+  setSessionDataCookie(
+    request,
+    reply,
+    context.cookies,
+    signedIn.token,
+    { session: sessionResponse(session), user: userResponse(signedIn.user) },
+    signedIn.rememberMe,
+  );
+  return accepted;
+}
+
+export function invitationRoutes(context: AuthContext) {
+  return async (app: FastifyInstance): Promise<void> => {
+    if (!context.config.organization.enabled) return;
+    const typed = app.withTypeProvider<ZodTypeProvider>();
+
+    typed.post("/organization/invite-member", { schema: { body: inviteBody } }, async (request) => {
+      const caller = await requireSession(context, request);
+      const invited = await inviteMember(
+        context,
+        linkContext(context, request),
+        caller,
+        request.body,
+      );
+      // The invitation stands either way; `resend: true` mails it again.
+      if (invited.delivery) assertDelivered(invited.delivery);
+      return { ...invited.invitation, url: invited.url };
+    });
+
+    typed.post(
+      "/organization/accept-invitation",
+      { schema: { body: invitationIdBody } },
+      async (request, reply) => {
+        const caller = await requireSession(context, request);
+        const accepted = await acceptInvitationForSession(
+          context,
+          request,
+          reply,
+          { ...caller, rememberMe: !readDontRemember(request, context.cookies) },
+          request.body.invitationId,
+        );
+        return { invitation: accepted.invitation, member: accepted.member };
+      },
+    );
+
+    typed.post(
+      "/organization/reject-invitation",
+      { schema: { body: invitationIdBody } },
+      async (request) => {
+        const caller = await requireSession(context, request);
+        return rejectInvitation(context.sql, caller.user, request.body.invitationId);
+      },
+    );
+
+    typed.post(
+      "/organization/cancel-invitation",
+      { schema: { body: invitationIdBody } },
+      async (request) => {
+        const caller = await requireSession(context, request);
+        return cancelInvitation(context, caller.user, request.body.invitationId);
+      },
+    );
+
+    typed.get(
+      "/organization/get-invitation",
+      { schema: { querystring: getInvitationQuery } },
+      async (request) => {
+        const caller = await requireSession(context, request);
+        return getInvitation(context.sql, caller.user, request.query.id);
+      },
+    );
+
+    typed.get(
+      "/organization/list-invitations",
+      { schema: { querystring: listInvitationsQuery } },
+      async (request) => {
+        const caller = await requireSession(context, request);
+        const list = await listInvitations(context, caller, request.query);
+        // The established client reads an array; a page is asked for with limit/offset.
+        if (!list.paginated) return list.invitations;
+        const { invitations, total, limit, offset } = list;
+        return { invitations, total, limit, offset };
+      },
+    );
+
+    typed.get("/organization/list-user-invitations", async (request) => {
+      const caller = await requireSession(context, request);
+      return listUserInvitations(context.sql, caller.user);
+    });
+  };
 }

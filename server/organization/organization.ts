@@ -10,11 +10,8 @@ import { generateId } from "../crypto/random.js";
 import type { Queryable, Sql } from "../db/connection.js";
 import { isUniqueViolation, transaction } from "../db/transaction.js";
 import { AuthError } from "../errors.js";
-import {
-  deleteTeamMembershipsInOrganization,
-  insertTeam,
-  insertTeamMember,
-} from "../teams/queries.js";
+import { deleteTeamMembershipsInOrganization } from "../teams/queries.js";
+import { createDefaultTeam, defaultTeamEnabled } from "../teams/teams.js";
 import { findUserById, lockUser, type UserRow } from "../users/queries.js";
 import { accessOrganization, type OrganizationSelector, requirePermission } from "./access.js";
 import { isCreatorRole, joinRoles, splitRoles, unknownRoles } from "./permissions.js";
@@ -166,16 +163,8 @@ export async function createOrganization(
           role: config.organization.creatorRole,
         });
         let teamId: string | null = null;
-        const { teams } = config.organization;
-        if (teams.enabled && teams.defaultTeam.enabled) {
-          // SPEC §4: a default team named after the organization, with the creator in it.
-          const team = await insertTeam(tx, {
-            id: generateId(),
-            name: organization.name,
-            organizationId: organization.id,
-          });
-          await insertTeamMember(tx, { id: generateId(), teamId: team.id, userId: owner.id });
-          teamId = team.id;
+        if (defaultTeamEnabled(config)) {
+          teamId = (await createDefaultTeam(tx, organization, owner.id)).team.id;
         }
         if (actor.sessionId && owner.id === actor.user.id && !input.keepCurrentActiveOrganization) {
           await setSessionActiveOrganization(tx, actor.sessionId, organization.id, teamId);

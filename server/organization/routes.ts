@@ -15,6 +15,7 @@ import {
 } from "../http/auth-context.js";
 import { boundedString } from "../http/schemas.js";
 import type { ZodTypeProvider } from "../http/validation.js";
+import { pendingInvitationsForMember } from "../invitations/invitations.js";
 import { listTeamsOfOrganization } from "../teams/queries.js";
 import { accessOrganization } from "./access.js";
 import {
@@ -241,9 +242,7 @@ export function organizationRoutes(context: AuthContext) {
             ? listTeamsOfOrganization(sql, organization.id)
             : Promise.resolve(null),
         ]);
-        const invitations = hasPermission(config, member.role, { invitation: ["create"] })
-          ? await context.pendingInvitations(organization.id)
-          : [];
+        const invitations = await pendingInvitationsForMember(sql, config, member);
         return {
           ...organizationResponse(organization),
           members: page.members.map(memberWithUserResponse),

@@ -1,5 +1,9 @@
-/** Every SQL statement on the team and team_member tables. */
+/**
+ * Every SQL statement on the team and team_member tables, plus the session's active
+ * team (as organization/queries.ts keeps the session's active organization).
+ */
 import type { Queryable } from "../db/connection.js";
+import type { SessionRow } from "../sessions/queries.js";
 
 export interface TeamRow {
   id: string;
@@ -36,6 +40,23 @@ export async function findTeamInOrganization(
 ): Promise<TeamRow | undefined> {
   const [row] = await sql<TeamRow[]>`
     select * from team where id = ${teamId} and organization_id = ${organizationId}`;
+  return row;
+}
+
+/** A team by id alone; callers then prove the caller belongs to its organization. */
+export async function findTeamById(sql: Queryable, teamId: string): Promise<TeamRow | undefined> {
+  const [row] = await sql<TeamRow[]>`select * from team where id = ${teamId}`;
+  return row;
+}
+
+/** Locks the team row: its member limit is counted under this lock. */
+export async function lockTeam(
+  sql: Queryable,
+  organizationId: string,
+  teamId: string,
+): Promise<TeamRow | undefined> {
+  const [row] = await sql<TeamRow[]>`
+    select * from team where id = ${teamId} and organization_id = ${organizationId} for update`;
   return row;
 }
 
@@ -123,15 +144,44 @@ export async function deleteTeamMembershipsInOrganization(
     where tm.team_id = t.id and t.organization_id = ${organizationId} and tm.user_id = ${userId}`;
 }
 
-/** Teams of a user, optionally within one organization. */
+/**
+ * Teams of a user, optionally within one organization; only in organizations the user
+ * is still a member of, so a stray team row never shows another tenant's team.
+ */
 export async function listTeamsOfUser(
   sql: Queryable,
   userId: string,
   organizationId?: string,
 ): Promise<TeamRow[]> {
   return sql<TeamRow[]>`
-    select t.* from team t join team_member tm on tm.team_id = t.id
+    select t.* from team t
+    join team_member tm on tm.team_id = t.id
+    join member m on m.organization_id = t.organization_id and m.user_id = tm.user_id
     where tm.user_id = ${userId}
       and (${organizationId ?? null}::text is null or t.organization_id = ${organizationId ?? null})
     order by t.created_at, t.id`;
+}
+
+/** Sets (or, with null, clears) the session's active team; answers the updated session. */
+export async function setSessionActiveTeam(
+  sql: Queryable,
+  sessionId: string,
+  teamId: string | null,
+): Promise<SessionRow | undefined> {
+  const [row] = await sql<SessionRow[]>`
+    update session set active_team_id = ${teamId}, updated_at = now()
+    where id = ${sessionId}
+    returning *`;
+  return row;
+}
+
+/** A user taken out of a team no longer has it as the active team of any session. */
+export async function clearActiveTeamOfUser(
+  sql: Queryable,
+  userId: string,
+  teamId: string,
+): Promise<void> {
+  await sql`
+    update session set active_team_id = null, updated_at = now()
+    where user_id = ${userId} and active_team_id = ${teamId}`;
 }

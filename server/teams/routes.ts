@@ -1,7 +1,154 @@
-/** Being written (issue 4). */
+/**
+ * Team endpoints (SPEC §5, §7 "Organization"; api-facts §4.4). They exist only when
+ * `organization.teams.enabled` (and organizations) are on: otherwise they are never
+ * registered and answer 404 NOT_FOUND, as the established implementation does.
+ */
 import type { FastifyInstance } from "fastify";
-import type { AuthContext } from "../http/auth-context.js";
+import { z } from "zod";
+import { type AuthContext, type ResolvedSession, requireSession } from "../http/auth-context.js";
+import { boundedString } from "../http/schemas.js";
+import { readDontRemember, setSessionDataCookie } from "../http/session-cookies.js";
+import type { ZodTypeProvider } from "../http/validation.js";
+import { sessionResponse, userResponse } from "../sessions/sessions.js";
+import {
+  addTeamMember,
+  createTeam,
+  listMembersOfTeam,
+  listTeams,
+  listUserTeams,
+  removeTeam,
+  removeTeamMember,
+  setActiveTeam,
+  type TeamCaller,
+  teamMemberResponse,
+  teamResponse,
+  updateTeam,
+} from "./teams.js";
 
-export function teamRoutes(_context: AuthContext) {
-  return async (_app: FastifyInstance): Promise<void> => {};
+const id = boundedString(255).min(1);
+/** An optional id; an explicit null reads as absent (clients send either). */
+const optionalId = id.nullish().transform((value) => value ?? undefined);
+/** SPEC §3: a team name has at least 1 character; 255 at most like every name. */
+const teamName = boundedString(255).min(1);
+
+const createTeamBody = z.object({ name: teamName, organizationId: optionalId });
+const updateTeamBody = z.object({
+  teamId: id,
+  // SPEC §5: data is required; only its name is applied.
+  data: z.object({ name: teamName.optional(), organizationId: optionalId }),
+  organizationId: optionalId,
+});
+const removeTeamBody = z.object({ teamId: id, organizationId: optionalId });
+const organizationQuery = z.object({ organizationId: optionalId });
+const teamMemberBody = z.object({ teamId: id, userId: id, organizationId: optionalId });
+const setActiveTeamBody = z.object({ teamId: id.nullable().optional() });
+const listUserTeamsQuery = z.object({ organizationId: optionalId, userId: optionalId });
+const listTeamMembersQuery = z.object({ teamId: optionalId });
+
+function callerOf(current: ResolvedSession): TeamCaller {
+  return {
+    userId: current.user.id,
+    sessionId: current.session.id,
+    activeOrganizationId: current.session.activeOrganizationId,
+    activeTeamId: current.session.activeTeamId,
+  };
+}
+
+export function teamRoutes(context: AuthContext) {
+  return async (app: FastifyInstance): Promise<void> => {
+    const { organization } = context.config;
+    if (!organization.enabled || !organization.teams.enabled) return;
+    const typed = app.withTypeProvider<ZodTypeProvider>();
+    const deps = { sql: context.sql, config: context.config };
+    const caller = async (request: Parameters<typeof requireSession>[1]) =>
+      callerOf(await requireSession(context, request));
+
+    typed.post("/organization/create-team", { schema: { body: createTeamBody } }, async (request) =>
+      teamResponse(await createTeam(deps, await caller(request), request.body)),
+    );
+
+    typed.post(
+      "/organization/update-team",
+      { schema: { body: updateTeamBody } },
+      async (request) => {
+        const { teamId, data, organizationId } = request.body;
+        const team = await updateTeam(deps, await caller(request), {
+          teamId,
+          name: data.name,
+          organizationId: data.organizationId ?? organizationId,
+        });
+        return teamResponse(team);
+      },
+    );
+
+    typed.post(
+      "/organization/remove-team",
+      { schema: { body: removeTeamBody } },
+      async (request) => {
+        await removeTeam(deps, await caller(request), request.body);
+        return { message: "Team removed successfully." };
+      },
+    );
+
+    typed.get(
+      "/organization/list-teams",
+      { schema: { querystring: organizationQuery } },
+      async (request) =>
+        (await listTeams(deps, await caller(request), request.query)).map(teamResponse),
+    );
+
+    typed.post(
+      "/organization/add-team-member",
+      { schema: { body: teamMemberBody } },
+      async (request) =>
+        teamMemberResponse(await addTeamMember(deps, await caller(request), request.body)),
+    );
+
+    typed.post(
+      "/organization/remove-team-member",
+      { schema: { body: teamMemberBody } },
+      async (request) => {
+        await removeTeamMember(deps, await caller(request), request.body);
+        return { message: "Team member removed successfully." };
+      },
+    );
+
+    typed.post(
+      "/organization/set-active-team",
+      { schema: { body: setActiveTeamBody } },
+      async (request, reply) => {
+        const current = await requireSession(context, request);
+        const { team, session } = await setActiveTeam(deps, callerOf(current), request.body.teamId);
+        if (session) {
+          // The cached session must show the new active team at once.
+          setSessionDataCookie(
+            request,
+            reply,
+            context.cookies,
+            current.token,
+            { session: sessionResponse(session), user: userResponse(current.user) },
+            !readDontRemember(request, context.cookies),
+          );
+        }
+        if (!team) return reply.type("application/json; charset=utf-8").send("null");
+        return teamResponse(team);
+      },
+    );
+
+    typed.get(
+      "/organization/list-user-teams",
+      { schema: { querystring: listUserTeamsQuery } },
+      async (request) =>
+        (await listUserTeams(deps, await caller(request), request.query)).map(teamResponse),
+    );
+
+    typed.get(
+      "/organization/list-team-members",
+      { schema: { querystring: listTeamMembersQuery } },
+      async (request) =>
+        (await listMembersOfTeam(deps, await caller(request), request.query)).map(
+          teamMemberResponse,
+        ),
+    );
+  };
 }

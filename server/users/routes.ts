@@ -28,6 +28,7 @@ import {
 } from "../http/session-cookies.js";
 import { issueSession } from "../http/session-response.js";
 import type { ZodTypeProvider } from "../http/validation.js";
+import { findInvitationForSignUp } from "../invitations/invitations.js";
 import { assertDelivered } from "../mail/mailer.js";
 import { isFresh, sessionResponse, userResponse } from "../sessions/sessions.js";
 import { sendVerificationMail } from "../verification/verification.js";
@@ -49,6 +50,8 @@ const signUpBody = z.object({
   image: imageInput.optional(),
   callbackURL: callbackUrl.optional(),
   rememberMe: booleanish.optional(),
+  /** Issue 4 point 7: signing up from an invitation link. */
+  invitationId: boundedString(255).optional(),
 });
 
 /** Fields update-user never writes, whatever the body says (issue 3 point 6). */
@@ -117,8 +120,15 @@ export function userRoutes(context: AuthContext) {
       }
       const sendOnSignUp =
         config.emailVerification.sendOnSignUp ?? config.emailAndPassword.requireEmailVerification;
-      if (sendOnSignUp) {
-        await sendVerificationMail(context, linkContext(context, request), user, callbackURL);
+      // Issue 4 point 7: an invitation addressed to this email is accepted by following the
+      // verification link, so that link goes out even where verification is not required.
+      const invitation =
+        request.body.invitationId && config.organization.enabled
+          ? await findInvitationForSignUp(context.sql, request.body.invitationId, user.email)
+          : undefined;
+      if (sendOnSignUp || invitation) {
+        const link = linkContext(context, request);
+        await sendVerificationMail(context, link, user, callbackURL, invitation?.id);
       }
       if (!config.emailAndPassword.autoSignIn || config.emailAndPassword.requireEmailVerification) {
         return { token: null, user: userResponse(user) };

@@ -5,8 +5,10 @@ import { AuthError, type ErrorCode } from "../errors.js";
 import { type AuthContext, currentSession, linkContext } from "../http/auth-context.js";
 import { assertAllowedRedirect } from "../http/origin.js";
 import { boundedString, callbackUrl, emailInput } from "../http/schemas.js";
+import { readDontRemember } from "../http/session-cookies.js";
 import { issueSession } from "../http/session-response.js";
 import type { ZodTypeProvider } from "../http/validation.js";
+import { acceptInvitationForSession } from "../invitations/routes.js";
 import { assertDelivered } from "../mail/mailer.js";
 import { userResponse } from "../sessions/sessions.js";
 import { findUserByEmail, requireValidEmail } from "../users/users.js";
@@ -72,17 +74,38 @@ export function verificationRoutes(context: AuthContext) {
         throw new AuthError(error.reason as ErrorCode, { status: 401 });
       }
       // Only the visit that verifies signs in: a replayed link is not a login link.
+      const newlyVerified = !verified.changed && verified.newlyVerified;
+      // Issue 4 point 7: a sign-up from an invitation is verified, signed in and joined.
+      const joining = newlyVerified ? verified.invitationId : undefined;
+      let signedIn: Parameters<typeof acceptInvitationForSession>[3] | undefined;
       if (
-        context.config.emailVerification.autoSignInAfterVerification &&
-        !verified.changed &&
-        verified.newlyVerified
+        newlyVerified &&
+        (context.config.emailVerification.autoSignInAfterVerification || joining)
       ) {
         const current = await currentSession(context, request);
         if (current?.user.id !== verified.user.id) {
-          await issueSession(context, request, reply, verified.user);
+          const issued = await issueSession(context, request, reply, verified.user);
+          signedIn = { ...issued, user: verified.user, rememberMe: true };
+        } else {
+          const rememberMe = !readDontRemember(request, context.cookies);
+          signedIn = { ...current, user: verified.user, rememberMe };
+        }
+      }
+      let joined: Awaited<ReturnType<typeof acceptInvitationForSession>> | undefined;
+      if (joining && signedIn) {
+        try {
+          joined = await acceptInvitationForSession(context, request, reply, signedIn, joining);
+        } catch (error) {
+          // The address stays verified and the session stands; only joining failed.
+          if (!(error instanceof AuthError) || !callbackURL) throw error;
+          return reply.redirect(withQuery(callbackURL, { error: error.code }), 302);
         }
       }
       if (callbackURL) return reply.redirect(callbackURL, 302);
+      if (joined) {
+        const { invitation, member } = joined;
+        return { status: true, user: userResponse(verified.user), invitation, member };
+      }
       return { status: true, user: userResponse(verified.user) };
     });
   };

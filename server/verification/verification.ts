@@ -42,15 +42,22 @@ function verifyUrl(link: LinkContext, token: string, callbackURL: string | undef
   return `${link.baseUrl}/verify-email?${query.toString()}`;
 }
 
-/** Mails a verification link for the user's current address. */
+/**
+ * Mails a verification link for the user's current address. With `invitationId` (a
+ * sign-up from an invitation, issue 4 point 7) following the link also accepts it.
+ */
 export async function sendVerificationMail(
   deps: VerificationDeps,
   link: LinkContext,
   user: UserRow,
   callbackURL?: string,
+  invitationId?: string,
 ): Promise<MailOutcome> {
   const { expiresIn } = deps.config.emailVerification;
-  const token = await signToken({ email: user.email, userId: user.id }, deps.secret, expiresIn);
+  const claims = invitationId
+    ? { email: user.email, userId: user.id, invitationId }
+    : { email: user.email, userId: user.id };
+  const token = await signToken(claims, deps.secret, expiresIn);
   return deps.mailer.send(
     {
       kind: "verification",
@@ -113,6 +120,8 @@ export interface VerifiedEmail {
   changed: boolean;
   /** This token verified the address; false when it already was (a replayed link). */
   newlyVerified: boolean;
+  /** The invitation a sign-up named (issue 4 point 7), to accept once verified. */
+  invitationId?: string;
 }
 
 /** Applies a verification or email-change token; throws VerifyEmailError. */
@@ -144,7 +153,8 @@ export async function applyEmailToken(
     const verified = user.emailVerified ? undefined : await setEmailVerified(deps.sql, user.id);
     if (!verified)
       return { user: { ...user, emailVerified: true }, changed: false, newlyVerified: false };
-    return { user: verified, changed: false, newlyVerified: true };
+    const invitationId = typeof claims.invitationId === "string" ? claims.invitationId : undefined;
+    return { user: verified, changed: false, newlyVerified: true, invitationId };
   }
 
   const confirmation = claims.requestType === "change-email-confirmation";

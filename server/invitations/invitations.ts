@@ -1,0 +1,626 @@
+/**
+ * Invitations (SPEC §4 "Invitation status", §5, §6; issue 4 points 3, 5, 7, 8): invite,
+ * accept, reject, cancel, read and list. Every rule lives here; no Fastify.
+ *
+ * Locks: a write that depends on counts of an organization (members, pending
+ * invitations) first locks the organization row, then the invitation row. Invites and
+ * accepts of one organization therefore run one after another, and the limits hold
+ * under any concurrency.
+ */
+import type { AuthdConfig } from "../config.js";
+import { generateId } from "../crypto/random.js";
+import type { Queryable, Sql } from "../db/connection.js";
+import { isUniqueViolation, transaction } from "../db/transaction.js";
+import { AuthError } from "../errors.js";
+import type { Mailer, MailOutcome } from "../mail/mailer.js";
+import { describeDuration } from "../mail/templates.js";
+import {
+  hasPermission,
+  isCreatorRole,
+  joinRoles,
+  splitRoles,
+  unknownRoles,
+} from "../organization/permissions.js";
+import {
+  countMembers,
+  findMember,
+  findMemberByEmail,
+  insertMember,
+  lockOrganization,
+  type MemberRow,
+  type OrganizationRow,
+  setSessionActiveOrganization,
+} from "../organization/queries.js";
+import type { SessionRow } from "../sessions/queries.js";
+import {
+  countTeamMembers,
+  findTeamInOrganization,
+  findTeamMember,
+  insertTeamMember,
+  lockTeam,
+  type TeamRow,
+} from "../teams/queries.js";
+import type { UserRow } from "../users/queries.js";
+import { requireValidEmail } from "../users/users.js";
+import type { LinkContext } from "../verification/verification.js";
+import {
+  countLivePendingInvitations,
+  extendInvitation,
+  findInvitationById,
+  findInvitationDetails,
+  type InvitationRow,
+  type InvitationStatus,
+  insertInvitation,
+  listInvitationsPage,
+  listLivePendingInvitationsForEmail,
+  lockInvitation,
+  lockPendingInvitation,
+  PENDING_EMAIL_INDEX,
+  settleInvitation,
+} from "./queries.js";
+
+export interface InvitationDeps {
+  sql: Sql;
+  config: AuthdConfig;
+  mailer: Mailer;
+}
+
+/** The signed-in caller: the user and the session whose active organization may change. */
+export interface InvitationCaller {
+  user: UserRow;
+  session: Pick<SessionRow, "id" | "activeOrganizationId">;
+}
+
+/** The invitation as clients see it (api-facts §4 "Invitation"). */
+export interface InvitationResponse {
+  id: string;
+  organizationId: string;
+  email: string;
+  role: string;
+  status: InvitationStatus;
+  teamId: string | null;
+  inviterId: string;
+  expiresAt: Date;
+  createdAt: Date;
+}
+
+export function invitationResponse(row: InvitationRow): InvitationResponse {
+  return {
+    id: row.id,
+    organizationId: row.organizationId,
+    email: row.email,
+    role: row.role,
+    status: row.status,
+    teamId: row.teamId,
+    inviterId: row.inviterId,
+    expiresAt: row.expiresAt,
+    createdAt: row.createdAt,
+  };
+}
+
+export interface MemberResponse {
+  id: string;
+  organizationId: string;
+  userId: string;
+  role: string;
+  createdAt: Date;
+}
+
+function memberResponse(row: MemberRow): MemberResponse {
+  return {
+    id: row.id,
+    organizationId: row.organizationId,
+    userId: row.userId,
+    role: row.role,
+    createdAt: row.createdAt,
+  };
+}
+
+/**
+ * The page an invitation link opens: `organization.invitationAcceptURL` with `{id}`
+ * replaced, else `/accept-invitation/<id>` on the public origin.
+ */
+export function invitationAcceptUrl(config: AuthdConfig, baseUrl: string, id: string): string {
+  const template = config.organization.invitationAcceptURL;
+  const encoded = encodeURIComponent(id);
+  if (template) return template.replaceAll("{id}", encoded).replaceAll("%7Bid%7D", encoded);
+  return `${new URL(baseUrl).origin}/accept-invitation/${encoded}`;
+}
+
+/** SPEC §4: only a pending, unexpired invitation can be accepted or read. */
+function isLive(invitation: InvitationRow, now: Date): boolean {
+  return invitation.status === "pending" && invitation.expiresAt.getTime() > now.getTime();
+}
+
+/** SPEC §5: only the invited address, compared case-insensitively. */
+function requireRecipient(invitation: InvitationRow, user: UserRow): void {
+  if (invitation.email.toLowerCase() !== user.email.toLowerCase()) {
+    throw new AuthError("YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION");
+  }
+}
+
+/** A limit setting's value: a number, or what its function answers (at least 0). */
+async function resolveLimit(
+  name: string,
+  value: number | ((...args: never[]) => unknown),
+  call: () => unknown,
+): Promise<number> {
+  if (typeof value === "number") return value;
+  const answered = await call();
+  if (typeof answered !== "number" || Number.isNaN(answered) || answered < 0) {
+    throw new Error(`organization.${name} must return a number of at least 0`);
+  }
+  return answered;
+}
+
+/** SPEC §5: `membershipLimit` is a number or a function of (user, organization). */
+function membershipLimitFor(
+  config: AuthdConfig,
+  user: UserRow,
+  organization: OrganizationRow,
+): Promise<number> {
+  const limit = config.organization.membershipLimit;
+  return resolveLimit("membershipLimit", limit, () =>
+    typeof limit === "function" ? limit(user, organization) : limit,
+  );
+}
+
+/**
+ * SPEC §5 team member limit, `teams.maximumMembersPerTeam`: a number or a function of
+ * {teamId, team, organizationId, organization, userId} (as add-team-member calls it),
+ * with `userId` the caller; unlimited when unset. Someone already in the team takes no
+ * new place. Callers inside a transaction hold the team's row lock (`lockTeam`).
+ */
+async function assertRoomInTeam(
+  sql: Queryable,
+  config: AuthdConfig,
+  context: {
+    team: TeamRow;
+    organization: OrganizationRow;
+    callerId: string;
+    joinerId: string | null;
+  },
+): Promise<void> {
+  const limit = config.organization.teams.maximumMembersPerTeam;
+  if (limit === undefined) return;
+  const { team, organization } = context;
+  const maximum = await resolveLimit("teams.maximumMembersPerTeam", limit, () =>
+    typeof limit === "function"
+      ? limit({
+          teamId: team.id,
+          team,
+          organizationId: organization.id,
+          organization,
+          userId: context.callerId,
+        })
+      : limit,
+  );
+  if (context.joinerId && (await findTeamMember(sql, team.id, context.joinerId))) return;
+  if ((await countTeamMembers(sql, team.id)) >= maximum) {
+    throw new AuthError("TEAM_MEMBER_LIMIT_REACHED");
+  }
+}
+
+function teamIdsOf(teamId: string | readonly string[] | null | undefined): string[] {
+  if (!teamId) return [];
+  const ids = typeof teamId === "string" ? teamId.split(",") : teamId;
+  return [...new Set(ids.map((id) => id.trim()).filter(Boolean))];
+}
+
+/** The teams an invitation names: each must be a team of this organization. */
+async function requireTeams(
+  sql: Queryable,
+  config: AuthdConfig,
+  organizationId: string,
+  teamIds: readonly string[],
+): Promise<TeamRow[]> {
+  if (teamIds.length === 0) return [];
+  // Without teams there is no team to name.
+  if (!config.organization.teams.enabled) throw new AuthError("TEAM_NOT_FOUND");
+  const teams: TeamRow[] = [];
+  for (const id of teamIds) {
+    const team = await findTeamInOrganization(sql, organizationId, id);
+    if (!team) throw new AuthError("TEAM_NOT_FOUND");
+    teams.push(team);
+  }
+  return teams;
+}
+
+export interface InviteMemberInput {
+  email: string;
+  role: string | readonly string[];
+  organizationId?: string | null;
+  resend?: boolean;
+  teamId?: string | readonly string[] | null;
+  /** Default true; false creates the invitation and only answers its link (issue 4 point 7). */
+  sendEmail?: boolean;
+}
+
+export interface InvitedMember {
+  invitation: InvitationResponse;
+  /** The accept link, whether or not it was mailed. */
+  url: string;
+  /** How the mail went; null when none was asked for. */
+  delivery: MailOutcome | null;
+}
+
+/**
+ * invite-member (issue 4 point 3): the caller must be a member with `invitation:create`;
+ * one pending invitation per address (a resend extends it); the membership and
+ * invitation limits hold; the invitation is mailed unless `sendEmail` is false.
+ */
+export async function inviteMember(
+  deps: InvitationDeps,
+  link: LinkContext,
+  caller: InvitationCaller,
+  input: InviteMemberInput,
+): Promise<InvitedMember> {
+  const { config } = deps;
+  const email = requireValidEmail(input.email);
+  const organizationId = input.organizationId || caller.session.activeOrganizationId;
+  if (!organizationId) throw new AuthError("ORGANIZATION_NOT_FOUND");
+  // Membership first: an organization the caller is not in, existing or not, answers alike.
+  const inviter = await findMember(deps.sql, organizationId, caller.user.id);
+  if (!inviter) throw new AuthError("MEMBER_NOT_FOUND");
+  if (!hasPermission(config, inviter.role, { invitation: ["create"] })) {
+    throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_INVITE_USERS_TO_THIS_ORGANIZATION");
+  }
+  const roles = splitRoles(input.role);
+  if (roles.length === 0) throw new AuthError("ROLE_NOT_FOUND");
+  const unknown = unknownRoles(config, roles);
+  if (unknown.length > 0) {
+    throw new AuthError("ROLE_NOT_FOUND", { message: `ROLE_NOT_FOUND: ${unknown.join(", ")}` });
+  }
+  const role = joinRoles(roles);
+  // Only a holder of the creator role hands it out.
+  if (isCreatorRole(config, role) && !isCreatorRole(config, inviter.role)) {
+    throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_INVITE_USER_WITH_THIS_ROLE");
+  }
+  const teams = await requireTeams(deps.sql, config, organizationId, teamIdsOf(input.teamId));
+
+  const now = new Date();
+  const expiresAt = new Date(now.getTime() + config.organization.invitationExpiresIn * 1000);
+  let written: { invitation: InvitationRow; organization: OrganizationRow };
+  try {
+    written = await transaction(deps.sql, async (tx) => {
+      const organization = await lockOrganization(tx, organizationId);
+      if (!organization) throw new AuthError("ORGANIZATION_NOT_FOUND");
+      if (await findMemberByEmail(tx, organizationId, email)) {
+        throw new AuthError("USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION");
+      }
+      // A team that is already full now would refuse the accept later (api-facts §4.3).
+      for (const team of teams) {
+        await assertRoomInTeam(tx, config, {
+          team,
+          organization,
+          callerId: caller.user.id,
+          joinerId: null,
+        });
+      }
+      const pending = await lockPendingInvitation(tx, organizationId, email);
+      if (pending && isLive(pending, now)) {
+        if (!input.resend) throw new AuthError("USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION");
+        const extended = await extendInvitation(tx, pending.id, expiresAt);
+        if (!extended) throw new Error("a locked pending invitation could not be extended");
+        return { invitation: extended, organization };
+      }
+      // An expired invitation can no longer be accepted: it makes room for the new one
+      // (the unique index allows one pending invitation per address).
+      if (pending) await settleInvitation(tx, pending.id, "canceled");
+      const limit = await membershipLimitFor(config, caller.user, organization);
+      if ((await countMembers(tx, organizationId)) >= limit) {
+        throw new AuthError("ORGANIZATION_MEMBERSHIP_LIMIT_REACHED");
+      }
+      if (
+        (await countLivePendingInvitations(tx, organizationId, now)) >=
+        config.organization.invitationLimit
+      ) {
+        throw new AuthError("INVITATION_LIMIT_REACHED");
+      }
+      const invitation = await insertInvitation(tx, {
+        id: generateId(),
+        organizationId,
+        email,
+        role,
+        teamId: teams.length > 0 ? teams.map((team) => team.id).join(",") : null,
+        inviterId: caller.user.id,
+        expiresAt,
+      });
+      return { invitation, organization };
+    });
+  } catch (error) {
+    // Belt and braces behind the organization lock: the index has the last word.
+    if (isUniqueViolation(error, PENDING_EMAIL_INDEX)) {
+      throw new AuthError("USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION");
+    }
+    throw error;
+  }
+
+  const { invitation, organization } = written;
+  const url = invitationAcceptUrl(config, link.baseUrl, invitation.id);
+  let delivery: MailOutcome | null = null;
+  if (input.sendEmail !== false) {
+    delivery = await deps.mailer.send(
+      {
+        kind: "invitation",
+        to: invitation.email,
+        url,
+        variables: {
+          inviterName: caller.user.name || caller.user.email,
+          inviterEmail: caller.user.email,
+          organizationName: organization.name,
+          role: invitation.role,
+          expiresIn: describeDuration(config.organization.invitationExpiresIn),
+        },
+      },
+      link.logger,
+    );
+  }
+  return { invitation: invitationResponse(invitation), url, delivery };
+}
+
+export interface AcceptedInvitation {
+  invitation: InvitationResponse;
+  member: MemberResponse;
+  /** What the caller's session now points at (SPEC §4: accepting sets the active organization). */
+  activeOrganizationId: string;
+  activeTeamId: string | null;
+}
+
+/**
+ * accept-invitation (SPEC §4, §5): the recipient joins with the invitation's role, and
+ * its teams, in one transaction under the organization's lock, so the membership limit
+ * holds however many accept at once; a refused accept leaves the invitation pending.
+ */
+export async function acceptInvitation(
+  deps: Pick<InvitationDeps, "sql" | "config">,
+  caller: { user: UserRow; sessionId: string },
+  invitationId: string,
+): Promise<AcceptedInvitation> {
+  const { config } = deps;
+  const found = await findInvitationById(deps.sql, invitationId);
+  if (!found || !isLive(found, new Date())) throw new AuthError("INVITATION_NOT_FOUND");
+  requireRecipient(found, caller.user);
+  try {
+    return await transaction(deps.sql, async (tx) => {
+      const organization = await lockOrganization(tx, found.organizationId);
+      if (!organization) throw new AuthError("INVITATION_NOT_FOUND");
+      // Read again under the lock: it may have been accepted or canceled meanwhile.
+      const invitation = await lockInvitation(tx, invitationId);
+      if (!invitation || !isLive(invitation, new Date())) {
+        throw new AuthError("INVITATION_NOT_FOUND");
+      }
+      const existing = await findMember(tx, organization.id, caller.user.id);
+      let member: MemberRow;
+      let activeTeamId: string | null = null;
+      if (existing) {
+        // Already in: the invitation is used up and the membership stays as it is.
+        member = existing;
+      } else {
+        const limit = await membershipLimitFor(config, caller.user, organization);
+        if ((await countMembers(tx, organization.id)) >= limit) {
+          throw new AuthError("ORGANIZATION_MEMBERSHIP_LIMIT_REACHED");
+        }
+        member = await insertMember(tx, {
+          id: generateId(),
+          organizationId: organization.id,
+          userId: caller.user.id,
+          role: invitation.role,
+        });
+        const teams: TeamRow[] = [];
+        if (config.organization.teams.enabled) {
+          for (const teamId of teamIdsOf(invitation.teamId)) {
+            // Counted under the team's lock, as add-team-member does. A team removed
+            // since the invitation was sent is skipped, not an error.
+            const team = await lockTeam(tx, organization.id, teamId);
+            if (!team) continue;
+            const joinerId = caller.user.id;
+            await assertRoomInTeam(tx, config, {
+              team,
+              organization,
+              callerId: joinerId,
+              joinerId,
+            });
+            await insertTeamMember(tx, { id: generateId(), teamId: team.id, userId: joinerId });
+            teams.push(team);
+          }
+        }
+        // api-facts §4.3: with exactly one team, it becomes the active team too.
+        activeTeamId = teams.length === 1 ? (teams[0]?.id ?? null) : null;
+      }
+      const accepted = await settleInvitation(tx, invitation.id, "accepted");
+      if (!accepted) throw new AuthError("INVITATION_NOT_FOUND");
+      await setSessionActiveOrganization(tx, caller.sessionId, organization.id, activeTeamId);
+      return {
+        invitation: invitationResponse(accepted),
+        member: memberResponse(member),
+        activeOrganizationId: organization.id,
+        activeTeamId,
+      };
+    });
+  } catch (error) {
+    // Another path (add-member) inserted the membership first.
+    if (isUniqueViolation(error, "member_organization_user_key")) {
+      throw new AuthError("USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION");
+    }
+    throw error;
+  }
+}
+
+/**
+ * reject-invitation: the recipient declines a pending invitation; one that expired
+ * while pending can still be declined (api-facts §4.3).
+ */
+export async function rejectInvitation(
+  sql: Queryable,
+  user: UserRow,
+  invitationId: string,
+): Promise<{ invitation: InvitationResponse; member: null }> {
+  const found = await findInvitationById(sql, invitationId);
+  if (found?.status !== "pending") throw new AuthError("INVITATION_NOT_FOUND");
+  requireRecipient(found, user);
+  const rejected = await settleInvitation(sql, invitationId, "rejected");
+  if (!rejected) throw new AuthError("INVITATION_NOT_FOUND");
+  return { invitation: invitationResponse(rejected), member: null };
+}
+
+/**
+ * cancel-invitation (SPEC §6: needs `invitation:cancel`). An invitation of an
+ * organization the caller is not in answers as unknown (issue 4 point 8).
+ */
+export async function cancelInvitation(
+  deps: Pick<InvitationDeps, "sql" | "config">,
+  user: UserRow,
+  invitationId: string,
+): Promise<InvitationResponse> {
+  const found = await findInvitationById(deps.sql, invitationId);
+  if (!found) throw new AuthError("INVITATION_NOT_FOUND");
+  const member = await findMember(deps.sql, found.organizationId, user.id);
+  if (!member) throw new AuthError("INVITATION_NOT_FOUND");
+  if (!hasPermission(deps.config, member.role, { invitation: ["cancel"] })) {
+    throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_CANCEL_THIS_INVITATION");
+  }
+  // SPEC §4: only a pending invitation becomes canceled.
+  const canceled = await settleInvitation(deps.sql, invitationId, "canceled");
+  if (!canceled) throw new AuthError("INVITATION_NOT_FOUND");
+  return invitationResponse(canceled);
+}
+
+export interface InvitationDetails extends InvitationResponse {
+  organizationName: string;
+  organizationSlug: string;
+  inviterEmail: string;
+}
+
+/** get-invitation (SPEC §7): the recipient reads a pending, unexpired invitation. */
+export async function getInvitation(
+  sql: Queryable,
+  user: UserRow,
+  invitationId: string,
+): Promise<InvitationDetails> {
+  const found = await findInvitationDetails(sql, invitationId);
+  if (!found || !isLive(found, new Date())) throw new AuthError("INVITATION_NOT_FOUND");
+  requireRecipient(found, user);
+  if (!found.inviterIsMember) {
+    throw new AuthError("INVITER_IS_NO_LONGER_A_MEMBER_OF_THE_ORGANIZATION");
+  }
+  return {
+    ...invitationResponse(found),
+    organizationName: found.organizationName,
+    organizationSlug: found.organizationSlug,
+    inviterEmail: found.inviterEmail,
+  };
+}
+
+export interface ListInvitationsInput {
+  organizationId?: string | null;
+  status?: InvitationStatus;
+  limit?: number;
+  offset?: number;
+}
+
+export const DEFAULT_INVITATION_PAGE_SIZE = 100;
+export const MAXIMUM_INVITATION_PAGE_SIZE = 1000;
+
+export type InvitationList =
+  | { paginated: false; invitations: InvitationResponse[] }
+  | {
+      paginated: true;
+      invitations: InvitationResponse[];
+      total: number;
+      limit: number;
+      offset: number;
+    };
+
+/**
+ * list-invitations (SPEC §6: members only). Reading invitees' addresses needs
+ * `invitation:create` too, and invitations granting the creator role are shown only
+ * to its holders (api-facts §4.3). Without limit/offset every invitation is answered;
+ * with either, one page and the total (issue 4 point 7: never truncated silently).
+ */
+export async function listInvitations(
+  deps: Pick<InvitationDeps, "sql" | "config">,
+  caller: InvitationCaller,
+  input: ListInvitationsInput,
+): Promise<InvitationList> {
+  const organizationId = input.organizationId || caller.session.activeOrganizationId;
+  if (!organizationId) throw new AuthError("NO_ACTIVE_ORGANIZATION");
+  const member = await findMember(deps.sql, organizationId, caller.user.id);
+  if (!member) throw new AuthError("YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION");
+  if (!hasPermission(deps.config, member.role, { invitation: ["create"] })) {
+    throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_LIST_INVITATIONS");
+  }
+  const { creatorRole } = deps.config.organization;
+  const filter = {
+    status: input.status,
+    hiddenRole: isCreatorRole(deps.config, member.role) ? undefined : creatorRole,
+  };
+  const paginated = input.limit !== undefined || input.offset !== undefined;
+  const limit = paginated ? (input.limit ?? DEFAULT_INVITATION_PAGE_SIZE) : null;
+  const offset = input.offset ?? 0;
+  const page = await listInvitationsPage(deps.sql, organizationId, filter, { limit, offset });
+  const invitations = page.invitations.map(invitationResponse);
+  if (!paginated) return { paginated: false, invitations };
+  return {
+    paginated: true,
+    invitations,
+    total: page.total,
+    limit: limit ?? DEFAULT_INVITATION_PAGE_SIZE,
+    offset,
+  };
+}
+
+/**
+ * list-user-invitations: the caller's own pending invitations. Reading them by address
+ * hands out accept links, so the address must be proven first (api-facts §4.3).
+ */
+export async function listUserInvitations(
+  sql: Queryable,
+  user: UserRow,
+): Promise<Array<InvitationResponse & { organizationName: string }>> {
+  if (!user.emailVerified) throw new AuthError("EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION");
+  const rows = await listLivePendingInvitationsForEmail(sql, user.email, new Date());
+  return rows.map((row) => ({
+    ...invitationResponse(row),
+    organizationName: row.organizationName,
+  }));
+}
+
+/**
+ * Issue 4 point 7: the invitation a sign-up names, when it is pending, unexpired and
+ * addressed to the new account's email; otherwise nothing (a sign-up never tells
+ * whether an invitation id exists).
+ */
+export async function findInvitationForSignUp(
+  sql: Queryable,
+  invitationId: string,
+  email: string,
+): Promise<InvitationRow | undefined> {
+  const found = await findInvitationById(sql, invitationId);
+  if (!found || !isLive(found, new Date())) return undefined;
+  return found.email === email.toLowerCase() ? found : undefined;
+}
+
+/**
+ * get-full-organization's invitations (api-facts §4.1): the pending ones, only for a
+ * member who may invite, without those granting the creator role unless the member
+ * holds it; at most `limit`, so the answer stays bounded.
+ */
+export async function pendingInvitationsForMember(
+  sql: Queryable,
+  config: AuthdConfig,
+  member: { organizationId: string; role: string },
+  limit = 100,
+): Promise<InvitationResponse[]> {
+  if (!hasPermission(config, member.role, { invitation: ["create"] })) return [];
+  const hiddenRole = isCreatorRole(config, member.role)
+    ? undefined
+    : config.organization.creatorRole;
+  const page = await listInvitationsPage(
+    sql,
+    member.organizationId,
+    { status: "pending", hiddenRole },
+    { limit, offset: 0 },
+  );
+  return page.invitations.map(invitationResponse);
+}

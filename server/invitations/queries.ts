@@ -1,0 +1,193 @@
+/**
+ * Every SQL statement on the invitation table (DESIGN §1 "One place per table"). Each
+ * function takes the pool or a transaction first. Times are compared with the
+ * application's clock (`now` arguments), the same clock that wrote `expires_at`.
+ */
+import type { Queryable } from "../db/connection.js";
+
+/** SPEC §4 "Invitation status". */
+export const INVITATION_STATUSES = ["pending", "accepted", "rejected", "canceled"] as const;
+export type InvitationStatus = (typeof INVITATION_STATUSES)[number];
+
+/** The partial unique index that keeps one pending invitation per address and organization. */
+export const PENDING_EMAIL_INDEX = "invitation_pending_email_key";
+
+export interface InvitationRow {
+  id: string;
+  organizationId: string;
+  email: string;
+  role: string;
+  status: InvitationStatus;
+  /** One team id, or several joined by commas. */
+  teamId: string | null;
+  inviterId: string;
+  expiresAt: Date;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface InvitationDetailsRow extends InvitationRow {
+  organizationName: string;
+  organizationSlug: string;
+  inviterEmail: string;
+  /** SPEC §8 "Inviter is no longer a member". */
+  inviterIsMember: boolean;
+}
+
+export interface InvitationWithOrganizationRow extends InvitationRow {
+  organizationName: string;
+}
+
+export async function insertInvitation(
+  sql: Queryable,
+  invitation: Pick<
+    InvitationRow,
+    "id" | "organizationId" | "email" | "role" | "teamId" | "inviterId" | "expiresAt"
+  >,
+): Promise<InvitationRow> {
+  const [row] = await sql<InvitationRow[]>`
+    insert into invitation (id, organization_id, email, role, team_id, inviter_id, expires_at)
+    values (${invitation.id}, ${invitation.organizationId}, ${invitation.email},
+            ${invitation.role}, ${invitation.teamId}, ${invitation.inviterId},
+            ${invitation.expiresAt})
+    returning *`;
+  if (!row) throw new Error("insert into invitation returned no row");
+  return row;
+}
+
+export async function findInvitationById(
+  sql: Queryable,
+  id: string,
+): Promise<InvitationRow | undefined> {
+  const [row] = await sql<InvitationRow[]>`select * from invitation where id = ${id}`;
+  return row;
+}
+
+/** The invitation, locked until the transaction ends (callers lock its organization first). */
+export async function lockInvitation(
+  sql: Queryable,
+  id: string,
+): Promise<InvitationRow | undefined> {
+  const [row] = await sql<InvitationRow[]>`select * from invitation where id = ${id} for update`;
+  return row;
+}
+
+/** The pending invitation of an address to an organization (at most one), locked. */
+export async function lockPendingInvitation(
+  sql: Queryable,
+  organizationId: string,
+  email: string,
+): Promise<InvitationRow | undefined> {
+  const [row] = await sql<InvitationRow[]>`
+    select * from invitation
+    where organization_id = ${organizationId} and email = ${email} and status = 'pending'
+    for update`;
+  return row;
+}
+
+/**
+ * Moves a pending invitation to `status`; answers undefined when it is no longer
+ * pending (someone else accepted, rejected or canceled it first).
+ */
+export async function settleInvitation(
+  sql: Queryable,
+  id: string,
+  status: Exclude<InvitationStatus, "pending">,
+): Promise<InvitationRow | undefined> {
+  const [row] = await sql<InvitationRow[]>`
+    update invitation set status = ${status}, updated_at = now()
+    where id = ${id} and status = 'pending'
+    returning *`;
+  return row;
+}
+
+/** A resent invitation lives again for the full lifetime. */
+export async function extendInvitation(
+  sql: Queryable,
+  id: string,
+  expiresAt: Date,
+): Promise<InvitationRow | undefined> {
+  const [row] = await sql<InvitationRow[]>`
+    update invitation set expires_at = ${expiresAt}, updated_at = now()
+    where id = ${id} and status = 'pending'
+    returning *`;
+  return row;
+}
+
+/** Pending invitations that can still be accepted: what `invitationLimit` counts. */
+export async function countLivePendingInvitations(
+  sql: Queryable,
+  organizationId: string,
+  now: Date,
+): Promise<number> {
+  const [row] = await sql<{ count: number }[]>`
+    select count(*)::int as count from invitation
+    where organization_id = ${organizationId} and status = 'pending' and expires_at > ${now}`;
+  return row?.count ?? 0;
+}
+
+export interface InvitationListFilter {
+  status?: InvitationStatus;
+  /** Invitations granting this role are left out (hidden from non-creators). */
+  hiddenRole?: string;
+}
+
+/**
+ * One page of an organization's invitations, oldest first, and the total of the
+ * filter, in two bounded queries. `limit: null` answers every row.
+ */
+export async function listInvitationsPage(
+  sql: Queryable,
+  organizationId: string,
+  filter: InvitationListFilter,
+  page: { limit: number | null; offset: number },
+): Promise<{ invitations: InvitationRow[]; total: number }> {
+  const status = filter.status ?? null;
+  const hidden = filter.hiddenRole ?? null;
+  const [invitations, [count]] = await Promise.all([
+    sql<InvitationRow[]>`
+      select * from invitation
+      where organization_id = ${organizationId}
+        and (${status}::text is null or status = ${status})
+        and (${hidden}::text is null or not (${hidden} = any(string_to_array(role, ','))))
+      order by created_at, id
+      limit ${page.limit} offset ${page.offset}`,
+    sql<{ total: number }[]>`
+      select count(*)::int as total from invitation
+      where organization_id = ${organizationId}
+        and (${status}::text is null or status = ${status})
+        and (${hidden}::text is null or not (${hidden} = any(string_to_array(role, ','))))`,
+  ]);
+  return { invitations, total: count?.total ?? 0 };
+}
+
+/** Pending, unexpired invitations addressed to `email`, with the organization's name. */
+export async function listLivePendingInvitationsForEmail(
+  sql: Queryable,
+  email: string,
+  now: Date,
+): Promise<InvitationWithOrganizationRow[]> {
+  return sql<InvitationWithOrganizationRow[]>`
+    select i.*, o.name as organization_name
+    from invitation i join organization o on o.id = i.organization_id
+    where i.email = ${email} and i.status = 'pending' and i.expires_at > ${now}
+    order by i.created_at, i.id`;
+}
+
+/** The invitation with what get-invitation shows about its organization and inviter. */
+export async function findInvitationDetails(
+  sql: Queryable,
+  id: string,
+): Promise<InvitationDetailsRow | undefined> {
+  const [row] = await sql<InvitationDetailsRow[]>`
+    select i.*, o.name as organization_name, o.slug as organization_slug,
+           u.email as inviter_email,
+           exists (select 1 from member m
+                   where m.organization_id = i.organization_id and m.user_id = i.inviter_id)
+             as inviter_is_member
+    from invitation i
+    join organization o on o.id = i.organization_id
+    join "user" u on u.id = i.inviter_id
+    where i.id = ${id}`;
+  return row;
+}

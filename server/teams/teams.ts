@@ -1,0 +1,450 @@
+/**
+ * Teams (SPEC §4-§6, api-facts §4.4): create, update, remove and list teams of an
+ * organization, add and remove team members, the session's active team. Every call
+ * first proves the caller belongs to the organization the team is in (issue 4 point 8),
+ * and the limits are counted under a row lock so concurrent calls cannot exceed them.
+ */
+import type { AuthdConfig } from "../config.js";
+import { generateId } from "../crypto/random.js";
+import type { Sql, TransactionSql } from "../db/connection.js";
+import { isUniqueViolation, transaction } from "../db/transaction.js";
+import { AuthError } from "../errors.js";
+import { accessOrganization, requirePermission } from "../organization/access.js";
+import { hasPermission } from "../organization/permissions.js";
+import { findMember, lockOrganization, type OrganizationRow } from "../organization/queries.js";
+import type { SessionRow } from "../sessions/queries.js";
+import {
+  clearActiveTeamOfUser,
+  countTeamMembers,
+  countTeams,
+  deleteTeamMember,
+  deleteTeamRow,
+  findTeamById,
+  findTeamInOrganization,
+  findTeamMember,
+  insertTeam,
+  insertTeamMember,
+  listTeamMembers,
+  listTeamsOfOrganization,
+  listTeamsOfUser,
+  lockTeam,
+  renameTeam,
+  setSessionActiveTeam,
+  type TeamMemberRow,
+  type TeamRow,
+} from "./queries.js";
+
+const TEAM_NAME_INDEX = "team_organization_name_key";
+
+export interface TeamDeps {
+  sql: Sql;
+  config: AuthdConfig;
+}
+
+/** Who is calling: the session's user and what the session has active. */
+export interface TeamCaller {
+  userId: string;
+  sessionId: string;
+  activeOrganizationId: string | null;
+  activeTeamId: string | null;
+}
+
+export interface TeamResponse {
+  id: string;
+  name: string;
+  organizationId: string;
+  createdAt: Date;
+  updatedAt: Date | null;
+}
+
+export interface TeamMemberResponse {
+  id: string;
+  teamId: string;
+  userId: string;
+  createdAt: Date;
+}
+
+/** api-facts §4 "Team": the fields clients read, and nothing a later column adds. */
+export function teamResponse(team: TeamRow): TeamResponse {
+  return {
+    id: team.id,
+    name: team.name,
+    organizationId: team.organizationId,
+    createdAt: team.createdAt,
+    updatedAt: team.updatedAt,
+  };
+}
+
+export function teamMemberResponse(member: TeamMemberRow): TeamMemberResponse {
+  return {
+    id: member.id,
+    teamId: member.teamId,
+    userId: member.userId,
+    createdAt: member.createdAt,
+  };
+}
+
+type LimitSetting = AuthdConfig["organization"]["teams"]["maximumTeams"];
+
+/**
+ * A team limit: unset is unlimited; a function gets what better-auth passes (ids) plus
+ * the rows. It is called before any lock is taken, so a slow one holds no row.
+ */
+async function resolveLimit(name: string, setting: LimitSetting, data: object): Promise<number> {
+  if (setting === undefined) return Number.POSITIVE_INFINITY;
+  if (typeof setting === "number") return setting;
+  const value = await setting(data);
+  if (typeof value !== "number" || Number.isNaN(value) || value < 0) {
+    throw new Error(`organization.teams.${name} must return a number of at least 0`);
+  }
+  return value;
+}
+
+/** SPEC §4: is a default team made when an organization is created? */
+export function defaultTeamEnabled(config: AuthdConfig): boolean {
+  return config.organization.teams.enabled && config.organization.teams.defaultTeam.enabled;
+}
+
+/**
+ * SPEC §4: the default team, named after the organization, with the creator in it.
+ * Runs inside the caller's organization-create transaction (it opens none), so the
+ * organization, its creator's membership and the team appear together or not at all.
+ * The caller checks `defaultTeamEnabled(config)` first.
+ */
+export async function createDefaultTeam(
+  tx: TransactionSql,
+  organization: OrganizationRow,
+  creatorUserId: string,
+): Promise<{ team: TeamRow; member: TeamMemberRow }> {
+  const team = await insertTeam(tx, {
+    id: generateId(),
+    name: organization.name,
+    organizationId: organization.id,
+  });
+  const member = await insertTeamMember(tx, {
+    id: generateId(),
+    teamId: team.id,
+    userId: creatorUserId,
+  });
+  return { team, member };
+}
+
+/** A rename or create that hit the (organization, name) index is a clean 400. */
+function duplicateNameToError(error: unknown): never {
+  if (isUniqueViolation(error, TEAM_NAME_INDEX)) throw new AuthError("TEAM_ALREADY_EXISTS");
+  throw error;
+}
+
+/**
+ * create-team: a member with team:create adds a team to the organization (the given
+ * one, else the active one). The creator is not put in it (api-facts §4.4).
+ */
+export async function createTeam(
+  deps: TeamDeps,
+  caller: TeamCaller,
+  input: { name: string; organizationId?: string },
+): Promise<TeamRow> {
+  const { organization, member } = await accessOrganization(
+    deps.sql,
+    caller.userId,
+    { organizationId: input.organizationId },
+    caller.activeOrganizationId,
+    // api-facts §4.4: the established implementation answers a non-member this way.
+    { notMember: "YOU_ARE_NOT_ALLOWED_TO_INVITE_USERS_TO_THIS_ORGANIZATION" },
+  );
+  requirePermission(
+    deps.config,
+    member,
+    { team: ["create"] },
+    "YOU_ARE_NOT_ALLOWED_TO_CREATE_TEAMS_IN_THIS_ORGANIZATION",
+  );
+  const maximum = await resolveLimit("maximumTeams", deps.config.organization.teams.maximumTeams, {
+    organizationId: organization.id,
+    organization,
+    userId: caller.userId,
+  });
+  try {
+    return await transaction(deps.sql, async (tx) => {
+      // SPEC §5 limits: creates in one organization queue on its row, so the count holds.
+      if (!(await lockOrganization(tx, organization.id))) {
+        throw new AuthError("ORGANIZATION_NOT_FOUND");
+      }
+      if ((await countTeams(tx, organization.id)) >= maximum) {
+        throw new AuthError("YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_TEAMS");
+      }
+      return insertTeam(tx, {
+        id: generateId(),
+        name: input.name,
+        organizationId: organization.id,
+      });
+    });
+  } catch (error) {
+    duplicateNameToError(error);
+  }
+}
+
+/**
+ * update-team: SPEC §5 "Only the name is applied". The organization comes from
+ * data.organizationId (api-facts §4.4), a top-level organizationId, or the active one.
+ */
+export async function updateTeam(
+  deps: TeamDeps,
+  caller: TeamCaller,
+  input: { teamId: string; name?: string; organizationId?: string },
+): Promise<TeamRow> {
+  const { organization, member } = await accessOrganization(
+    deps.sql,
+    caller.userId,
+    { organizationId: input.organizationId },
+    caller.activeOrganizationId,
+    { notMember: "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_TEAM" },
+  );
+  requirePermission(
+    deps.config,
+    member,
+    { team: ["update"] },
+    "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_TEAM",
+  );
+  const team = await findTeamInOrganization(deps.sql, organization.id, input.teamId);
+  if (!team) throw new AuthError("TEAM_NOT_FOUND");
+  if (input.name === undefined) return team;
+  try {
+    const renamed = await renameTeam(deps.sql, team.id, input.name);
+    if (!renamed) throw new AuthError("TEAM_NOT_FOUND");
+    return renamed;
+  } catch (error) {
+    duplicateNameToError(error);
+  }
+}
+
+/**
+ * remove-team: SPEC §5 "The last team cannot be removed unless removing all teams is
+ * allowed. A member cannot remove the team they belong to." Its team members go with
+ * it (cascade) and sessions that had it active lose it (foreign key, set null).
+ */
+export async function removeTeam(
+  deps: TeamDeps,
+  caller: TeamCaller,
+  input: { teamId: string; organizationId?: string },
+): Promise<void> {
+  const { organization, member } = await accessOrganization(
+    deps.sql,
+    caller.userId,
+    { organizationId: input.organizationId },
+    caller.activeOrganizationId,
+    { notMember: "YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_TEAM" },
+  );
+  requirePermission(
+    deps.config,
+    member,
+    { team: ["delete"] },
+    "YOU_ARE_NOT_ALLOWED_TO_DELETE_TEAMS_IN_THIS_ORGANIZATION",
+  );
+  await transaction(deps.sql, async (tx) => {
+    // Removals in one organization queue on its row, so two of them cannot both see
+    // "another team is left" and remove the last two.
+    if (!(await lockOrganization(tx, organization.id))) {
+      throw new AuthError("ORGANIZATION_NOT_FOUND");
+    }
+    const team = await findTeamInOrganization(tx, organization.id, input.teamId);
+    if (!team) throw new AuthError("TEAM_NOT_FOUND");
+    // SPEC §5: "the team they belong to" is a team they are in, or their active team.
+    if (
+      caller.activeTeamId === team.id ||
+      (await findTeamMember(tx, team.id, caller.userId)) !== undefined
+    ) {
+      throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_TEAM");
+    }
+    if (
+      !deps.config.organization.teams.allowRemovingAllTeams &&
+      (await countTeams(tx, organization.id)) <= 1
+    ) {
+      throw new AuthError("UNABLE_TO_REMOVE_LAST_TEAM");
+    }
+    await deleteTeamRow(tx, team.id);
+  });
+}
+
+/**
+ * list-teams: SPEC §5 "The active organization takes precedence" over the query, and
+ * SPEC §8 "Listing teams as a non-member: FORBIDDEN". The organization is not looked
+ * up on its own, so an unknown id and another tenant's id answer alike.
+ */
+export async function listTeams(
+  deps: TeamDeps,
+  caller: TeamCaller,
+  input: { organizationId?: string },
+): Promise<TeamRow[]> {
+  const organizationId = caller.activeOrganizationId ?? input.organizationId;
+  if (!organizationId) throw new AuthError("NO_ACTIVE_ORGANIZATION");
+  if (!(await findMember(deps.sql, organizationId, caller.userId))) {
+    throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_ACCESS_THIS_ORGANIZATION");
+  }
+  return listTeamsOfOrganization(deps.sql, organizationId);
+}
+
+/**
+ * add-team-member: a member with member:update puts a member of the organization in
+ * one of its teams. Adding someone already there answers their row (idempotent);
+ * otherwise the team's member limit is counted under the team's row lock.
+ */
+export async function addTeamMember(
+  deps: TeamDeps,
+  caller: TeamCaller,
+  input: { teamId: string; userId: string; organizationId?: string },
+): Promise<TeamMemberRow> {
+  const { organization, member } = await accessOrganization(
+    deps.sql,
+    caller.userId,
+    { organizationId: input.organizationId },
+    caller.activeOrganizationId,
+  );
+  requirePermission(
+    deps.config,
+    member,
+    { member: ["update"] },
+    "YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_TEAM_MEMBER",
+  );
+  const team = await findTeamInOrganization(deps.sql, organization.id, input.teamId);
+  if (!team) throw new AuthError("TEAM_NOT_FOUND");
+  const maximum = await resolveLimit(
+    "maximumMembersPerTeam",
+    deps.config.organization.teams.maximumMembersPerTeam,
+    { teamId: team.id, team, organizationId: organization.id, organization, userId: caller.userId },
+  );
+  return transaction(deps.sql, async (tx) => {
+    // SPEC §5 team member limit: adds to one team queue on its row.
+    if (!(await lockTeam(tx, organization.id, team.id))) throw new AuthError("TEAM_NOT_FOUND");
+    // Only members of this organization join its teams (an unknown user answers alike).
+    if (!(await findMember(tx, organization.id, input.userId))) {
+      throw new AuthError("USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
+    }
+    const existing = await findTeamMember(tx, team.id, input.userId);
+    if (existing) return existing;
+    if ((await countTeamMembers(tx, team.id)) >= maximum) {
+      throw new AuthError("TEAM_MEMBER_LIMIT_REACHED");
+    }
+    return insertTeamMember(tx, { id: generateId(), teamId: team.id, userId: input.userId });
+  });
+}
+
+/**
+ * remove-team-member: a member with member:delete takes a user out of a team of the
+ * organization. Sessions of that user lose the team as their active team.
+ */
+export async function removeTeamMember(
+  deps: TeamDeps,
+  caller: TeamCaller,
+  input: { teamId: string; userId: string; organizationId?: string },
+): Promise<void> {
+  const { organization, member } = await accessOrganization(
+    deps.sql,
+    caller.userId,
+    { organizationId: input.organizationId },
+    caller.activeOrganizationId,
+  );
+  requirePermission(
+    deps.config,
+    member,
+    { member: ["delete"] },
+    "YOU_ARE_NOT_ALLOWED_TO_REMOVE_A_TEAM_MEMBER",
+  );
+  const team = await findTeamInOrganization(deps.sql, organization.id, input.teamId);
+  if (!team) throw new AuthError("TEAM_NOT_FOUND");
+  await transaction(deps.sql, async (tx) => {
+    if (!(await deleteTeamMember(tx, team.id, input.userId))) {
+      throw new AuthError("USER_IS_NOT_A_MEMBER_OF_THE_TEAM");
+    }
+    // As SPEC §4 clears an organization one no longer belongs to, so for a team.
+    await clearActiveTeamOfUser(tx, input.userId, team.id);
+  });
+}
+
+/**
+ * set-active-team (api-facts §4.4): null clears it; no teamId re-affirms the current
+ * one; otherwise the team must be in the active organization and the caller in it.
+ * Answers the team (or null) and the updated session, whose cache cookie the route
+ * rewrites.
+ */
+export async function setActiveTeam(
+  deps: TeamDeps,
+  caller: TeamCaller,
+  teamId: string | null | undefined,
+): Promise<{ team: TeamRow | null; session: SessionRow | null }> {
+  if (teamId === null) {
+    const session = await setSessionActiveTeam(deps.sql, caller.sessionId, null);
+    return { team: null, session: session ?? null };
+  }
+  const organizationId = caller.activeOrganizationId;
+  if (!organizationId) throw new AuthError("NO_ACTIVE_ORGANIZATION");
+  const wanted = teamId ?? caller.activeTeamId;
+  if (!wanted) return { team: null, session: null };
+  const team = await findTeamInOrganization(deps.sql, organizationId, wanted);
+  if (!team) throw new AuthError("TEAM_NOT_FOUND");
+  if (!(await findTeamMember(deps.sql, team.id, caller.userId))) {
+    // api-facts §4.4: this endpoint answers the code with 403, the others with 400.
+    throw new AuthError("USER_IS_NOT_A_MEMBER_OF_THE_TEAM", { status: 403 });
+  }
+  if (team.id === caller.activeTeamId) return { team, session: null };
+  const session = await setSessionActiveTeam(deps.sql, caller.sessionId, team.id);
+  return { team, session: session ?? null };
+}
+
+/**
+ * list-user-teams: the caller's teams, in every organization they belong to or in
+ * the given one (403 when they are not its member). Another user's teams (api-facts
+ * §4.4 `userId`) need member:update in that organization and cover only it.
+ */
+export async function listUserTeams(
+  deps: TeamDeps,
+  caller: TeamCaller,
+  input: { organizationId?: string; userId?: string },
+): Promise<TeamRow[]> {
+  if (input.userId === undefined || input.userId === caller.userId) {
+    if (input.organizationId === undefined) return listTeamsOfUser(deps.sql, caller.userId);
+    if (!(await findMember(deps.sql, input.organizationId, caller.userId))) {
+      throw new AuthError("YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION");
+    }
+    return listTeamsOfUser(deps.sql, caller.userId, input.organizationId);
+  }
+  const organizationId = input.organizationId ?? caller.activeOrganizationId;
+  if (!organizationId) throw new AuthError("NO_ACTIVE_ORGANIZATION");
+  const member = await findMember(deps.sql, organizationId, caller.userId);
+  if (!member) throw new AuthError("YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION");
+  requirePermission(
+    deps.config,
+    member,
+    { member: ["update"] },
+    "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER",
+  );
+  if (!(await findMember(deps.sql, organizationId, input.userId))) {
+    throw new AuthError("USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
+  }
+  return listTeamsOfUser(deps.sql, input.userId, organizationId);
+}
+
+/**
+ * list-team-members: the members of a team (default: the active team). Members of the
+ * team see it; so do the organization's owners and admins (member:update) who are not
+ * in it (issue 4, api-facts §13 row 15). A team of an organization the caller is not
+ * in answers as unknown.
+ */
+export async function listMembersOfTeam(
+  deps: TeamDeps,
+  caller: TeamCaller,
+  input: { teamId?: string },
+): Promise<TeamMemberRow[]> {
+  const teamId = input.teamId ?? caller.activeTeamId;
+  if (!teamId) throw new AuthError("YOU_DO_NOT_HAVE_AN_ACTIVE_TEAM");
+  const team = await findTeamById(deps.sql, teamId);
+  if (!team) throw new AuthError("TEAM_NOT_FOUND");
+  const member = await findMember(deps.sql, team.organizationId, caller.userId);
+  if (!member) throw new AuthError("TEAM_NOT_FOUND");
+  if (
+    !hasPermission(deps.config, member.role, { member: ["update"] }) &&
+    !(await findTeamMember(deps.sql, team.id, caller.userId))
+  ) {
+    throw new AuthError("USER_IS_NOT_A_MEMBER_OF_THE_TEAM");
+  }
+  return listTeamMembers(deps.sql, team.id);
+}
