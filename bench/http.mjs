@@ -405,6 +405,8 @@ export function httpScenarios(tools) {
                    'bench-member-1', now() + interval '2 days'
             from generate_series(1, ${invitations}) as n`;
 
+          // Fresh statistics after the bulk inserts, as autovacuum would give a live system.
+          await sql`analyze`;
           let slugCounter = 0;
           let invitationCounter = 0;
           const pairs = [

@@ -10,6 +10,7 @@ import {
   findMember,
   findOrganizationById,
   findOrganizationBySlug,
+  findOrganizationWithMember,
   type MemberRow,
   type OrganizationRow,
 } from "./queries.js";
@@ -60,7 +61,7 @@ export async function requireMember(
   return { organization, member };
 }
 
-/** Resolve and check membership in one step. */
+/** Resolve and check membership in one step (one query for an id or a slug). */
 export async function accessOrganization(
   sql: Queryable,
   userId: string,
@@ -68,13 +69,15 @@ export async function accessOrganization(
   activeOrganizationId: string | null,
   codes: { missing?: ErrorCode; notMember?: ErrorCode } = {},
 ): Promise<OrganizationAccess> {
-  const organization = await resolveOrganization(
-    sql,
-    selector,
-    activeOrganizationId,
-    codes.missing,
-  );
-  return requireMember(sql, organization, userId, codes.notMember);
+  const id =
+    selector.organizationId || (selector.organizationSlug ? undefined : activeOrganizationId);
+  const slug = selector.organizationId ? undefined : (selector.organizationSlug ?? undefined);
+  if (!id && !slug) throw new AuthError(codes.missing ?? "NO_ACTIVE_ORGANIZATION");
+  const found = await findOrganizationWithMember(sql, id ? { id } : { slug }, userId);
+  if (!found) throw new AuthError("ORGANIZATION_NOT_FOUND");
+  if (!found.member)
+    throw new AuthError(codes.notMember ?? "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
+  return { organization: found.organization, member: found.member };
 }
 
 /** SPEC §6: the member's role(s) must grant the request, else `denied` (403). */

@@ -150,23 +150,42 @@ export async function createOrganization(
   const created = await (async () => {
     try {
       return await transaction(sql, async (tx) => {
-        // One creation per user at a time, so the limit cannot be overrun by a race.
-        await lockUser(tx, owner.id);
-        if (await limitReached(config, owner, await countOrganizationsOfUser(tx, owner.id))) {
-          throw new AuthError("YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_ORGANIZATIONS");
+        if (config.organization.organizationLimit !== undefined) {
+          // One creation per user at a time, so the limit cannot be overrun by a race.
+          await lockUser(tx, owner.id);
+          if (await limitReached(config, owner, await countOrganizationsOfUser(tx, owner.id))) {
+            throw new AuthError("YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_ORGANIZATIONS");
+          }
         }
-        const organization = await insertOrganization(tx, { id: generateId(), ...data });
-        const member = await insertMember(tx, {
-          id: generateId(),
-          organizationId: organization.id,
-          userId: owner.id,
-          role: config.organization.creatorRole,
-        });
+        // Ids are made here, so the independent writes go out together (pipelined).
+        const organizationId = generateId();
+        const makeActive =
+          actor.sessionId !== null &&
+          owner.id === actor.user.id &&
+          !input.keepCurrentActiveOrganization;
+        const [organization, member] = await Promise.all([
+          insertOrganization(tx, { id: organizationId, ...data }),
+          insertMember(tx, {
+            id: generateId(),
+            organizationId,
+            userId: owner.id,
+            role: config.organization.creatorRole,
+          }),
+          recordAuditEvent(tx, {
+            action: "organization.created",
+            actorType: "user",
+            actorId: actor.user.id,
+            targetType: "organization",
+            targetId: organizationId,
+            organizationId,
+            ipAddress: actor.ipAddress ?? null,
+          }),
+        ]);
         let teamId: string | null = null;
         if (defaultTeamEnabled(config)) {
           teamId = (await createDefaultTeam(tx, organization, owner.id)).team.id;
         }
-        if (actor.sessionId && owner.id === actor.user.id && !input.keepCurrentActiveOrganization) {
+        if (makeActive && actor.sessionId) {
           await setSessionActiveOrganization(tx, actor.sessionId, organization.id, teamId);
         }
         return { organization, member, teamId };
@@ -178,15 +197,6 @@ export async function createOrganization(
       throw error;
     }
   })();
-  await recordAuditEvent(sql, {
-    action: "organization.created",
-    actorType: "user",
-    actorId: actor.user.id,
-    targetType: "organization",
-    targetId: created.organization.id,
-    organizationId: created.organization.id,
-    ipAddress: actor.ipAddress ?? null,
-  });
   await runHook(config.organization.hooks?.afterCreateOrganization, {
     organization: created.organization,
     member: created.member,

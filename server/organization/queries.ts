@@ -55,6 +55,34 @@ export async function findOrganizationBySlug(
   return row;
 }
 
+/**
+ * The organization and the user's membership of it in one round trip; `member` is
+ * undefined when the user is not a member.
+ */
+export async function findOrganizationWithMember(
+  sql: Queryable,
+  selector: { id?: string; slug?: string },
+  userId: string,
+): Promise<{ organization: OrganizationRow; member: MemberRow | undefined } | undefined> {
+  const [row] = await sql<(OrganizationRow & { member: MemberRow | null })[]>`
+    select o.*, (
+      select json_build_object('id', m.id, 'organizationId', m.organization_id,
+                               'userId', m.user_id, 'role', m.role, 'createdAt', m.created_at)
+      from member m where m.organization_id = o.id and m.user_id = ${userId}
+    ) as member
+    from organization o
+    where (${selector.id ?? null}::text is not null and o.id = ${selector.id ?? null})
+       or (${selector.id ?? null}::text is null and o.slug = ${selector.slug ?? null})`;
+  if (!row) return undefined;
+  const { member, ...organization } = row;
+  return {
+    organization,
+    member: member
+      ? { ...member, createdAt: new Date(member.createdAt as unknown as string) }
+      : undefined,
+  };
+}
+
 /** Locks the organization row: membership limits are counted under this lock. */
 export async function lockOrganization(
   sql: Queryable,
@@ -157,18 +185,36 @@ export async function findMemberByEmail(
   return row;
 }
 
+// Flat columns, shaped in JS: cheaper than building and re-parsing JSON per row.
 const MEMBER_WITH_USER = (sql: Queryable) => sql`
   m.id, m.organization_id, m.user_id, m.role, m.created_at,
-  json_build_object('id', u.id, 'name', u.name, 'email', u.email, 'image', u.image) as user`;
+  u.name as user_name, u.email as user_email, u.image as user_image`;
+
+interface FlatMemberWithUser extends MemberRow {
+  userName: string;
+  userEmail: string;
+  userImage: string | null;
+}
+
+function withUser(row: FlatMemberWithUser): MemberWithUser {
+  return {
+    id: row.id,
+    organizationId: row.organizationId,
+    userId: row.userId,
+    role: row.role,
+    createdAt: row.createdAt,
+    user: { id: row.userId, name: row.userName, email: row.userEmail, image: row.userImage },
+  };
+}
 
 export async function findMemberWithUser(
   sql: Queryable,
   memberId: string,
 ): Promise<MemberWithUser | undefined> {
-  const [row] = await sql<MemberWithUser[]>`
+  const [row] = await sql<FlatMemberWithUser[]>`
     select ${MEMBER_WITH_USER(sql)} from member m join "user" u on u.id = m.user_id
     where m.id = ${memberId}`;
-  return row;
+  return row ? withUser(row) : undefined;
 }
 
 export type MemberSortField = "createdAt" | "name" | "email" | "role";
@@ -196,21 +242,27 @@ export async function listMembersPage(
   const column = sql.unsafe(SORT_COLUMNS[page.sortBy]);
   const direction = sql.unsafe(page.sortDirection === "desc" ? "desc" : "asc");
   const search = page.search ? `%${page.search.replace(/[\\%_]/g, "\\$&").toLowerCase()}%` : null;
-  const [members, [count]] = await Promise.all([
-    sql<MemberWithUser[]>`
-      select ${MEMBER_WITH_USER(sql)} from member m join "user" u on u.id = m.user_id
-      where m.organization_id = ${organizationId}
-        and (${search}::text is null or lower(u.name) like ${search} or u.email like ${search})
-        and (${page.role ?? null}::text is null or ${page.role ?? null} = any(string_to_array(m.role, ',')))
-      order by ${column} ${direction}, m.id
-      limit ${page.limit} offset ${page.offset}`,
-    sql<{ total: number }[]>`
+  // One round trip: the page and, through a window, the total of the filter.
+  const rows = await sql<(FlatMemberWithUser & { total: number })[]>`
+    select ${MEMBER_WITH_USER(sql)}, count(*) over ()::int as total
+    from member m join "user" u on u.id = m.user_id
+    where m.organization_id = ${organizationId}
+      and (${search}::text is null or lower(u.name) like ${search} or u.email like ${search})
+      and (${page.role ?? null}::text is null or ${page.role ?? null} = any(string_to_array(m.role, ',')))
+    order by ${column} ${direction}, m.id
+    limit ${page.limit} offset ${page.offset}`;
+  if (rows.length === 0 && page.offset > 0) {
+    // Past the end there is no row to carry the total: count it on its own.
+    const [count] = await sql<{ total: number }[]>`
       select count(*)::int as total from member m join "user" u on u.id = m.user_id
       where m.organization_id = ${organizationId}
         and (${search}::text is null or lower(u.name) like ${search} or u.email like ${search})
-        and (${page.role ?? null}::text is null or ${page.role ?? null} = any(string_to_array(m.role, ',')))`,
-  ]);
-  return { members, total: count?.total ?? 0 };
+        and (${page.role ?? null}::text is null or ${page.role ?? null} = any(string_to_array(m.role, ',')))`;
+    return { members: [], total: count?.total ?? 0 };
+  }
+  const total = rows[0]?.total ?? 0;
+  const members = rows.map(withUser);
+  return { members, total };
 }
 
 export async function countMembers(sql: Queryable, organizationId: string): Promise<number> {

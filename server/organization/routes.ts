@@ -39,6 +39,7 @@ import {
   listOrganizationsOfUser,
   type MemberSortField,
 } from "./queries.js";
+import { fullOrganizationJsonSchema } from "./wire.js";
 
 /**
  * The slug rule (issue 4, documented in the README): lowercase letters and digits in
@@ -211,7 +212,12 @@ export function organizationRoutes(context: AuthContext) {
 
     typed.get(
       "/organization/get-full-organization",
-      { schema: { querystring: fullOrganizationQuery } },
+      {
+        schema: {
+          querystring: fullOrganizationQuery,
+          response: { 200: fullOrganizationJsonSchema },
+        },
+      },
       async (request) => {
         const current = await requireSession(context, request);
         const { query } = request;
@@ -231,7 +237,7 @@ export function organizationRoutes(context: AuthContext) {
         );
         // A bounded number of queries whatever the organization's size (issue 4 point 7).
         const limit = query.membersLimit ?? defaultMembersLimit(context);
-        const [page, teams] = await Promise.all([
+        const [page, teams, invitations] = await Promise.all([
           listMembersPage(sql, organization.id, {
             limit,
             offset: 0,
@@ -241,8 +247,8 @@ export function organizationRoutes(context: AuthContext) {
           config.organization.teams.enabled
             ? listTeamsOfOrganization(sql, organization.id)
             : Promise.resolve(null),
+          pendingInvitationsForMember(sql, config, member),
         ]);
-        const invitations = await pendingInvitationsForMember(sql, config, member);
         return {
           ...organizationResponse(organization),
           members: page.members.map(memberWithUserResponse),
