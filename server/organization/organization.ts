@@ -25,8 +25,7 @@ import {
   findMemberById,
   findMemberWithUser,
   findOrganizationBySlug,
-  insertMember,
-  insertOrganization,
+  insertOrganizationWithMember,
   lockOrganization,
   type MemberRow,
   type MemberWithUser,
@@ -147,8 +146,38 @@ export async function createOrganization(
     data = { ...data, ...(changed as { data: Partial<typeof data> }).data };
   }
 
+  const makeActive =
+    actor.sessionId !== null && owner.id === actor.user.id && !input.keepCurrentActiveOrganization;
+  const audit = (tx: Queryable, organizationId: string) =>
+    recordAuditEvent(tx, {
+      action: "organization.created",
+      actorType: "user",
+      actorId: actor.user.id,
+      targetType: "organization",
+      targetId: organizationId,
+      organizationId,
+      ipAddress: actor.ipAddress ?? null,
+    });
   const created = await (async () => {
     try {
+      const organizationId = generateId();
+      const memberInput = {
+        id: generateId(),
+        userId: owner.id,
+        role: config.organization.creatorRole,
+      };
+      const simple =
+        config.organization.organizationLimit === undefined &&
+        !defaultTeamEnabled(config) &&
+        !makeActive;
+      if (simple) {
+        // Nothing to count or add: one atomic statement, with the audit row alongside.
+        const [inserted] = await Promise.all([
+          insertOrganizationWithMember(sql, { id: organizationId, ...data }, memberInput),
+          audit(sql, organizationId),
+        ]);
+        return { ...inserted, teamId: null };
+      }
       return await transaction(sql, async (tx) => {
         if (config.organization.organizationLimit !== undefined) {
           // One creation per user at a time, so the limit cannot be overrun by a race.
@@ -158,28 +187,9 @@ export async function createOrganization(
           }
         }
         // Ids are made here, so the independent writes go out together (pipelined).
-        const organizationId = generateId();
-        const makeActive =
-          actor.sessionId !== null &&
-          owner.id === actor.user.id &&
-          !input.keepCurrentActiveOrganization;
-        const [organization, member] = await Promise.all([
-          insertOrganization(tx, { id: organizationId, ...data }),
-          insertMember(tx, {
-            id: generateId(),
-            organizationId,
-            userId: owner.id,
-            role: config.organization.creatorRole,
-          }),
-          recordAuditEvent(tx, {
-            action: "organization.created",
-            actorType: "user",
-            actorId: actor.user.id,
-            targetType: "organization",
-            targetId: organizationId,
-            organizationId,
-            ipAddress: actor.ipAddress ?? null,
-          }),
+        const [{ organization, member }] = await Promise.all([
+          insertOrganizationWithMember(tx, { id: organizationId, ...data }, memberInput),
+          audit(tx, organizationId),
         ]);
         let teamId: string | null = null;
         if (defaultTeamEnabled(config)) {

@@ -39,6 +39,38 @@ export async function insertOrganization(
   return row;
 }
 
+/**
+ * The organization and its creator's membership in one statement: atomic without an
+ * explicit transaction, one round trip (create is a hot path, bench/README.md).
+ */
+export async function insertOrganizationWithMember(
+  sql: Queryable,
+  organization: Pick<OrganizationRow, "id" | "name" | "slug" | "logo" | "metadata">,
+  member: Pick<MemberRow, "id" | "userId" | "role">,
+): Promise<{ organization: OrganizationRow; member: MemberRow }> {
+  const [row] = await sql<(OrganizationRow & { member: MemberRow })[]>`
+    with created as (
+      insert into organization (id, name, slug, logo, metadata)
+      values (${organization.id}, ${organization.name}, ${organization.slug}, ${organization.logo},
+              ${organization.metadata === null ? null : sql.json(organization.metadata as never)})
+      returning *
+    ), owner as (
+      insert into member (id, organization_id, user_id, role)
+      values (${member.id}, ${organization.id}, ${member.userId}, ${member.role})
+      returning *
+    )
+    select created.*, json_build_object(
+      'id', owner.id, 'organizationId', owner.organization_id, 'userId', owner.user_id,
+      'role', owner.role, 'createdAt', owner.created_at) as member
+    from created, owner`;
+  if (!row) throw new Error("insert into organization returned no row");
+  const { member: created, ...inserted } = row;
+  return {
+    organization: inserted,
+    member: { ...created, createdAt: new Date(created.createdAt as unknown as string) },
+  };
+}
+
 export async function findOrganizationById(
   sql: Queryable,
   id: string,
@@ -323,4 +355,31 @@ export async function setSessionActiveOrganization(
     update session set active_organization_id = ${organizationId}, active_team_id = ${teamId},
                        updated_at = now()
     where id = ${sessionId}`;
+}
+
+export async function findOrganizationsBySlugs(
+  sql: Queryable,
+  slugs: string[],
+): Promise<OrganizationRow[]> {
+  if (slugs.length === 0) return [];
+  return sql<OrganizationRow[]>`select * from organization where slug = any(${slugs}::text[])`;
+}
+
+export async function listMembersOfOrganizations(
+  sql: Queryable,
+  organizationIds: string[],
+): Promise<MemberRow[]> {
+  if (organizationIds.length === 0) return [];
+  return sql<MemberRow[]>`
+    select * from member where organization_id = any(${organizationIds}::text[])`;
+}
+
+/** One multi-row INSERT (callers keep batches to a few hundred rows). */
+export async function insertMembers(
+  sql: Queryable,
+  members: Array<Pick<MemberRow, "id" | "organizationId" | "userId" | "role">>,
+): Promise<void> {
+  if (members.length === 0) return;
+  const rows = members.map((member) => ({ ...member }));
+  await sql`insert into member ${sql(rows, "id", "organizationId", "userId", "role")}`;
 }
