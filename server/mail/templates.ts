@@ -6,6 +6,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { packageRoot } from "../db/migrations.js";
+import { escapeHtml } from "../escape-html.js";
 import type { MailMessage } from "./transport.js";
 
 export type MailKind =
@@ -14,18 +15,6 @@ export type MailKind =
   | "change-email"
   | "delete-account"
   | "invitation";
-
-const HTML_ESCAPES: Record<string, string> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;",
-};
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => HTML_ESCAPES[character] ?? character);
-}
 
 function fill(template: string, variables: Record<string, string>, asHtml: boolean): string {
   return template.replace(/\{\{(\w+)\}\}/g, (_, name: string) => {

@@ -4,19 +4,8 @@
  */
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
+import { escapeHtml } from "../escape-html.js";
 import type { ZodTypeProvider } from "../http/validation.js";
-
-const HTML_ESCAPES: Record<string, string> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;",
-};
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => HTML_ESCAPES[character] ?? character);
-}
 
 /** Repeated query keys arrive as arrays: the page shows the first. */
 const firstString = z
