@@ -8,6 +8,8 @@ import { registerInit } from "./commands/init.js";
 import { registerMigrate } from "./commands/migrate.js";
 import { registerSecret } from "./commands/secret.js";
 import { registerServe } from "./commands/serve.js";
+import { registerSession } from "./commands/session.js";
+import { registerUser } from "./commands/user.js";
 import { registerVersion } from "./commands/version.js";
 import { EXIT, exitCodeFor } from "./exit-codes.js";
 import { type GlobalOptions, reportError } from "./output.js";
@@ -32,6 +34,8 @@ export function buildProgram(): Command {
   registerDoctor(program);
   registerSecret(program);
   registerVersion(program);
+  registerUser(program);
+  registerSession(program);
 
   // Every subcommand inherits the strict parsing and the usage-error behaviour.
   for (const command of program.commands) {

@@ -6,6 +6,7 @@ import fastifyCookie from "@fastify/cookie";
 import Fastify, { type FastifyInstance, LogController } from "fastify";
 import type { Redis } from "ioredis";
 import { accountRoutes } from "./accounts/routes.js";
+import { adminRoutes } from "./admin/routes.js";
 import type { AuthdConfig } from "./config.js";
 import type { Sql } from "./db/connection.js";
 import { emailRoutes } from "./email/routes.js";
@@ -106,6 +107,7 @@ export async function buildApp(
     organizationRoutes,
     invitationRoutes,
     teamRoutes,
+    adminRoutes,
   ]) {
     await app.register(routes(context), { prefix });
   }

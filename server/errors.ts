@@ -250,6 +250,7 @@ export const ERROR_CATALOGUE = {
     400,
     "You are not allowed to set a non-existent role value",
   ),
+  USER_ID_CANNOT_BE_UPDATED: entry(400, "User id cannot be updated"),
   PASSWORD_CANNOT_BE_UPDATED_VIA_UPDATE_USER: entry(
     400,
     "Password cannot be updated through update-user. Use the set-user-password endpoint instead",

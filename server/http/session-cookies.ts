@@ -33,6 +33,7 @@ export function cookieNames(config: AuthdConfig, secure: boolean) {
     sessionToken: `${prefix}.session_token`,
     sessionData: `${prefix}.session_data`,
     dontRemember: `${prefix}.dont_remember`,
+    adminSession: `${prefix}.admin_session`,
   };
 }
 
@@ -170,4 +171,47 @@ export function readSessionDataCookie(
     return null;
   }
   return Buffer.from(body, "base64url").toString("utf8");
+}
+
+/**
+ * Impersonation (api-facts §8): the admin's own token rides along in the signed
+ * `admin_session` cookie as `<token>:<"true" when the admin's login was not remembered>`.
+ */
+export function setAdminSessionCookie(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  context: CookieContext,
+  adminToken: string,
+  dontRemember: boolean,
+  maxAge: number,
+): void {
+  const secure = isSecureRequest(context.config, request);
+  const value = signValue(`${adminToken}:${dontRemember ? "true" : ""}`, context.secret);
+  reply.setCookie(
+    cookieNames(context.config, secure).adminSession,
+    value,
+    attributes(secure, maxAge),
+  );
+}
+
+export function readAdminSessionCookie(
+  request: FastifyRequest,
+  context: CookieContext,
+): { token: string; dontRemember: boolean } | null {
+  const names = cookieNames(context.config, isSecureRequest(context.config, request));
+  const signed = request.cookies[names.adminSession];
+  const value = signed ? unsignValue(signed, context.secret) : null;
+  if (!value) return null;
+  const colon = value.lastIndexOf(":");
+  if (colon <= 0) return null;
+  return { token: value.slice(0, colon), dontRemember: value.slice(colon + 1) === "true" };
+}
+
+export function clearAdminSessionCookie(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  context: CookieContext,
+): void {
+  const secure = isSecureRequest(context.config, request);
+  reply.setCookie(cookieNames(context.config, secure).adminSession, "", attributes(secure, 0));
 }

@@ -6,6 +6,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { SessionRow } from "../sessions/queries.js";
 import { createSession, endSession, sessionResponse, userResponse } from "../sessions/sessions.js";
 import type { UserRow } from "../users/queries.js";
+import { assertNotBanned } from "../users/users.js";
 import { type AuthContext, clientInfo, currentSession } from "./auth-context.js";
 import { clearSessionCookies, setSessionCookie, setSessionDataCookie } from "./session-cookies.js";
 
@@ -25,6 +26,8 @@ export async function issueSession(
   user: UserRow,
   options: { rememberMe?: boolean } = {},
 ): Promise<IssuedSession> {
+  // issue 5: no sign-in method issues a session to a banned user (an expired ban lifts).
+  await assertNotBanned(context.sql, user);
   const previous = await currentSession(context, request);
   if (previous) await endSession(context.sql, previous.session.id);
   const rememberMe = options.rememberMe !== false;

@@ -74,6 +74,9 @@ export async function findLiveSession(
     await deleteSessionById(sql, found.session.id);
     return null;
   }
+  // issue 5: a banned user has no live session (a ban set by hand in the database too).
+  const { user } = found;
+  if (user.banned && (!user.banExpires || user.banExpires.getTime() > Date.now())) return null;
   return found;
 }
 

@@ -1,0 +1,458 @@
+/**
+ * `authd user …`: platform administration from the shell. Every verb calls the same
+ * domain function as its `/admin/*` endpoint (DESIGN §1), as the actor "cli", so each
+ * writes an audit_event with actor_type "cli".
+ */
+import { readFile } from "node:fs/promises";
+import { type Command, InvalidArgumentError } from "commander";
+import {
+  type AdminActor,
+  type AdminDeps,
+  banUser,
+  createUser,
+  getUser,
+  listUsers,
+  removeUser,
+  resolveUser,
+  setRole,
+  setUserPassword,
+  unbanUser,
+  updateUser,
+} from "../../server/admin/admin.js";
+import { type LoadedConfig, loadConfig } from "../../server/config.js";
+import { type Database, openDatabase } from "../../server/db/connection.js";
+import { userResponse } from "../../server/sessions/sessions.js";
+import { findUserByEmail, type UserRow } from "../../server/users/queries.js";
+import { normalizeEmail } from "../../server/users/users.js";
+import { UsageError } from "../exit-codes.js";
+import { formatTable, type GlobalOptions, note, printJson, wantsJson } from "../output.js";
+import { confirmModerate } from "./shared.js";
+
+export const CLI_ACTOR: AdminActor = { kind: "cli" };
+
+export interface AdminSession {
+  deps: AdminDeps;
+  db: Database;
+  loaded: LoadedConfig;
+}
+
+/** Opens the database for one command (two connections are plenty) and closes it. */
+export async function withAdmin<T>(
+  globals: GlobalOptions,
+  work: (admin: AdminSession) => Promise<T>,
+): Promise<T> {
+  const loaded = await loadConfig({ configPath: globals.config });
+  const db = await openDatabase(loaded, { max: 2 });
+  try {
+    return await work({ deps: { sql: db.sql, config: loaded.config }, db, loaded });
+  } finally {
+    await db.close();
+  }
+}
+
+/** `7d`, `12h`, `30m`, `45s`, or plain seconds, as seconds. */
+export function parseDuration(value: string): number {
+  const match = /^(\d+)\s*([smhdw]?)$/.exec(value.trim());
+  const units: Record<string, number> = { "": 1, s: 1, m: 60, h: 3600, d: 86400, w: 604800 };
+  const seconds = match ? Number(match[1]) * (units[match[2] ?? ""] ?? 1) : Number.NaN;
+  if (!Number.isSafeInteger(seconds) || seconds < 1) {
+    throw new InvalidArgumentError("expected a duration like 30m, 12h or 7d");
+  }
+  return seconds;
+}
+
+function parseBoolean(value: string): boolean {
+  if (value === "true") return true;
+  if (value === "false") return false;
+  throw new InvalidArgumentError("expected true or false");
+}
+
+function parseLimit(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 1000) {
+    throw new InvalidArgumentError("expected a whole number from 1 to 1000");
+  }
+  return Number(value);
+}
+
+function parseOffset(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError("expected a whole number >= 0");
+  return Number(value);
+}
+
+function readStdin(): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = "";
+    process.stdin.setEncoding("utf8");
+    process.stdin.on("data", (chunk: string) => {
+      text += chunk;
+    });
+    process.stdin.on("end", () => resolve(text));
+    process.stdin.on("error", reject);
+  });
+}
+
+/** One trailing newline is the shell's (`echo`), not the password's. */
+function stripNewline(text: string): string {
+  return text.replace(/\r?\n$/, "");
+}
+
+interface PasswordFlags {
+  password?: string | boolean;
+  passwordStdin?: boolean;
+  passwordFile?: string;
+}
+
+/**
+ * The password from --password-stdin or --password-file; a plain --password value
+ * works but warns (it lands in shell history and `ps`). Undefined when none is given.
+ */
+export async function readPassword(flags: PasswordFlags): Promise<string | undefined> {
+  const given = [
+    flags.passwordStdin === true,
+    flags.passwordFile !== undefined,
+    typeof flags.password === "string",
+  ].filter(Boolean).length;
+  if (given > 1) {
+    throw new UsageError("give the password one way: --password-stdin or --password-file");
+  }
+  let password: string | undefined;
+  if (flags.passwordStdin) {
+    if (process.stdin.isTTY) throw new UsageError("--password-stdin needs the password piped in");
+    password = stripNewline(await readStdin());
+  } else if (flags.passwordFile !== undefined) {
+    try {
+      password = stripNewline(await readFile(flags.passwordFile, "utf8"));
+    } catch (error) {
+      throw new UsageError(
+        `cannot read --password-file ${flags.passwordFile}: ${(error as Error).message}`,
+      );
+    }
+  } else if (typeof flags.password === "string") {
+    note(
+      "warning: a password given on the command line is visible in shell history and process lists; use --password-stdin or --password-file",
+    );
+    password = flags.password;
+  }
+  if (password === "") throw new UsageError("the password is empty");
+  return password;
+}
+
+function dateText(value: Date | null): string {
+  return value ? value.toISOString() : "-";
+}
+
+export function printUsers(users: UserRow[]): void {
+  process.stdout.write(
+    `${formatTable(
+      ["ID", "EMAIL", "NAME", "ROLE", "VERIFIED", "BANNED", "CREATED"],
+      users.map((user) => [
+        user.id,
+        user.email,
+        user.name,
+        user.role ?? "-",
+        user.emailVerified ? "yes" : "no",
+        user.banned ? `yes (${user.banReason ?? ""}, until ${dateText(user.banExpires)})` : "no",
+        user.createdAt.toISOString(),
+      ]),
+    )}\n`,
+  );
+}
+
+function printUser(user: UserRow, globals: GlobalOptions): void {
+  if (wantsJson(globals)) {
+    printJson(userResponse(user));
+    return;
+  }
+  const view = userResponse(user);
+  process.stdout.write(
+    `${formatTable(
+      ["FIELD", "VALUE"],
+      Object.entries(view).map(([key, value]) => [
+        key,
+        value instanceof Date ? value.toISOString() : value === null ? "-" : String(value),
+      ]),
+    )}\n`,
+  );
+}
+
+/** Resolves every target before anything is written: one unknown user, nothing done. */
+async function resolveAll(admin: AdminSession, targets: string[]): Promise<UserRow[]> {
+  const users: UserRow[] = [];
+  for (const target of targets) users.push(await resolveUser(admin.deps.sql, target));
+  return users;
+}
+
+interface CreateFlags extends PasswordFlags {
+  email: string;
+  name?: string;
+  emailVerified?: boolean;
+  role?: string;
+  ifExists: "skip" | "update" | "fail";
+}
+
+async function createCommand(flags: CreateFlags, command: Command): Promise<void> {
+  const globals = command.optsWithGlobals<GlobalOptions>();
+  const password = flags.password === false ? undefined : await readPassword(flags);
+  await withAdmin(globals, async (admin) => {
+    const existing = await findUserByEmail(admin.deps.sql, normalizeEmail(flags.email));
+    let user: UserRow;
+    if (existing && flags.ifExists === "skip") {
+      note(`${existing.email} already exists (${existing.id}); skipped.`);
+      user = existing;
+    } else if (existing && flags.ifExists === "update") {
+      const data: Record<string, unknown> = {};
+      if (flags.name !== undefined) data.name = flags.name;
+      if (flags.emailVerified) data.emailVerified = true;
+      if (flags.role !== undefined) data.role = flags.role;
+      user =
+        Object.keys(data).length > 0
+          ? await updateUser(admin.deps, CLI_ACTOR, existing.id, data)
+          : existing;
+      if (password !== undefined) {
+        await setUserPassword(admin.deps, CLI_ACTOR, existing.id, password);
+      }
+      note(`${existing.email} already exists (${existing.id}); updated.`);
+    } else {
+      user = await createUser(admin.deps, CLI_ACTOR, {
+        email: flags.email,
+        name: flags.name,
+        password,
+        role: flags.role,
+        emailVerified: flags.emailVerified === true,
+      });
+    }
+    printUser(user, globals);
+  });
+}
+
+interface ListFlags {
+  email?: string;
+  role?: string;
+  banned?: boolean;
+  limit: number;
+  offset?: number;
+}
+
+async function listCommand(flags: ListFlags, command: Command): Promise<void> {
+  const globals = command.optsWithGlobals<GlobalOptions>();
+  await withAdmin(globals, async (admin) => {
+    const result = await listUsers(admin.deps, CLI_ACTOR, {
+      emailGlob: flags.email,
+      ...(flags.role !== undefined
+        ? { filterField: "role", filterOperator: "eq", filterValue: flags.role }
+        : {}),
+      banned: flags.banned,
+      limit: flags.limit,
+      offset: flags.offset,
+      sortBy: "createdAt",
+    });
+    if (wantsJson(globals)) {
+      printJson({
+        items: result.users.map(userResponse),
+        total: result.total,
+        limit: flags.limit,
+        offset: flags.offset ?? 0,
+      });
+      return;
+    }
+    printUsers(result.users);
+    note(`${result.users.length} of ${result.total} user(s).`);
+  });
+}
+
+export function registerUser(program: Command): void {
+  const user = program.command("user").description("manage users (platform admin)");
+
+  user
+    .command("create")
+    .description("create a user")
+    .requiredOption("--email <email>", "email address")
+    .option("--name <name>", "display name")
+    .option("--password-stdin", "read the password from stdin")
+    .option("--password-file <file>", "read the password from a file")
+    .option("--password <password>", "the password (prints a warning; prefer --password-stdin)")
+    .option("--no-password", "create the user without a password")
+    .option("--email-verified", "mark the email verified")
+    .option("--role <role>", "platform role (admin, user, or one of admin.adminRoles)")
+    .option(
+      "--if-exists <mode>",
+      "when the email exists: skip, update or fail",
+      (value) => {
+        if (!["skip", "update", "fail"].includes(value)) {
+          throw new InvalidArgumentError("expected skip, update or fail");
+        }
+        return value;
+      },
+      "fail",
+    )
+    .action(createCommand);
+
+  user
+    .command("list")
+    .description("list users")
+    .option("--email <glob>", "email pattern, e.g. '*@example.com'")
+    .option("--role <role>", "only users with this role")
+    .option("--banned", "only banned users")
+    .option("--limit <n>", "at most N users (1-1000)", parseLimit, 50)
+    .option("--offset <n>", "skip N users", parseOffset)
+    .action(listCommand);
+
+  user
+    .command("get <user>")
+    .description("show a user (by id or email)")
+    .action(async (target: string, _flags: unknown, command: Command) => {
+      const globals = command.optsWithGlobals<GlobalOptions>();
+      await withAdmin(globals, async (admin) => {
+        const found = await resolveUser(admin.deps.sql, target);
+        printUser(await getUser(admin.deps, CLI_ACTOR, found.id), globals);
+      });
+    });
+
+  user
+    .command("update <user>")
+    .description("change a user's name, email, verification or image")
+    .option("--name <name>", "display name")
+    .option("--email <email>", "new email address (must be unused)")
+    .option("--email-verified <bool>", "true or false", parseBoolean)
+    .option("--image <url>", "image URL")
+    .action(
+      async (
+        target: string,
+        flags: { name?: string; email?: string; emailVerified?: boolean; image?: string },
+        command: Command,
+      ) => {
+        const globals = command.optsWithGlobals<GlobalOptions>();
+        const data = Object.fromEntries(
+          Object.entries(flags).filter(([, value]) => value !== undefined),
+        );
+        if (Object.keys(data).length === 0) {
+          throw new UsageError(
+            "nothing to update: give --name, --email, --email-verified or --image",
+          );
+        }
+        await withAdmin(globals, async (admin) => {
+          const found = await resolveUser(admin.deps.sql, target);
+          printUser(await updateUser(admin.deps, CLI_ACTOR, found.id, data), globals);
+        });
+      },
+    );
+
+  user
+    .command("ban <users...>")
+    .description("ban users and end their sessions (moderate: --yes off a terminal)")
+    .option("--reason <reason>", "shown to the user at sign-in")
+    .option("--expires-in <duration>", "lift the ban after e.g. 7d (default: never)", parseDuration)
+    .action(
+      async (
+        targets: string[],
+        flags: { reason?: string; expiresIn?: number },
+        command: Command,
+      ) => {
+        const globals = command.optsWithGlobals<GlobalOptions>();
+        await withAdmin(globals, async (admin) => {
+          const users = await resolveAll(admin, targets);
+          const confirmed = await confirmModerate(
+            `Ban ${users.map((found) => found.email).join(", ")} and end their sessions?`,
+            globals,
+          );
+          if (!confirmed) {
+            note("Nothing banned.");
+            return;
+          }
+          const banned: UserRow[] = [];
+          for (const found of users) {
+            banned.push(
+              await banUser(admin.deps, CLI_ACTOR, found.id, {
+                reason: flags.reason,
+                expiresIn: flags.expiresIn,
+              }),
+            );
+          }
+          if (wantsJson(globals)) printJson({ items: banned.map(userResponse) });
+          else printUsers(banned);
+        });
+      },
+    );
+
+  user
+    .command("unban <users...>")
+    .description("lift bans")
+    .action(async (targets: string[], _flags: unknown, command: Command) => {
+      const globals = command.optsWithGlobals<GlobalOptions>();
+      await withAdmin(globals, async (admin) => {
+        const users = await resolveAll(admin, targets);
+        const unbanned: UserRow[] = [];
+        for (const found of users) unbanned.push(await unbanUser(admin.deps, CLI_ACTOR, found.id));
+        if (wantsJson(globals)) printJson({ items: unbanned.map(userResponse) });
+        else printUsers(unbanned);
+      });
+    });
+
+  user
+    .command("set-role <user> <role>")
+    .description("set the platform role (comma-separated for several)")
+    .action(async (target: string, role: string, _flags: unknown, command: Command) => {
+      const globals = command.optsWithGlobals<GlobalOptions>();
+      await withAdmin(globals, async (admin) => {
+        const found = await resolveUser(admin.deps.sql, target);
+        printUser(await setRole(admin.deps, CLI_ACTOR, found.id, role), globals);
+      });
+    });
+
+  user
+    .command("set-password <user>")
+    .description("set a user's password (sessions are kept)")
+    .option("--password-stdin", "read the password from stdin")
+    .option("--password-file <file>", "read the password from a file")
+    .option("--password <password>", "the password (prints a warning; prefer --password-stdin)")
+    .action(async (target: string, flags: PasswordFlags, command: Command) => {
+      const globals = command.optsWithGlobals<GlobalOptions>();
+      const password = await readPassword(flags);
+      if (password === undefined) {
+        throw new UsageError("give the password with --password-stdin or --password-file");
+      }
+      await withAdmin(globals, async (admin) => {
+        const found = await resolveUser(admin.deps.sql, target);
+        await setUserPassword(admin.deps, CLI_ACTOR, found.id, password);
+        if (wantsJson(globals)) printJson({ id: found.id, email: found.email, passwordSet: true });
+        else process.stdout.write(`Password set for ${found.email} (${found.id}).\n`);
+      });
+    });
+
+  user
+    .command("delete <users...>")
+    .description("delete users (moderate: --yes; several at once is severe: --confirm=<count>)")
+    .option("--confirm <count>", "the number of users to delete, required for more than one")
+    .action(async (targets: string[], flags: { confirm?: string }, command: Command) => {
+      const globals = command.optsWithGlobals<GlobalOptions>();
+      await withAdmin(globals, async (admin) => {
+        const users = await resolveAll(admin, targets);
+        const unique = [...new Map(users.map((found) => [found.id, found])).values()];
+        if (unique.length > 1) {
+          // reference/cli.md: bulk delete is severe; --yes alone is not enough.
+          if (flags.confirm !== String(unique.length)) {
+            throw new UsageError(
+              `deleting ${unique.length} users is severe: pass --confirm=${unique.length}`,
+            );
+          }
+        } else {
+          const confirmed = await confirmModerate(
+            `Delete ${unique[0]?.email} with their sessions, accounts and memberships?`,
+            globals,
+          );
+          if (!confirmed) {
+            note("Nothing deleted.");
+            return;
+          }
+        }
+        for (const found of unique) await removeUser(admin.deps, CLI_ACTOR, found.id);
+        if (wantsJson(globals)) {
+          printJson({ deleted: unique.map((found) => ({ id: found.id, email: found.email })) });
+        } else {
+          for (const found of unique) {
+            process.stdout.write(`Deleted ${found.email} (${found.id}).\n`);
+          }
+        }
+      });
+    });
+}

@@ -1,0 +1,134 @@
+/**
+ * The SQL only the platform admin needs: searching and counting users, writing the
+ * admin-only user fields (role, ban, email), and every session of a user, expired ones
+ * included. Plain user and session statements stay in users/ and sessions/.
+ */
+import type { Queryable } from "../db/connection.js";
+import type { SessionRow } from "../sessions/queries.js";
+import type { UserRow } from "../users/queries.js";
+
+/** Columns list-users may sort and filter by (identifiers are never taken from input). */
+export const USER_COLUMNS = {
+  id: "id",
+  email: "email",
+  name: "name",
+  role: "role",
+  banned: "banned",
+  emailVerified: "email_verified",
+  createdAt: "created_at",
+  updatedAt: "updated_at",
+} as const;
+export type UserColumn = keyof typeof USER_COLUMNS;
+
+export interface UserSearch {
+  /** A LIKE pattern (already escaped) on `field`. */
+  search?: { field: "email" | "name"; pattern: string };
+  filter?: {
+    field: UserColumn;
+    operator: "eq" | "ne" | "lt" | "lte" | "gt" | "gte" | "contains";
+    value: string | boolean;
+  };
+  /** The CLI's `--banned`. */
+  banned?: boolean;
+  sortBy: UserColumn;
+  sortDirection: "asc" | "desc";
+  limit: number;
+  offset: number;
+}
+
+/** `%`, `_` and `\` taken literally inside a LIKE pattern. */
+export function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (character) => `\\${character}`);
+}
+
+function conditions(sql: Queryable, query: UserSearch) {
+  const search = query.search
+    ? sql`and ${sql(USER_COLUMNS[query.search.field])} ilike ${query.search.pattern}`
+    : sql``;
+  const bannedOnly = query.banned === undefined ? sql`` : sql`and banned = ${query.banned}`;
+  const filter = query.filter;
+  if (!filter) return sql`${search} ${bannedOnly}`;
+  const column = sql(USER_COLUMNS[filter.field]);
+  const value = filter.value;
+  const comparison =
+    filter.operator === "contains"
+      ? sql`and ${column}::text ilike ${`%${escapeLike(String(value))}%`}`
+      : filter.operator === "eq"
+        ? sql`and ${column}::text = ${String(value)}`
+        : filter.operator === "ne"
+          ? sql`and ${column}::text is distinct from ${String(value)}`
+          : filter.operator === "lt"
+            ? sql`and ${column}::text < ${String(value)}`
+            : filter.operator === "lte"
+              ? sql`and ${column}::text <= ${String(value)}`
+              : filter.operator === "gt"
+                ? sql`and ${column}::text > ${String(value)}`
+                : sql`and ${column}::text >= ${String(value)}`;
+  return sql`${search} ${bannedOnly} ${comparison}`;
+}
+
+export async function searchUsers(
+  sql: Queryable,
+  query: UserSearch,
+): Promise<{ users: UserRow[]; total: number }> {
+  const where = conditions(sql, query);
+  const direction = query.sortDirection === "desc" ? sql`desc` : sql`asc`;
+  const users = await sql<UserRow[]>`
+    select * from "user" where true ${where}
+    order by ${sql(USER_COLUMNS[query.sortBy])} ${direction}, id ${direction}
+    limit ${query.limit} offset ${query.offset}`;
+  const [count] = await sql<{ total: number }[]>`
+    select count(*)::int as total from "user" where true ${conditions(sql, query)}`;
+  return { users, total: count?.total ?? 0 };
+}
+
+export interface AdminUserChanges {
+  name?: string;
+  image?: string | null;
+  email?: string;
+  emailVerified?: boolean;
+  role?: string;
+  banned?: boolean;
+  banReason?: string | null;
+  banExpires?: Date | null;
+}
+
+export async function updateUserAsAdmin(
+  sql: Queryable,
+  id: string,
+  changes: AdminUserChanges,
+): Promise<UserRow | undefined> {
+  const has = (key: keyof AdminUserChanges) => changes[key] !== undefined;
+  const [row] = await sql<UserRow[]>`
+    update "user" set
+      name = coalesce(${changes.name ?? null}, name),
+      image = case when ${has("image")} then ${changes.image ?? null} else image end,
+      email = coalesce(${changes.email ?? null}, email),
+      email_verified = coalesce(${changes.emailVerified ?? null}::boolean, email_verified),
+      role = coalesce(${changes.role ?? null}, role),
+      banned = coalesce(${changes.banned ?? null}::boolean, banned),
+      ban_reason = case when ${has("banReason")} then ${changes.banReason ?? null} else ban_reason end,
+      ban_expires = case when ${has("banExpires")} then ${changes.banExpires ?? null}::timestamptz
+                         else ban_expires end,
+      updated_at = now()
+    where id = ${id}
+    returning *`;
+  return row;
+}
+
+/** Every session of the user, expired ones included (api-facts §5 list-user-sessions). */
+export async function listAllSessionsOfUser(sql: Queryable, userId: string): Promise<SessionRow[]> {
+  return sql<SessionRow[]>`
+    select * from session where user_id = ${userId} order by created_at desc, id`;
+}
+
+/** Deletes a session by id or token digest, whoever it belongs to; answers its row. */
+export async function deleteSessionByIdOrDigest(
+  sql: Queryable,
+  id: string,
+  tokenHash: string,
+): Promise<SessionRow | undefined> {
+  const [row] = await sql<SessionRow[]>`
+    delete from session where id = ${id} or token_hash = ${tokenHash} returning *`;
+  return row;
+}

@@ -1,0 +1,290 @@
+/**
+ * The platform admin API (api-facts §5) under /admin/: thin handlers over
+ * server/admin/admin.ts. Signed out is 401 UNAUTHORIZED; a caller without the
+ * permission gets 403 with the endpoint's YOU_ARE_NOT_ALLOWED_TO_* code. With
+ * `admin.enabled: false` no route exists (404 NOT_FOUND).
+ */
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { z } from "zod";
+import { AuthError } from "../errors.js";
+import {
+  type AuthContext,
+  clientInfo,
+  currentSession,
+  requireSession,
+} from "../http/auth-context.js";
+import {
+  booleanish,
+  boundedString,
+  emailInput,
+  imageInput,
+  nameInput,
+  passwordInput,
+} from "../http/schemas.js";
+import {
+  clearAdminSessionCookie,
+  readAdminSessionCookie,
+  readDontRemember,
+  setAdminSessionCookie,
+  setSessionCookie,
+  setSessionDataCookie,
+} from "../http/session-cookies.js";
+import type { ZodTypeProvider } from "../http/validation.js";
+import { findLiveSession, sessionResponse, userResponse } from "../sessions/sessions.js";
+import {
+  ADMIN_STATEMENTS,
+  type AdminActor,
+  type AdminDeps,
+  banUser,
+  createUser,
+  getUser,
+  hasPermission,
+  impersonateUser,
+  listUserSessions,
+  listUsers,
+  listUsersQuery,
+  type PermissionRequest,
+  removeUser,
+  revokeUserSession,
+  revokeUserSessions,
+  setRole,
+  setUserPassword,
+  stopImpersonating,
+  unbanUser,
+  updateUser,
+} from "./admin.js";
+
+const userId = boundedString(255).min(1);
+const role = z.union([boundedString(255), z.array(boundedString(255)).max(32)]);
+
+const createUserBody = z.object({
+  email: emailInput,
+  password: passwordInput.optional(),
+  name: nameInput.default(""),
+  role: role.optional(),
+  data: z
+    .object({ image: imageInput.nullable().optional(), emailVerified: z.boolean().optional() })
+    .loose()
+    .optional(),
+});
+const userIdBody = z.object({ userId });
+const setRoleBody = z.object({ userId, role });
+const banUserBody = z.object({
+  userId,
+  banReason: boundedString(1024).optional(),
+  banExpiresIn: z
+    .number()
+    .int()
+    .positive()
+    .max(400 * 86400 * 100)
+    .optional(),
+});
+const updateUserBody = z.object({ userId, data: z.record(z.string(), z.unknown()) });
+const revokeSessionBody = z.object({ sessionToken: boundedString(512).min(1) });
+const setPasswordBody = z.object({
+  userId,
+  newPassword: passwordInput.min(1, "newPassword cannot be empty"),
+});
+const permissionsShape = z.object(
+  Object.fromEntries(
+    Object.keys(ADMIN_STATEMENTS).map((resource) => [
+      resource,
+      z.array(boundedString(64)).max(32).optional(),
+    ]),
+  ) as Record<keyof typeof ADMIN_STATEMENTS, z.ZodOptional<z.ZodArray<z.ZodString>>>,
+);
+const hasPermissionBody = z.object({
+  userId: userId.optional(),
+  role: boundedString(255).optional(),
+  permissions: permissionsShape.optional(),
+  permission: z.unknown().optional(),
+});
+const listUsersQueryString = listUsersQuery.omit({ emailGlob: true, banned: true }).extend({
+  filterValue: z.union([booleanish, z.string().max(320)]).optional(),
+});
+
+export function adminRoutes(context: AuthContext) {
+  return async (app: FastifyInstance): Promise<void> => {
+    if (!context.config.admin.enabled) return;
+    const typed = app.withTypeProvider<ZodTypeProvider>();
+    const deps: AdminDeps = { sql: context.sql, config: context.config };
+
+    const actorOf = async (request: FastifyRequest) => {
+      const { user } = await requireSession(context, request);
+      const client = clientInfo(request);
+      return {
+        kind: "user",
+        user,
+        ipAddress: client.ipAddress,
+        userAgent: client.userAgent,
+      } satisfies AdminActor;
+    };
+
+    typed.post("/admin/create-user", { schema: { body: createUserBody } }, async (request) => {
+      const actor = await actorOf(request);
+      const { data, ...body } = request.body;
+      // Ban fields through create-user need the ban permission (api-facts §5): refused.
+      if (data && ("banned" in data || "banReason" in data || "banExpires" in data)) {
+        throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_BAN_USERS");
+      }
+      const user = await createUser(deps, actor, {
+        ...body,
+        image: data?.image,
+        emailVerified: data?.emailVerified,
+      });
+      return { user: userResponse(user) };
+    });
+
+    typed.get(
+      "/admin/list-users",
+      { schema: { querystring: listUsersQueryString } },
+      async (request) => {
+        const actor = await actorOf(request);
+        const result = await listUsers(deps, actor, request.query);
+        return { ...result, users: result.users.map(userResponse) };
+      },
+    );
+
+    typed.get(
+      "/admin/get-user",
+      { schema: { querystring: z.object({ id: userId }) } },
+      async (request) => {
+        const actor = await actorOf(request);
+        return userResponse(await getUser(deps, actor, request.query.id));
+      },
+    );
+
+    typed.post("/admin/update-user", { schema: { body: updateUserBody } }, async (request) => {
+      const actor = await actorOf(request);
+      return userResponse(await updateUser(deps, actor, request.body.userId, request.body.data));
+    });
+
+    typed.post("/admin/set-role", { schema: { body: setRoleBody } }, async (request) => {
+      const actor = await actorOf(request);
+      return {
+        user: userResponse(await setRole(deps, actor, request.body.userId, request.body.role)),
+      };
+    });
+
+    typed.post("/admin/ban-user", { schema: { body: banUserBody } }, async (request) => {
+      const actor = await actorOf(request);
+      const user = await banUser(deps, actor, request.body.userId, {
+        reason: request.body.banReason,
+        expiresIn: request.body.banExpiresIn,
+      });
+      return { user: userResponse(user) };
+    });
+
+    typed.post("/admin/unban-user", { schema: { body: userIdBody } }, async (request) => {
+      const actor = await actorOf(request);
+      return { user: userResponse(await unbanUser(deps, actor, request.body.userId)) };
+    });
+
+    typed.post(
+      "/admin/impersonate-user",
+      { schema: { body: userIdBody } },
+      async (request, reply) => {
+        const actor = await actorOf(request);
+        const own = await requireSession(context, request);
+        const { session, token, user } = await impersonateUser(
+          deps,
+          actor,
+          request.body.userId,
+          clientInfo(request),
+        );
+        // api-facts §5: the admin's token waits in admin_session; the impersonation
+        // cookie is a browser-session one.
+        setAdminSessionCookie(
+          request,
+          reply,
+          context.cookies,
+          own.token,
+          readDontRemember(request, context.cookies),
+          context.config.admin.impersonationSessionDuration,
+        );
+        setSessionCookie(request, reply, context.cookies, token, { rememberMe: false });
+        const payload = { session: sessionResponse(session), user: userResponse(user) };
+        setSessionDataCookie(request, reply, context.cookies, token, payload, false);
+        return payload;
+      },
+    );
+
+    // No admin permission check: any impersonation session may end itself (api-facts §5).
+    typed.post("/admin/stop-impersonating", async (request, reply) => {
+      const current = await requireSession(context, request);
+      if (!current.session.impersonatedBy) throw new AuthError("YOU_ARE_NOT_IMPERSONATING_ANYONE");
+      const saved = readAdminSessionCookie(request, context.cookies);
+      const admin = saved ? await findLiveSession(context.sql, saved.token) : null;
+      if (!saved || !admin || admin.user.id !== current.session.impersonatedBy) {
+        throw new AuthError("SESSION_NOT_FOUND", { message: "Failed to find admin session" });
+      }
+      const client = clientInfo(request);
+      await stopImpersonating(deps, { kind: "user", user: admin.user, ...client }, current.session);
+      const rememberMe = !saved.dontRemember;
+      setSessionCookie(request, reply, context.cookies, saved.token, { rememberMe });
+      clearAdminSessionCookie(request, reply, context.cookies);
+      const payload = { session: sessionResponse(admin.session), user: userResponse(admin.user) };
+      setSessionDataCookie(request, reply, context.cookies, saved.token, payload, rememberMe);
+      return payload;
+    });
+
+    typed.post("/admin/list-user-sessions", { schema: { body: userIdBody } }, async (request) => {
+      const actor = await actorOf(request);
+      const sessions = await listUserSessions(deps, actor, request.body.userId);
+      return { sessions: sessions.map(sessionResponse) };
+    });
+
+    typed.post(
+      "/admin/revoke-user-session",
+      { schema: { body: revokeSessionBody } },
+      async (request) => {
+        const actor = await actorOf(request);
+        await revokeUserSession(deps, actor, request.body.sessionToken);
+        return { success: true };
+      },
+    );
+
+    typed.post("/admin/revoke-user-sessions", { schema: { body: userIdBody } }, async (request) => {
+      const actor = await actorOf(request);
+      await revokeUserSessions(deps, actor, request.body.userId);
+      return { success: true };
+    });
+
+    typed.post("/admin/remove-user", { schema: { body: userIdBody } }, async (request) => {
+      const actor = await actorOf(request);
+      await removeUser(deps, actor, request.body.userId);
+      return { success: true };
+    });
+
+    typed.post(
+      "/admin/set-user-password",
+      { schema: { body: setPasswordBody } },
+      async (request) => {
+        const actor = await actorOf(request);
+        await setUserPassword(deps, actor, request.body.userId, request.body.newPassword);
+        return { status: true };
+      },
+    );
+
+    typed.post(
+      "/admin/has-permission",
+      { schema: { body: hasPermissionBody } },
+      async (request) => {
+        const current = await currentSession(context, request);
+        if (!current) throw new AuthError("UNAUTHORIZED");
+        const { permissions } = request.body;
+        if (!permissions) {
+          throw new AuthError("VALIDATION_ERROR", {
+            message: "invalid permission check. no permission(s) were passed.",
+          });
+        }
+        const success = await hasPermission(
+          deps,
+          { user: current.user },
+          permissions as PermissionRequest,
+        );
+        return { error: null, success };
+      },
+    );
+  };
+}
