@@ -54,8 +54,19 @@ export class ExitError extends Error {
   }
 }
 
+/** Input that is malformed rather than refused: a usage error, like a bad flag. */
+const INPUT_ERRORS = new Set<string>([
+  "VALIDATION_ERROR",
+  "INVALID_EMAIL",
+  "PASSWORD_TOO_SHORT",
+  "PASSWORD_TOO_LONG",
+  "ROLE_NOT_FOUND",
+  "INVALID_ROLE_TYPE",
+  "YOU_ARE_NOT_ALLOWED_TO_SET_NON_EXISTENT_VALUE",
+]);
+
 function exitCodeForAuthError(error: AuthError): number {
-  if (error.code === "VALIDATION_ERROR") return EXIT.usage;
+  if (INPUT_ERRORS.has(error.code)) return EXIT.usage;
   if (error.code.endsWith("_NOT_FOUND")) return EXIT.notFound;
   if (
     /ALREADY_EXISTS|ALREADY_TAKEN|SLUG_IS_TAKEN|ALREADY_A_MEMBER|ALREADY_INVITED/.test(error.code)

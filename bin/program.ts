@@ -3,9 +3,13 @@
  * and the mapping of every failure to a documented exit code.
  */
 import { Command, CommanderError } from "commander";
+import { registerCompletion } from "./commands/completion.js";
+import { registerConfig } from "./commands/config.js";
 import { registerDoctor } from "./commands/doctor.js";
+import { registerHealthcheck } from "./commands/healthcheck.js";
 import { registerInit } from "./commands/init.js";
 import { registerMigrate } from "./commands/migrate.js";
+import { registerOrg } from "./commands/org.js";
 import { registerSecret } from "./commands/secret.js";
 import { registerServe } from "./commands/serve.js";
 import { registerSession } from "./commands/session.js";
@@ -32,10 +36,14 @@ export function buildProgram(): Command {
   registerServe(program);
   registerMigrate(program);
   registerDoctor(program);
+  registerConfig(program);
+  registerHealthcheck(program);
   registerSecret(program);
   registerVersion(program);
   registerUser(program);
   registerSession(program);
+  registerOrg(program);
+  registerCompletion(program);
 
   // Every subcommand inherits the strict parsing and the usage-error behaviour.
   for (const command of program.commands) {

@@ -283,6 +283,10 @@ export interface LoadedConfig {
   /** Which config paths came from which environment variable (for `doctor`). */
   envSources: Record<string, string>;
   cwd: string;
+  /** The raw object read from the file, before env and flags (for `config show` sources). */
+  fileValues?: Record<string, unknown>;
+  /** The flag values given as `overrides` (for `config show` sources). */
+  flagValues?: Record<string, unknown>;
 }
 
 /** The effective environment: the shell's variables over those of `./.env`. */
@@ -572,7 +576,15 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   const merged = deepMerge(deepMerge(fromFile, fromEnv), options.overrides ?? {});
   const label = file ? path.basename(file) : "defaults";
   const config = validateConfig(merged, label, envSources);
-  return { config, file, production: env.NODE_ENV === "production", envSources, cwd };
+  return {
+    config,
+    file,
+    production: env.NODE_ENV === "production",
+    envSources,
+    cwd,
+    fileValues: fromFile,
+    flagValues: options.overrides ?? {},
+  };
 }
 
 /** What the CLI needs to know of its surroundings (clig.dev: prompts, colour, CI). */

@@ -7,6 +7,7 @@
  * accepts of one organization therefore run one after another, and the limits hold
  * under any concurrency.
  */
+import { recordAuditEvent } from "../audit/audit.js";
 import type { AuthdConfig } from "../config.js";
 import { generateId } from "../crypto/random.js";
 import type { Queryable, Sql } from "../db/connection.js";
@@ -26,8 +27,10 @@ import {
   findMember,
   findMemberByEmail,
   insertMember,
+  listMembersPage,
   lockOrganization,
   type MemberRow,
+  type MemberWithUser,
   type OrganizationRow,
   setSessionActiveOrganization,
 } from "../organization/queries.js";
@@ -40,7 +43,7 @@ import {
   lockTeam,
   type TeamRow,
 } from "../teams/queries.js";
-import type { UserRow } from "../users/queries.js";
+import { findUserById, type UserRow } from "../users/queries.js";
 import { requireValidEmail } from "../users/users.js";
 import type { LinkContext } from "../verification/verification.js";
 import {
@@ -621,6 +624,134 @@ export async function pendingInvitationsForMember(
     member.organizationId,
     { status: "pending", hiddenRole },
     { limit, offset: 0 },
+  );
+  return page.invitations.map(invitationResponse);
+}
+
+// --- The operator (`authd org invite …`) ----------------------------------------------
+// The same rules as inviteMember and listInvitations, without a membership check; the
+// audit event says actor_type "cli".
+
+/**
+ * invite as the operator: the address is valid, the roles exist, no membership and no
+ * live pending invitation for it, the membership and invitation limits hold. The
+ * invitation table needs an inviter, so the organization's oldest owner is recorded.
+ */
+export async function inviteMemberAsOperator(
+  deps: InvitationDeps,
+  link: LinkContext,
+  organizationId: string,
+  input: { email: string; role: string | readonly string[]; sendEmail?: boolean },
+): Promise<InvitedMember> {
+  const { config } = deps;
+  const email = requireValidEmail(input.email);
+  const roles = splitRoles(input.role);
+  if (roles.length === 0) throw new AuthError("ROLE_NOT_FOUND");
+  const unknown = unknownRoles(config, roles);
+  if (unknown.length > 0) {
+    throw new AuthError("ROLE_NOT_FOUND", { message: `ROLE_NOT_FOUND: ${unknown.join(", ")}` });
+  }
+  const role = joinRoles(roles);
+  const now = new Date();
+  const expiresAt = new Date(now.getTime() + config.organization.invitationExpiresIn * 1000);
+  let written: {
+    invitation: InvitationRow;
+    organization: OrganizationRow;
+    inviter: MemberWithUser;
+  };
+  try {
+    written = await transaction(deps.sql, async (tx) => {
+      const organization = await lockOrganization(tx, organizationId);
+      if (!organization) throw new AuthError("ORGANIZATION_NOT_FOUND");
+      const [inviter] = (
+        await listMembersPage(tx, organizationId, {
+          limit: 1,
+          offset: 0,
+          sortBy: "createdAt",
+          sortDirection: "asc",
+          role: config.organization.creatorRole,
+        })
+      ).members;
+      if (!inviter) throw new AuthError("MEMBER_NOT_FOUND");
+      if (await findMemberByEmail(tx, organizationId, email)) {
+        throw new AuthError("USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION");
+      }
+      const pending = await lockPendingInvitation(tx, organizationId, email);
+      if (pending && isLive(pending, now)) {
+        throw new AuthError("USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION");
+      }
+      if (pending) await settleInvitation(tx, pending.id, "canceled");
+      const inviterUser = await findUserById(tx, inviter.userId);
+      if (!inviterUser) throw new AuthError("MEMBER_NOT_FOUND");
+      const limit = await membershipLimitFor(config, inviterUser, organization);
+      if ((await countMembers(tx, organizationId)) >= limit) {
+        throw new AuthError("ORGANIZATION_MEMBERSHIP_LIMIT_REACHED");
+      }
+      if (
+        (await countLivePendingInvitations(tx, organizationId, now)) >=
+        config.organization.invitationLimit
+      ) {
+        throw new AuthError("INVITATION_LIMIT_REACHED");
+      }
+      const invitation = await insertInvitation(tx, {
+        id: generateId(),
+        organizationId,
+        email,
+        role,
+        teamId: null,
+        inviterId: inviter.userId,
+        expiresAt,
+      });
+      await recordAuditEvent(tx, {
+        action: "organization.invitation_created",
+        actorType: "cli",
+        targetType: "invitation",
+        targetId: invitation.id,
+        organizationId,
+        details: { email, role },
+      });
+      return { invitation, organization, inviter };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error, PENDING_EMAIL_INDEX)) {
+      throw new AuthError("USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION");
+    }
+    throw error;
+  }
+  const { invitation, organization, inviter } = written;
+  const url = invitationAcceptUrl(config, link.baseUrl, invitation.id);
+  let delivery: MailOutcome | null = null;
+  if (input.sendEmail !== false) {
+    delivery = await deps.mailer.send(
+      {
+        kind: "invitation",
+        to: invitation.email,
+        url,
+        variables: {
+          inviterName: inviter.user.name || inviter.user.email,
+          inviterEmail: inviter.user.email,
+          organizationName: organization.name,
+          role: invitation.role,
+          expiresIn: describeDuration(config.organization.invitationExpiresIn),
+        },
+      },
+      link.logger,
+    );
+  }
+  return { invitation: invitationResponse(invitation), url, delivery };
+}
+
+/** Every invitation of the organization (any role), oldest first. */
+export async function listInvitationsAsOperator(
+  sql: Queryable,
+  organizationId: string,
+  status?: InvitationStatus,
+): Promise<InvitationResponse[]> {
+  const page = await listInvitationsPage(
+    sql,
+    organizationId,
+    { status },
+    { limit: null, offset: 0 },
   );
   return page.invitations.map(invitationResponse);
 }

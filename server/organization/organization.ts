@@ -17,15 +17,23 @@ import { accessOrganization, type OrganizationSelector, requirePermission } from
 import { isCreatorRole, joinRoles, splitRoles, unknownRoles } from "./permissions.js";
 import {
   clearActiveOrganization,
+  countMembers,
   countMembersWithRole,
   countOrganizationsOfUser,
   deleteMemberRow,
   deleteOrganizationRow,
+  findMember,
   findMemberByEmail,
   findMemberById,
   findMemberWithUser,
+  findOrganizationById,
   findOrganizationBySlug,
+  insertMember,
+  insertOrganization,
   insertOrganizationWithMember,
+  listAllOrganizations,
+  listMembersPage,
+  listOrganizationsOfUser,
   lockOrganization,
   type MemberRow,
   type MemberWithUser,
@@ -497,4 +505,288 @@ export async function updateMemberRole(
     details: { role: newRole },
   });
   return updated;
+}
+
+// --- The operator (`authd org …`) ---------------------------------------------------
+// The CLI acts as the operator of the installation, not as a member: these functions
+// apply the same rules as the HTTP ones above (slug rule, unique keys, roles exist,
+// limits, last owner) without a membership check, and audit as actor_type "cli".
+
+/** The slug rule (issue 4, README "Organizations"): lowercase letters and digits joined by single hyphens. */
+export const ORGANIZATION_SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/** An organization by id, else by slug. */
+export async function findOrganizationAsOperator(
+  sql: Queryable,
+  idOrSlug: string,
+): Promise<OrganizationRow> {
+  const organization =
+    (await findOrganizationById(sql, idOrSlug)) ?? (await findOrganizationBySlug(sql, idOrSlug));
+  if (!organization) throw new AuthError("ORGANIZATION_NOT_FOUND");
+  return organization;
+}
+
+/** Every organization, or those `memberUserId` belongs to. */
+export async function listOrganizationsAsOperator(
+  sql: Queryable,
+  memberUserId?: string,
+): Promise<OrganizationRow[]> {
+  return memberUserId ? listOrganizationsOfUser(sql, memberUserId) : listAllOrganizations(sql);
+}
+
+function requireKnownRoles(config: AuthdConfig, role: string | readonly string[]): string {
+  const roles = splitRoles(role);
+  if (roles.length === 0) throw new AuthError("ROLE_NOT_FOUND");
+  const unknown = unknownRoles(config, roles);
+  if (unknown.length > 0) {
+    throw new AuthError("ROLE_NOT_FOUND", { message: `ROLE_NOT_FOUND: ${unknown.join(", ")}` });
+  }
+  return joinRoles(roles);
+}
+
+/**
+ * create with `owner` as its creator: the slug rule, allowUserToCreateOrganization and
+ * organizationLimit for the owner, the hooks and the default team, as over HTTP.
+ */
+export async function createOrganizationAsOperator(
+  sql: Sql,
+  config: AuthdConfig,
+  owner: UserRow,
+  input: Omit<CreateOrganizationInput, "userId" | "keepCurrentActiveOrganization">,
+): Promise<{ organization: OrganizationRow; member: MemberRow; teamId: string | null }> {
+  if (!ORGANIZATION_SLUG_PATTERN.test(input.slug) || input.slug.length > 100) {
+    throw new AuthError("VALIDATION_ERROR", {
+      message: "a slug is lowercase letters and digits, joined by single hyphens",
+    });
+  }
+  if (!(await mayCreate(config, owner))) {
+    throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_ORGANIZATION");
+  }
+  let data = {
+    name: input.name,
+    slug: input.slug,
+    logo: input.logo ?? null,
+    metadata: input.metadata ?? null,
+  };
+  const changed = await runHook(config.organization.hooks?.beforeCreateOrganization, {
+    organization: data,
+    user: owner,
+  });
+  if (changed && typeof changed === "object" && "data" in changed) {
+    data = { ...data, ...(changed as { data: Partial<typeof data> }).data };
+  }
+  let created: { organization: OrganizationRow; member: MemberRow; teamId: string | null };
+  try {
+    created = await transaction(sql, async (tx) => {
+      if (config.organization.organizationLimit !== undefined) {
+        await lockUser(tx, owner.id);
+        if (await limitReached(config, owner, await countOrganizationsOfUser(tx, owner.id))) {
+          throw new AuthError("YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_ORGANIZATIONS");
+        }
+      }
+      const organizationId = generateId();
+      const organization = await insertOrganization(tx, { id: organizationId, ...data });
+      const member = await insertMember(tx, {
+        id: generateId(),
+        organizationId,
+        userId: owner.id,
+        role: config.organization.creatorRole,
+      });
+      await recordAuditEvent(tx, {
+        action: "organization.created",
+        actorType: "cli",
+        targetType: "organization",
+        targetId: organizationId,
+        organizationId,
+        details: { slug: organization.slug, ownerId: owner.id },
+      });
+      let teamId: string | null = null;
+      if (defaultTeamEnabled(config)) {
+        teamId = (await createDefaultTeam(tx, organization, owner.id)).team.id;
+      }
+      return { organization, member, teamId };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error, "organization_slug_key")) {
+      throw new AuthError("ORGANIZATION_ALREADY_EXISTS");
+    }
+    throw error;
+  }
+  await runHook(config.organization.hooks?.afterCreateOrganization, {
+    organization: created.organization,
+    member: created.member,
+    user: owner,
+  });
+  return created;
+}
+
+/** delete: refused when deletion is disabled (SPEC §8); the hooks run with no user. */
+export async function deleteOrganizationAsOperator(
+  sql: Sql,
+  config: AuthdConfig,
+  organization: OrganizationRow,
+): Promise<OrganizationRow> {
+  if (config.organization.disableOrganizationDeletion) {
+    throw new AuthError("ORGANIZATION_DELETION_DISABLED");
+  }
+  await runHook(config.organization.hooks?.beforeDeleteOrganization, {
+    organization,
+    user: null,
+  });
+  const deleted = await deleteOrganizationRow(sql, organization.id);
+  if (!deleted) throw new AuthError("ORGANIZATION_NOT_FOUND");
+  await recordAuditEvent(sql, {
+    action: "organization.deleted",
+    actorType: "cli",
+    targetType: "organization",
+    targetId: organization.id,
+    organizationId: organization.id,
+    details: { slug: organization.slug, name: organization.name },
+  });
+  await runHook(config.organization.hooks?.afterDeleteOrganization, {
+    organization: deleted,
+    user: null,
+  });
+  return deleted;
+}
+
+/** Every member with their user, oldest first, read page by page. */
+export async function listMembersAsOperator(
+  sql: Queryable,
+  organization: OrganizationRow,
+): Promise<MemberWithUser[]> {
+  const members: MemberWithUser[] = [];
+  for (;;) {
+    const page = await listMembersPage(sql, organization.id, {
+      limit: 1000,
+      offset: members.length,
+      sortBy: "createdAt",
+      sortDirection: "asc",
+    });
+    members.push(...page.members);
+    if (page.members.length === 0 || members.length >= page.total) return members;
+  }
+}
+
+/** SPEC §5 membershipLimit: a number, or a function of (user, organization). */
+async function membershipLimitReached(
+  tx: Queryable,
+  config: AuthdConfig,
+  user: UserRow,
+  organization: OrganizationRow,
+): Promise<boolean> {
+  const setting = config.organization.membershipLimit;
+  const limit = typeof setting === "number" ? setting : await setting(user, organization);
+  if (typeof limit !== "number" || Number.isNaN(limit)) {
+    throw new Error("organization.membershipLimit must return a number");
+  }
+  return (await countMembers(tx, organization.id)) >= limit;
+}
+
+/** add a member directly: the roles exist, one membership per user, the membership limit. */
+export async function addMemberAsOperator(
+  sql: Sql,
+  config: AuthdConfig,
+  organization: OrganizationRow,
+  user: UserRow,
+  role: string | readonly string[],
+): Promise<MemberRow> {
+  const newRole = requireKnownRoles(config, role);
+  try {
+    return await transaction(sql, async (tx) => {
+      const locked = await lockOrganization(tx, organization.id);
+      if (!locked) throw new AuthError("ORGANIZATION_NOT_FOUND");
+      if (await findMember(tx, organization.id, user.id)) {
+        throw new AuthError("USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION");
+      }
+      if (await membershipLimitReached(tx, config, user, locked)) {
+        throw new AuthError("ORGANIZATION_MEMBERSHIP_LIMIT_REACHED");
+      }
+      const member = await insertMember(tx, {
+        id: generateId(),
+        organizationId: organization.id,
+        userId: user.id,
+        role: newRole,
+      });
+      await recordAuditEvent(tx, {
+        action: "organization.member_added",
+        actorType: "cli",
+        targetType: "user",
+        targetId: user.id,
+        organizationId: organization.id,
+        details: { role: newRole },
+      });
+      return member;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      throw new AuthError("USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION");
+    }
+    throw error;
+  }
+}
+
+/** set-role: the roles exist; the last owner cannot be demoted. */
+export async function setMemberRoleAsOperator(
+  sql: Sql,
+  config: AuthdConfig,
+  organization: OrganizationRow,
+  user: UserRow,
+  role: string | readonly string[],
+): Promise<MemberRow> {
+  const newRole = requireKnownRoles(config, role);
+  return transaction(sql, async (tx) => {
+    await lockOrganization(tx, organization.id);
+    const target = await findMember(tx, organization.id, user.id);
+    if (!target) throw new AuthError("MEMBER_NOT_FOUND");
+    if (
+      isCreatorRole(config, target.role) &&
+      !isCreatorRole(config, newRole) &&
+      (await countMembersWithRole(tx, organization.id, config.organization.creatorRole)) <= 1
+    ) {
+      throw new AuthError("YOU_CANNOT_LEAVE_THE_ORGANIZATION_WITHOUT_AN_OWNER");
+    }
+    const updated = await updateMemberRoleRow(tx, target.id, newRole);
+    if (!updated) throw new AuthError("MEMBER_NOT_FOUND");
+    await recordAuditEvent(tx, {
+      action: "organization.member_role_changed",
+      actorType: "cli",
+      targetType: "user",
+      targetId: user.id,
+      organizationId: organization.id,
+      details: { role: newRole },
+    });
+    return updated;
+  });
+}
+
+/** remove: the only owner cannot be removed; team memberships and active state go too. */
+export async function removeMemberAsOperator(
+  sql: Sql,
+  config: AuthdConfig,
+  organization: OrganizationRow,
+  user: UserRow,
+): Promise<MemberWithUser> {
+  return transaction(sql, async (tx) => {
+    await lockOrganization(tx, organization.id);
+    const target = await findMember(tx, organization.id, user.id);
+    if (!target) throw new AuthError("MEMBER_NOT_FOUND");
+    if (
+      isCreatorRole(config, target.role) &&
+      (await countMembersWithRole(tx, organization.id, config.organization.creatorRole)) <= 1
+    ) {
+      throw new AuthError("YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER");
+    }
+    const withUser = await findMemberWithUser(tx, target.id);
+    if (!withUser) throw new AuthError("MEMBER_NOT_FOUND");
+    await removeMembership(tx, target);
+    await recordAuditEvent(tx, {
+      action: "organization.member_removed",
+      actorType: "cli",
+      targetType: "user",
+      targetId: user.id,
+      organizationId: organization.id,
+    });
+    return withUser;
+  });
 }

@@ -383,3 +383,8 @@ export async function insertMembers(
   const rows = members.map((member) => ({ ...member }));
   await sql`insert into member ${sql(rows, "id", "organizationId", "userId", "role")}`;
 }
+
+/** Every organization, oldest first (the operator's `authd org list`). */
+export async function listAllOrganizations(sql: Queryable): Promise<OrganizationRow[]> {
+  return sql<OrganizationRow[]>`select * from organization order by created_at, id`;
+}

@@ -26,6 +26,7 @@ import {
   leaveOrganization,
   memberResponse,
   memberWithUserResponse,
+  ORGANIZATION_SLUG_PATTERN,
   organizationResponse,
   removeMember,
   setActiveOrganization,
@@ -45,9 +46,8 @@ import { fullOrganizationJsonSchema } from "./wire.js";
  * The slug rule (issue 4, documented in the README): lowercase letters and digits in
  * groups joined by single hyphens, at most 100 characters.
  */
-export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const slug = boundedString(100).regex(
-  SLUG_PATTERN,
+  ORGANIZATION_SLUG_PATTERN,
   "a slug is lowercase letters and digits, joined by single hyphens",
 );
 const name = boundedString(255).min(1);

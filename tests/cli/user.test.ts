@@ -156,7 +156,7 @@ describe("authd user create", () => {
     expect(warned.code, warned.stderr).toBe(0);
     expect(warned.stderr).toContain("warning: a password given on the command line");
     const bad = await authd(["user", "create", "--email", "nope", "--no-password", "--json"]);
-    expect(bad.code).toBe(5);
+    expect(bad.code).toBe(2);
     expect(JSON.parse(bad.stderr).error.code).toBe("INVALID_EMAIL");
     const role = await authd([
       "user",
@@ -168,7 +168,7 @@ describe("authd user create", () => {
       "root",
       "--json",
     ]);
-    expect(role.code).toBe(5);
+    expect(role.code).toBe(2);
     expect(JSON.parse(role.stderr).error.code).toBe(
       "YOU_ARE_NOT_ALLOWED_TO_SET_NON_EXISTENT_VALUE",
     );

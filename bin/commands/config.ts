@@ -1,0 +1,192 @@
+/**
+ * `authd config validate|show|schema` (reference/cli.md): the configuration as data —
+ * checked, shown with where each value came from, and described as a JSON Schema.
+ */
+import path from "node:path";
+import type { Command } from "commander";
+import { z } from "zod";
+import {
+  ConfigError,
+  configSchema,
+  findConfigFile,
+  type LoadedConfig,
+  loadConfig,
+  readEnvironment,
+  redactConfig,
+} from "../../server/config.js";
+import { EXIT } from "../exit-codes.js";
+import { formatTable, type GlobalOptions, note, printJson, wantsJson } from "../output.js";
+
+export type ConfigSource = "flag" | "env" | "file" | "default";
+
+export interface ConfigSetting {
+  key: string;
+  value: unknown;
+  source: ConfigSource;
+  /** The environment variable, when source is "env". */
+  variable?: string;
+}
+
+/** The config file discovery would pick, or null (never throws: used to label problems). */
+function configFileFor(globals: GlobalOptions): string | null {
+  try {
+    const cwd = process.cwd();
+    return findConfigFile(cwd, readEnvironment(cwd), globals.config);
+  } catch {
+    return globals.config ? path.resolve(globals.config) : null;
+  }
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function hasPath(root: Record<string, unknown> | undefined, keys: string[]): boolean {
+  let node: unknown = root;
+  for (const key of keys) {
+    if (!isPlainObject(node) || !(key in node)) return false;
+    node = node[key];
+  }
+  return node !== undefined;
+}
+
+/** Functions cannot be printed: they show as "[function]", whether revealed or not. */
+function showFunctions(value: unknown): unknown {
+  if (typeof value === "function") return "[function]";
+  if (Array.isArray(value)) return value.map(showFunctions);
+  if (isPlainObject(value)) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, showFunctions(v)]));
+  }
+  return value;
+}
+
+/** Precedence (DESIGN §3): flags over environment over the file over defaults. */
+export function sourceOf(
+  loaded: LoadedConfig,
+  keys: string[],
+): Omit<ConfigSetting, "key" | "value"> {
+  const key = keys.join(".");
+  if (hasPath(loaded.flagValues, keys)) return { source: "flag" };
+  const variable = loaded.envSources[key];
+  if (variable) return { source: "env", variable };
+  if (hasPath(loaded.fileValues, keys)) return { source: "file" };
+  return { source: "default" };
+}
+
+/** One setting per leaf (arrays and empty objects are leaves), in schema order. */
+export function effectiveSettings(loaded: LoadedConfig, reveal: boolean): ConfigSetting[] {
+  const shown = reveal ? showFunctions(loaded.config) : redactConfig(loaded.config);
+  const settings: ConfigSetting[] = [];
+  const walk = (value: unknown, keys: string[]) => {
+    if (isPlainObject(value) && Object.keys(value).length > 0) {
+      for (const [key, child] of Object.entries(value)) walk(child, [...keys, key]);
+      return;
+    }
+    if (value === undefined) return;
+    settings.push({ key: keys.join("."), value, ...sourceOf(loaded, keys) });
+  };
+  walk(shown, []);
+  return settings;
+}
+
+function display(value: unknown): string {
+  return typeof value === "string" ? value : JSON.stringify(value);
+}
+
+function describeSource(setting: ConfigSetting): string {
+  return setting.source === "env" ? `env (${setting.variable})` : setting.source;
+}
+
+const FUNCTION_NOTE =
+  "A function (allowed only in a .ts/.js config file); JSON Schema cannot describe it, so any value is accepted here.";
+
+/** The JSON Schema of the config file: what a file may contain (defaults optional). */
+export function configJsonSchema(): Record<string, unknown> {
+  const schema = z.toJSONSchema(configSchema, {
+    io: "input",
+    // Functions (hooks, computed limits) cannot be represented in JSON Schema.
+    unrepresentable: "any",
+    override(context) {
+      if (context.zodSchema._zod.def.type === "custom") {
+        context.jsonSchema.description = FUNCTION_NOTE;
+      }
+    },
+  }) as Record<string, unknown>;
+  return {
+    ...schema,
+    title: "authd configuration",
+    description:
+      "The authd configuration file (authd.config.json, or the object a .ts/.js file default-exports). Keys holding functions are shown as accepting any value: JSON Schema cannot describe functions.",
+  };
+}
+
+async function validateCommand(_flags: unknown, command: Command): Promise<void> {
+  const globals = command.optsWithGlobals<GlobalOptions>();
+  let file: string | null;
+  let problems: string[] = [];
+  try {
+    const loaded = await loadConfig({ configPath: globals.config });
+    file = loaded.file;
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    file = configFileFor(globals);
+    problems = error.problems;
+  }
+  const valid = problems.length === 0;
+  if (wantsJson(globals)) {
+    printJson({ valid, file, problems });
+  } else if (valid) {
+    process.stdout.write(`valid (${file ?? "no config file: defaults and environment"})\n`);
+  } else {
+    process.stderr.write(`${problems.map((problem) => `${problem}\n`).join("")}`);
+    note(
+      `invalid: ${problems.length} problem${problems.length === 1 ? "" : "s"} in ${file ?? "the environment"}`,
+    );
+  }
+  process.exitCode = valid ? EXIT.ok : EXIT.config;
+}
+
+async function showCommand(flags: { reveal?: boolean }, command: Command): Promise<void> {
+  const globals = command.optsWithGlobals<GlobalOptions>();
+  const loaded = await loadConfig({ configPath: globals.config });
+  const reveal = flags.reveal === true;
+  if (reveal) note("warning: --reveal prints secrets in clear text; do not share this output.");
+  const settings = effectiveSettings(loaded, reveal);
+  if (wantsJson(globals)) {
+    printJson({ file: loaded.file, revealed: reveal, settings });
+  } else {
+    process.stdout.write(
+      `${formatTable(
+        ["SETTING", "VALUE", "SOURCE"],
+        settings.map((setting) => [setting.key, display(setting.value), describeSource(setting)]),
+      )}\n`,
+    );
+    note(`Configuration file: ${loaded.file ?? "none (defaults)"}`);
+  }
+  process.exitCode = EXIT.ok;
+}
+
+export function registerConfig(program: Command): void {
+  const config = program
+    .command("config")
+    .description("validate, show or describe the configuration");
+
+  config
+    .command("validate")
+    .description("load and validate the config file and environment (exit 78 when invalid)")
+    .action(validateCommand);
+
+  config
+    .command("show")
+    .description("the effective configuration, each value with its source (secrets redacted)")
+    .option("--reveal", "print secrets in clear text (a warning goes to stderr)")
+    .action(showCommand);
+
+  config
+    .command("schema")
+    .description("print the JSON Schema of the config file")
+    .action(() => {
+      printJson(configJsonSchema());
+      process.exitCode = EXIT.ok;
+    });
+}

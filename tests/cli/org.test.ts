@@ -1,0 +1,392 @@
+/**
+ * `authd org …` as operators run it: the built binary against a fresh migrated
+ * PostgreSQL database; users are inserted with SQL so only the org commands are tested.
+ */
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import postgres from "postgres";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type CliResult, runAuthd } from "../helpers/cli.js";
+import { createTestDatabase, type TestDatabase } from "../helpers/database.js";
+
+let database: TestDatabase;
+let sql: postgres.Sql;
+let dataDir: string;
+
+const USERS = {
+  owner: { id: "user-owner", email: "owner@example.test", name: "Owner" },
+  member: { id: "user-member", email: "member@example.test", name: "Member" },
+  other: { id: "user-other", email: "other@example.test", name: "Other" },
+};
+
+function authd(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  return runAuthd(args, {
+    env: {
+      DATABASE_URL: database.url,
+      AUTHD_DATA_DIR: dataDir,
+      AUTHD_BASE_URL: "https://auth.example.test",
+      ...env,
+    },
+  });
+}
+
+async function json<T = Record<string, unknown>>(args: string[]): Promise<T> {
+  const result = await authd([...args, "--json"]);
+  expect(result.code, `${args.join(" ")}\n${result.stderr}`).toBe(0);
+  return JSON.parse(result.stdout) as T;
+}
+
+function errorOf(result: CliResult): { code: string; message: string } {
+  return JSON.parse(result.stderr).error;
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  dataDir = await mkdtemp(path.join(tmpdir(), "authd-org-"));
+  const migrated = await runAuthd(["migrate"], { env: { DATABASE_URL: database.url } });
+  expect(migrated.code, migrated.stderr).toBe(0);
+  sql = postgres(database.url, { max: 1, onnotice: () => {} });
+  for (const user of Object.values(USERS)) {
+    await sql`insert into "user" (id, email, name) values (${user.id}, ${user.email}, ${user.name})`;
+  }
+});
+
+afterAll(async () => {
+  await sql?.end();
+  await database?.drop();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+describe("authd org create / list / get", () => {
+  it("creates an organization with its owner and audits it as the CLI", async () => {
+    const created = await json<{
+      created: boolean;
+      organization: { id: string; slug: string; name: string; metadata: unknown; logo: string };
+      member: { userId: string; role: string };
+    }>([
+      "org",
+      "create",
+      "--name",
+      "Acme",
+      "--slug",
+      "acme",
+      "--owner",
+      "OWNER@example.test",
+      "--logo",
+      "https://example.test/logo.png",
+      "--metadata",
+      '{"plan":"pro"}',
+    ]);
+    expect(created.created).toBe(true);
+    expect(created.organization).toMatchObject({
+      slug: "acme",
+      name: "Acme",
+      logo: "https://example.test/logo.png",
+      metadata: { plan: "pro" },
+    });
+    expect(created.member).toMatchObject({ userId: USERS.owner.id, role: "owner" });
+    const [audit] = await sql`
+      select actor_type, actor_id from audit_event
+      where action = 'organization.created' and target_id = ${created.organization.id}`;
+    expect(audit).toEqual({ actor_type: "cli", actor_id: null });
+  });
+
+  it("--if-exists skip answers the existing organization; fail (the default) exits 4", async () => {
+    const args = ["org", "create", "--name", "Acme 2", "--slug", "acme", "--owner", USERS.other.id];
+    const skipped = await json<{ created: boolean; organization: { name: string } }>([
+      ...args,
+      "--if-exists",
+      "skip",
+    ]);
+    expect(skipped).toMatchObject({ created: false, organization: { name: "Acme" } });
+    const failed = await authd([...args, "--json"]);
+    expect(failed.code).toBe(4);
+    expect(errorOf(failed).code).toBe("ORGANIZATION_ALREADY_EXISTS");
+    expect(failed.stdout).toBe("");
+    const [counted] = await sql<
+      { count: number }[]
+    >`select count(*)::int as count from organization`;
+    expect(counted?.count).toBe(1);
+  });
+
+  it("refuses bad input: unknown owner 3, bad slug or metadata 2", async () => {
+    const base = ["org", "create", "--name", "X", "--json"];
+    const unknownOwner = await authd([...base, "--slug", "x", "--owner", "nobody@example.test"]);
+    expect(unknownOwner.code).toBe(3);
+    expect(errorOf(unknownOwner).code).toBe("USER_NOT_FOUND");
+    const badSlug = await authd([...base, "--slug", "Not A Slug", "--owner", USERS.owner.id]);
+    expect(badSlug.code).toBe(2);
+    const badMetadata = await authd([
+      ...base,
+      "--slug",
+      "x",
+      "--owner",
+      USERS.owner.id,
+      "--metadata",
+      "[1]",
+    ]);
+    expect(badMetadata.code).toBe(2);
+    const missing = await authd(["org", "create", "--name", "X", "--owner", USERS.owner.id]);
+    expect(missing.code).toBe(2);
+  });
+
+  it("lists organizations, all or by member, and gets one by slug or id", async () => {
+    await json(["org", "create", "--name", "Beta", "--slug", "beta", "--owner", USERS.other.email]);
+    const all = await json<{ items: { slug: string }[]; nextCursor: null }>(["org", "list"]);
+    expect(all.items.map((item) => item.slug)).toEqual(["acme", "beta"]);
+    expect(all.nextCursor).toBeNull();
+    const mine = await json<{ items: { slug: string }[] }>([
+      "org",
+      "list",
+      "--member",
+      USERS.owner.email,
+    ]);
+    expect(mine.items.map((item) => item.slug)).toEqual(["acme"]);
+
+    const bySlug = await json<{ id: string; members: { user: { email: string } }[] }>([
+      "org",
+      "get",
+      "acme",
+    ]);
+    expect(bySlug.members.map((member) => member.user.email)).toEqual([USERS.owner.email]);
+    const byId = await json<{ slug: string }>(["org", "get", bySlug.id]);
+    expect(byId.slug).toBe("acme");
+
+    const human = await authd(["org", "list"]);
+    expect(human.stdout).toMatch(/^ID\s+SLUG\s+NAME\s+CREATED\n/);
+    expect(human.stdout).toContain("beta");
+
+    const missing = await authd(["org", "get", "nope", "--json"]);
+    expect(missing.code).toBe(3);
+    expect(errorOf(missing).code).toBe("ORGANIZATION_NOT_FOUND");
+  });
+});
+
+describe("authd org member", () => {
+  it("adds a member with a role; twice is a conflict; an unknown role is refused", async () => {
+    const added = await json<{ userId: string; role: string }>([
+      "org",
+      "member",
+      "add",
+      "acme",
+      USERS.member.email,
+      "--role",
+      "admin",
+    ]);
+    expect(added).toMatchObject({ userId: USERS.member.id, role: "admin" });
+    const again = await authd([
+      "org",
+      "member",
+      "add",
+      "acme",
+      USERS.member.id,
+      "--role",
+      "member",
+      "--json",
+    ]);
+    expect(again.code).toBe(4);
+    expect(errorOf(again).code).toBe("USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION");
+    const badRole = await authd([
+      "org",
+      "member",
+      "add",
+      "acme",
+      USERS.other.id,
+      "--role",
+      "wizard",
+      "--json",
+    ]);
+    expect(errorOf(badRole).code).toBe("ROLE_NOT_FOUND");
+    expect(badRole.code).toBe(2);
+
+    const list = await json<{ items: { user: { email: string }; role: string }[] }>([
+      "org",
+      "member",
+      "list",
+      "acme",
+    ]);
+    expect(list.items.map((item) => [item.user.email, item.role])).toEqual([
+      [USERS.owner.email, "owner"],
+      [USERS.member.email, "admin"],
+    ]);
+  });
+
+  it("set-role changes a role but never demotes the last owner (exit 5)", async () => {
+    const updated = await json<{ role: string }>([
+      "org",
+      "member",
+      "set-role",
+      "acme",
+      USERS.member.email,
+      "member",
+    ]);
+    expect(updated.role).toBe("member");
+    const demote = await authd([
+      "org",
+      "member",
+      "set-role",
+      "acme",
+      USERS.owner.email,
+      "admin",
+      "--json",
+    ]);
+    expect(demote.code).toBe(5);
+    expect(errorOf(demote).code).toBe("YOU_CANNOT_LEAVE_THE_ORGANIZATION_WITHOUT_AN_OWNER");
+    const [row] = await sql`select role from member where user_id = ${USERS.owner.id}`;
+    expect(row?.role).toBe("owner");
+  });
+
+  it("remove needs --yes off a terminal, refuses the last owner, and audits", async () => {
+    const unconfirmed = await authd(["org", "member", "remove", "acme", USERS.member.email]);
+    expect(unconfirmed.code).toBe(2);
+    expect(unconfirmed.stderr).toContain("--yes");
+
+    const lastOwner = await authd([
+      "org",
+      "member",
+      "remove",
+      "acme",
+      USERS.owner.email,
+      "--yes",
+      "--json",
+    ]);
+    expect(lastOwner.code).toBe(5);
+    expect(errorOf(lastOwner).code).toBe("YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER");
+
+    const removed = await json<{ removed: boolean; member: { userId: string } }>([
+      "org",
+      "member",
+      "remove",
+      "acme",
+      USERS.member.email,
+      "--yes",
+    ]);
+    expect(removed).toMatchObject({ removed: true, member: { userId: USERS.member.id } });
+    const [audit] = await sql`
+      select actor_type from audit_event
+      where action = 'organization.member_removed' and target_id = ${USERS.member.id}`;
+    expect(audit?.actor_type).toBe("cli");
+
+    const notMember = await authd([
+      "org",
+      "member",
+      "remove",
+      "acme",
+      USERS.member.email,
+      "--yes",
+      "--json",
+    ]);
+    expect(notMember.code).toBe(3);
+    expect(errorOf(notMember).code).toBe("MEMBER_NOT_FOUND");
+  });
+});
+
+describe("authd org invite", () => {
+  it("creates an invitation without mail and prints its accept URL", async () => {
+    const human = await authd([
+      "org",
+      "invite",
+      "create",
+      "acme",
+      "--email",
+      "New@Example.test",
+      "--role",
+      "member",
+      "--no-send",
+    ]);
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).toMatch(/^https:\/\/auth\.example\.test\/accept-invitation\/[^\s]+\n$/);
+
+    const again = await authd([
+      "org",
+      "invite",
+      "create",
+      "acme",
+      "--email",
+      "new@example.test",
+      "--role",
+      "member",
+      "--no-send",
+      "--json",
+    ]);
+    expect(again.code).toBe(4);
+    expect(errorOf(again).code).toBe("USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION");
+
+    const list = await json<{ items: { email: string; status: string; inviterId: string }[] }>([
+      "org",
+      "invite",
+      "list",
+      "acme",
+    ]);
+    expect(list.items).toHaveLength(1);
+    expect(list.items[0]).toMatchObject({
+      email: "new@example.test",
+      status: "pending",
+      inviterId: USERS.owner.id,
+    });
+    const [audit] = await sql`
+      select actor_type from audit_event where action = 'organization.invitation_created'`;
+    expect(audit?.actor_type).toBe("cli");
+  });
+
+  it("mails the invitation by default (to the outbox without SMTP)", async () => {
+    const invited = await json<{ url: string; delivery: string; invitation: { id: string } }>([
+      "org",
+      "invite",
+      "create",
+      "acme",
+      "--email",
+      "mailed@example.test",
+      "--role",
+      "admin",
+    ]);
+    expect(invited.delivery).toBe("sent");
+    expect(invited.url).toContain(invited.invitation.id);
+    const outbox = await readdir(path.join(dataDir, "outbox"));
+    expect(outbox.length).toBeGreaterThan(0);
+  });
+
+  it("refuses a malformed email, an unknown role and an existing member", async () => {
+    const base = ["org", "invite", "create", "acme", "--json", "--no-send"];
+    const email = await authd([...base, "--email", "not-an-email", "--role", "member"]);
+    expect(errorOf(email).code).toBe("INVALID_EMAIL");
+    expect(email.code).toBe(2);
+    const role = await authd([...base, "--email", "x@example.test", "--role", "wizard"]);
+    expect(errorOf(role).code).toBe("ROLE_NOT_FOUND");
+    expect(role.code).toBe(2);
+    const member = await authd([...base, "--email", USERS.owner.email, "--role", "member"]);
+    expect(member.code).toBe(4);
+    expect(errorOf(member).code).toBe("USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION");
+  });
+});
+
+describe("authd org delete", () => {
+  it("needs --confirm=<slug>, even with --yes (exit 2), then deletes", async () => {
+    const withYes = await authd(["org", "delete", "beta", "--yes"]);
+    expect(withYes.code).toBe(2);
+    expect(withYes.stderr).toContain("--confirm");
+    const wrong = await authd(["org", "delete", "beta", "--confirm=acme"]);
+    expect(wrong.code).toBe(2);
+    const [before] = await sql<
+      { count: number }[]
+    >`select count(*)::int as count from organization`;
+    expect(before?.count).toBe(2);
+
+    const deleted = await json<{ deleted: boolean; organization: { slug: string } }>([
+      "org",
+      "delete",
+      "beta",
+      "--confirm=beta",
+    ]);
+    expect(deleted).toMatchObject({ deleted: true, organization: { slug: "beta" } });
+    const rows = await sql`select slug from organization`;
+    expect(rows.map((row) => row.slug)).toEqual(["acme"]);
+    const [audit] =
+      await sql`select actor_type from audit_event where action = 'organization.deleted'`;
+    expect(audit?.actor_type).toBe("cli");
+
+    const gone = await authd(["org", "delete", "beta", "--confirm=beta", "--json"]);
+    expect(gone.code).toBe(3);
+  });
+});
