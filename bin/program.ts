@@ -3,6 +3,7 @@
  * and the mapping of every failure to a documented exit code.
  */
 import { Command, CommanderError } from "commander";
+import { registerAccount } from "./commands/account.js";
 import { registerCompletion } from "./commands/completion.js";
 import { registerConfig } from "./commands/config.js";
 import { registerDoctor } from "./commands/doctor.js";
@@ -42,6 +43,7 @@ export function buildProgram(): Command {
   registerVersion(program);
   registerUser(program);
   registerSession(program);
+  registerAccount(program);
   registerOrg(program);
   registerCompletion(program);
 

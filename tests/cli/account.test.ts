@@ -1,0 +1,121 @@
+import postgres from "postgres";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runAuthd } from "../helpers/cli.js";
+import { createTestDatabase, type TestDatabase } from "../helpers/database.js";
+
+let testDatabase: TestDatabase;
+let env: Record<string, string>;
+let sql: postgres.Sql;
+const PASSWORD = "correct horse battery";
+
+beforeAll(async () => {
+  testDatabase = await createTestDatabase();
+  env = { DATABASE_URL: testDatabase.url, AUTHD_SECRET: "cli-test-secret-0123456789-0123456789" };
+  const migrated = await runAuthd(["migrate"], { env });
+  expect(migrated.code, migrated.stderr).toBe(0);
+  sql = postgres(testDatabase.url, { max: 1, onnotice: () => {} });
+});
+
+afterAll(async () => {
+  await sql?.end();
+  await testDatabase?.drop();
+});
+
+const authd = (args: string[], input?: string) => runAuthd(args, { env, input });
+
+async function userWithGithub(email: string) {
+  const created = await authd(
+    ["user", "create", "--email", email, "--password-stdin", "--json"],
+    PASSWORD,
+  );
+  expect(created.code, created.stderr).toBe(0);
+  const { id } = JSON.parse(created.stdout) as { id: string };
+  await sql`
+    insert into account (id, user_id, provider_id, account_id, scope)
+    values (${`gh-${id}`}, ${id}, 'github', ${`12345-${id}`}, 'read:user,user:email')`;
+  return id;
+}
+
+describe("authd account", () => {
+  it("lists a user's accounts as JSON and as a table", async () => {
+    const id = await userWithGithub("accounts@example.test");
+    const json = await authd(["account", "list", "--user", "accounts@example.test", "--json"]);
+    expect(json.code, json.stderr).toBe(0);
+    const { items } = JSON.parse(json.stdout) as {
+      items: Array<{ providerId: string; userId: string; scopes: string[] }>;
+    };
+    expect(items.map((item) => item.providerId).sort()).toEqual(["credential", "github"]);
+    expect(items.every((item) => item.userId === id)).toBe(true);
+    expect(items.find((item) => item.providerId === "github")?.scopes).toEqual([
+      "read:user",
+      "user:email",
+    ]);
+    const table = await authd(["account", "list", "--user", id]);
+    expect(table.stdout).toMatch(/^ID\s+PROVIDER\s+ACCOUNT ID\s+SCOPES\s+CREATED\n/);
+    expect(table.stdout).toContain("github");
+  });
+
+  it("unlinks, keeps the last account unless --allow-last, and audits", async () => {
+    const id = await userWithGithub("unlink@example.test");
+    const first = await authd([
+      "account",
+      "unlink",
+      "--user",
+      id,
+      "--provider",
+      "github",
+      "--json",
+    ]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(JSON.parse(first.stdout)).toEqual({ status: true, userId: id, providerId: "github" });
+    const last = await authd([
+      "account",
+      "unlink",
+      "--user",
+      id,
+      "--provider",
+      "credential",
+      "--json",
+    ]);
+    expect(last.code).toBe(5);
+    expect(JSON.parse(last.stderr).error.code).toBe("FAILED_TO_UNLINK_LAST_ACCOUNT");
+    const rows = await sql`select provider_id from account where user_id = ${id}`;
+    expect(rows).toEqual([{ provider_id: "credential" }]);
+    const forced = await authd([
+      "account",
+      "unlink",
+      "--user",
+      id,
+      "--provider",
+      "credential",
+      "--allow-last",
+    ]);
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(forced.stdout).toBe("Unlinked credential from unlink@example.test.\n");
+    expect(await sql`select id from account where user_id = ${id}`).toHaveLength(0);
+    const audit = await sql`
+      select actor_type from audit_event where action = 'account.unlinked' and target_id = ${id}`;
+    expect(audit).toEqual([{ actor_type: "cli" }, { actor_type: "cli" }]);
+  });
+
+  it("answers not found for an unknown user or account, usage for missing flags", async () => {
+    const unknownUser = await authd(["account", "list", "--user", "ghost@example.test", "--json"]);
+    expect(unknownUser.code).toBe(3);
+    expect(JSON.parse(unknownUser.stderr).error.code).toBe("USER_NOT_FOUND");
+    await userWithGithub("noaccount@example.test");
+    const unknownAccount = await authd([
+      "account",
+      "unlink",
+      "--user",
+      "noaccount@example.test",
+      "--provider",
+      "gitlab",
+      "--json",
+    ]);
+    expect(unknownAccount.code).toBe(3);
+    expect(JSON.parse(unknownAccount.stderr).error.code).toBe("ACCOUNT_NOT_FOUND");
+    const missing = await authd(["account", "unlink", "--user", "noaccount@example.test"]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("--provider");
+  });
+});
