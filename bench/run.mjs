@@ -550,6 +550,142 @@ const SCENARIOS = [
   },
 ];
 
+// ---------------------------------------------------------------------------------
+// Seeding (issue 5): one big seed file through `authd seed`, timed end to end.
+
+const SEED_USERS = 10_000;
+/** Hashing 10,000 passwords is minutes of CPU: a run may take far longer than a start. */
+const SEED_TIMEOUT_MS = 900_000;
+
+const SEED_COLUMNS = [
+  { label: "scenario", value: (s) => s.name },
+  { label: "users", value: (s) => s.summary?.users },
+  { label: "wall s", value: (s) => s.summary?.wallSeconds },
+  { label: "target", value: (s) => `< ${s.targets.wallMs / 1000} s` },
+  { label: "users/s", value: (s) => s.summary?.usersPerSecond },
+  { label: "peak RSS MB", value: (s) => s.summary?.peakRssMiB },
+  { label: "result", value: (s) => verdict(s.summary?.pass) },
+];
+
+function summarizeSeed(runs, targets) {
+  const ok = runs.filter((run) => run.exitCode === 0);
+  const wallMs = max(ok.map((run) => run.wallMs));
+  const users = max(ok.map((run) => run.usersCreated));
+  return {
+    runs: ok.length,
+    users,
+    wallSeconds: wallMs === null ? null : round(wallMs / 1000, 1),
+    usersPerSecond: wallMs === null || !users ? null : round(users / (wallMs / 1000), 1),
+    peakRssMiB: max(ok.map((run) => run.peakRssMiB)),
+    pass: wallMs === null ? null : wallMs < targets.wallMs && users === SEED_USERS,
+  };
+}
+
+/** `authd seed <file> --json` on a fresh migrated database; answers the timed run. */
+async function seedRun({ cwd, env, file }) {
+  const t0 = performance.now();
+  const proc = spawnAuthd(["seed", file, "--json"], { cwd, env });
+  let stdout = "";
+  proc.child.stdout.on("data", (chunk) => {
+    stdout += chunk.toString();
+  });
+  let peakKiB = null;
+  const sampler = setInterval(() => {
+    void readMemory(proc.child.pid).then((memory) => {
+      if (memory?.peakRssKiB) peakKiB = Math.max(peakKiB ?? 0, memory.peakRssKiB);
+    });
+  }, 250);
+  let timer;
+  const timeout = new Promise((resolve) => {
+    timer = setTimeout(() => resolve(null), SEED_TIMEOUT_MS);
+  });
+  const result = await Promise.race([proc.exited, timeout]);
+  clearTimeout(timer);
+  clearInterval(sampler);
+  if (result === null) {
+    proc.kill();
+    throw new Error(`authd seed did not finish in ${SEED_TIMEOUT_MS} ms:\n${proc.output()}`);
+  }
+  const run = {
+    wallMs: round(result.at - t0, 1),
+    exitCode: result.code,
+    peakRssMiB: peakKiB ? round(peakKiB / 1024, 1) : null,
+    usersCreated: null,
+  };
+  if (result.code !== 0) {
+    const error = new Error(`authd seed exited with ${result.code}:\n${proc.output()}`);
+    error.runs = [run];
+    throw error;
+  }
+  const report = JSON.parse(stdout);
+  run.usersCreated = Object.values(report.users).filter(
+    (entry) => entry.status === "created",
+  ).length;
+  return run;
+}
+
+/**
+ * `hashed: false`: every user's password is {fromEnv}, so authd makes 10,000 salted
+ * hashes. `hashed: true`: the file carries one precomputed {hash} for every user (an
+ * explicit choice of the file's author), which isolates everything but the hashing.
+ */
+function seedScenario({ name, hashed }) {
+  return {
+    name,
+    kind: "seed",
+    description:
+      `fresh PostgreSQL database, migrated (untimed); one run (whatever --runs says): ` +
+      `\`authd seed file --json\` with ${SEED_USERS} users whose password is ` +
+      (hashed
+        ? "one precomputed {hash} written into the file for every user (no hashing in authd)"
+        : "{fromEnv: SEED_PASSWORD} (argon2id m=19456,t=2,p=1, one distinct salted hash per user)") +
+      ", timed from spawn to exit",
+    targets: { wallMs: 60_000 },
+    async run() {
+      const database = await createDatabase("authd_bench_seed");
+      progress(`  database ${database.name}`);
+      const cwd = await tempDir("seed");
+      const secret = "Bench-Seed-Pa55word";
+      const env = baseEnv({ DATABASE_URL: database.url, SEED_PASSWORD: secret });
+      try {
+        await runAuthdCommand(["migrate"], { cwd, env });
+        let password = { fromEnv: "SEED_PASSWORD" };
+        if (hashed) {
+          const { default: argon2 } = await import("argon2");
+          password = {
+            hash: await argon2.hash(secret, {
+              type: argon2.argon2id,
+              memoryCost: 19456,
+              timeCost: 2,
+              parallelism: 1,
+            }),
+          };
+        }
+        const users = Array.from({ length: SEED_USERS }, (_, index) => ({
+          email: `seed-user-${index}@bench.example`,
+          name: `Seed User ${index}`,
+          password,
+        }));
+        const file = path.join(cwd, "seed.json");
+        await writeFile(file, JSON.stringify({ version: 1, users }));
+        const run = await seedRun({ cwd, env, file });
+        progress(
+          `  ${run.usersCreated} users in ${round(run.wallMs / 1000, 1)} s (peak RSS ${run.peakRssMiB} MiB)`,
+        );
+        return { runs: [run], notes: { database: database.name, users: SEED_USERS } };
+      } finally {
+        cleanups.splice(cleanups.indexOf(database.drop), 1);
+        await database.drop();
+      }
+    },
+  };
+}
+
+SCENARIOS.push(
+  seedScenario({ name: "seed-10k-users", hashed: false }),
+  seedScenario({ name: "seed-10k-users-prehashed", hashed: true }),
+);
+
 SCENARIOS.push(
   ...httpScenarios({
     root: ROOT,
@@ -568,6 +704,7 @@ SCENARIOS.push(
 
 const KINDS = {
   startup: { columns: STARTUP_COLUMNS, summarize: summarizeStartup },
+  seed: { columns: SEED_COLUMNS, summarize: summarizeSeed },
   // One table row per measurement of the scenario.
   http: { columns: HTTP_COLUMNS, summarize: (runs) => ({ rows: runs }), perRun: true },
 };

@@ -12,6 +12,7 @@ import { registerInit } from "./commands/init.js";
 import { registerMigrate } from "./commands/migrate.js";
 import { registerOrg } from "./commands/org.js";
 import { registerSecret } from "./commands/secret.js";
+import { registerSeed } from "./commands/seed.js";
 import { registerServe } from "./commands/serve.js";
 import { registerSession } from "./commands/session.js";
 import { registerUser } from "./commands/user.js";
@@ -40,6 +41,7 @@ export function buildProgram(): Command {
   registerConfig(program);
   registerHealthcheck(program);
   registerSecret(program);
+  registerSeed(program);
   registerVersion(program);
   registerUser(program);
   registerSession(program);

@@ -83,3 +83,42 @@ export async function deleteAccountById(sql: Queryable, id: string): Promise<boo
   const rows = await sql`delete from account where id = ${id}`;
   return rows.count > 0;
 }
+
+/** Accounts by their natural key (provider, account id), for seeding. */
+export async function findAccountsByProviderKeys(
+  sql: Queryable,
+  keys: Array<{ providerId: string; accountId: string }>,
+): Promise<AccountRow[]> {
+  if (keys.length === 0) return [];
+  return sql<AccountRow[]>`
+    select a.* from account a
+    join unnest(${keys.map((key) => key.providerId)}::text[], ${keys.map((key) => key.accountId)}::text[])
+      as k(provider_id, account_id)
+      on a.provider_id = k.provider_id and a.account_id = k.account_id`;
+}
+
+export async function findCredentialAccountsOfUsers(
+  sql: Queryable,
+  userIds: string[],
+): Promise<AccountRow[]> {
+  if (userIds.length === 0) return [];
+  return sql<AccountRow[]>`
+    select * from account
+    where provider_id = ${CREDENTIAL_PROVIDER} and user_id = any(${userIds}::text[])`;
+}
+
+export interface NewAccount {
+  id: string;
+  userId: string;
+  providerId: string;
+  accountId: string;
+  /** The argon2id hash, for credential accounts only. */
+  password: string | null;
+}
+
+/** One multi-row INSERT (callers keep batches to a few hundred rows). */
+export async function insertAccounts(sql: Queryable, accounts: NewAccount[]): Promise<void> {
+  if (accounts.length === 0) return;
+  const rows = accounts.map((account) => ({ ...account }));
+  await sql`insert into account ${sql(rows, "id", "userId", "providerId", "accountId", "password")}`;
+}

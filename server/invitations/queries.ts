@@ -191,3 +191,18 @@ export async function findInvitationDetails(
     where i.id = ${id}`;
   return row;
 }
+
+/** Pending invitations of several organizations (the seed's natural key is org + email). */
+export async function listPendingInvitationsOfOrganizations(
+  sql: Queryable,
+  organizationIds: string[],
+): Promise<InvitationRow[]> {
+  if (organizationIds.length === 0) return [];
+  return sql<InvitationRow[]>`
+    select * from invitation
+    where organization_id = any(${organizationIds}::text[]) and status = 'pending'`;
+}
+
+export async function setInvitationRole(sql: Queryable, id: string, role: string): Promise<void> {
+  await sql`update invitation set role = ${role}, updated_at = now() where id = ${id}`;
+}

@@ -185,3 +185,30 @@ export async function clearActiveTeamOfUser(
     update session set active_team_id = null, updated_at = now()
     where user_id = ${userId} and active_team_id = ${teamId}`;
 }
+
+export async function listTeamsOfOrganizations(
+  sql: Queryable,
+  organizationIds: string[],
+): Promise<TeamRow[]> {
+  if (organizationIds.length === 0) return [];
+  return sql<TeamRow[]>`
+    select * from team where organization_id = any(${organizationIds}::text[])`;
+}
+
+export async function listMembersOfTeams(
+  sql: Queryable,
+  teamIds: string[],
+): Promise<TeamMemberRow[]> {
+  if (teamIds.length === 0) return [];
+  return sql<TeamMemberRow[]>`select * from team_member where team_id = any(${teamIds}::text[])`;
+}
+
+/** One multi-row INSERT (callers keep batches to a few hundred rows). */
+export async function insertTeamMembers(
+  sql: Queryable,
+  members: Array<Pick<TeamMemberRow, "id" | "teamId" | "userId">>,
+): Promise<void> {
+  if (members.length === 0) return;
+  const rows = members.map((member) => ({ ...member }));
+  await sql`insert into team_member ${sql(rows, "id", "teamId", "userId")}`;
+}

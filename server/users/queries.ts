@@ -102,3 +102,38 @@ export async function lockUser(sql: Queryable, id: string): Promise<UserRow | un
   const [row] = await sql<UserRow[]>`select * from "user" where id = ${id} for update`;
   return row;
 }
+
+/** The users with these (lowercased) emails, for seeding by natural key. */
+export async function findUsersByEmails(sql: Queryable, emails: string[]): Promise<UserRow[]> {
+  if (emails.length === 0) return [];
+  return sql<UserRow[]>`select * from "user" where email = any(${emails}::text[])`;
+}
+
+/** One multi-row INSERT (callers keep batches to a few hundred rows). */
+export async function insertUsers(sql: Queryable, users: NewUser[]): Promise<void> {
+  if (users.length === 0) return;
+  const rows = users.map((user) => ({
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    image: user.image ?? null,
+    emailVerified: user.emailVerified ?? false,
+    role: user.role ?? null,
+  }));
+  await sql`insert into "user" ${sql(rows, "id", "email", "name", "image", "emailVerified", "role")}`;
+}
+
+/** Sets the fields a seed file may change; an undefined field keeps its value. */
+export async function updateUserSeedFields(
+  sql: Queryable,
+  id: string,
+  changes: { name?: string; emailVerified?: boolean; role?: string },
+): Promise<void> {
+  await sql`
+    update "user" set
+      name = coalesce(${changes.name ?? null}::text, name),
+      email_verified = coalesce(${changes.emailVerified ?? null}::boolean, email_verified),
+      role = coalesce(${changes.role ?? null}::text, role),
+      updated_at = now()
+    where id = ${id}`;
+}

@@ -1,0 +1,969 @@
+/**
+ * Seed files (reference/cli.md "Seed file", issue 5): parse, validate the whole file,
+ * plan by natural keys (email, slug, team name) and apply in one transaction. No CLI
+ * concerns here: bin/commands/seed.ts reads the file, shows progress and prints.
+ */
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { z } from "zod";
+import {
+  CREDENTIAL_PROVIDER,
+  findAccountsByProviderKeys,
+  findCredentialAccountsOfUsers,
+  insertAccounts,
+  type NewAccount,
+  setCredentialPassword,
+} from "../accounts/queries.js";
+import { recordAuditEvent } from "../audit/audit.js";
+import type { AuthdConfig } from "../config.js";
+import { hashPassword, verifyPassword } from "../crypto/password.js";
+import { generateId } from "../crypto/random.js";
+import type { Queryable, Sql } from "../db/connection.js";
+import { transaction } from "../db/transaction.js";
+import { AuthError, type ErrorCode } from "../errors.js";
+import {
+  insertInvitation,
+  listPendingInvitationsOfOrganizations,
+  setInvitationRole,
+} from "../invitations/queries.js";
+import { joinRoles, splitRoles, unknownRoles } from "../organization/permissions.js";
+import {
+  findOrganizationsBySlugs,
+  insertMembers,
+  insertOrganization,
+  listMembersOfOrganizations,
+  type MemberRow,
+  type OrganizationRow,
+  updateMemberRoleRow,
+  updateOrganizationRow,
+} from "../organization/queries.js";
+import {
+  insertTeam,
+  insertTeamMembers,
+  listMembersOfTeams,
+  listTeamsOfOrganizations,
+  type TeamRow,
+} from "../teams/queries.js";
+import {
+  findUsersByEmails,
+  insertUsers,
+  type NewUser,
+  type UserRow,
+  updateUserSeedFields,
+} from "../users/queries.js";
+
+/** Rows per multi-row INSERT: well under PostgreSQL's 65,535 parameters. */
+export const SEED_BATCH_SIZE = 500;
+
+export const IF_EXISTS = ["skip", "update", "fail"] as const;
+export type IfExists = (typeof IF_EXISTS)[number];
+
+export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+/** PHC string: parameters in any order (the argon2 package writes m, p, t). */
+const ARGON2ID_HASH =
+  /^\$argon2id\$v=\d+\$[a-z]=\d+(?:,[a-z]=\d+)*\$[A-Za-z0-9+/]+\$[A-Za-z0-9+/]+$/;
+
+// ---------------------------------------------------------------------------------
+// Parsing.
+
+/** Parses the text of a seed file. JSON only: YAML needs the `yaml` dependency. */
+export function parseSeedText(text: string, source: string): unknown {
+  if (/\.ya?ml$/i.test(source)) {
+    throw seedInvalid(
+      `${source}: YAML seed files need the "yaml" package, which authd does not depend on yet; write the seed file as JSON`,
+    );
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    const yamlHint = /^\s*(version|users|organizations)\s*:/m.test(text)
+      ? ' (it looks like YAML, which needs the "yaml" package; write the seed file as JSON)'
+      : "";
+    throw seedInvalid(`${source}: not valid JSON: ${reason}${yamlHint}`);
+  }
+}
+
+// ---------------------------------------------------------------------------------
+// The format (reference/cli.md "Seed file"), one item at a time so every item's errors
+// are reported even when another item is malformed.
+
+const email = z
+  .string({ error: "expected an email address" })
+  .trim()
+  .toLowerCase()
+  .pipe(z.email({ error: "not a valid email address" }));
+
+type PasswordSource = { fromEnv: string } | { file: string } | { hash: string };
+
+const PASSWORD_SHAPES = 'use {"fromEnv": "NAME"}, {"file": "path"} or {"hash": "$argon2id$..."}';
+
+const password = z.unknown().transform((value, ctx): PasswordSource => {
+  if (typeof value === "string") {
+    ctx.addIssue({
+      code: "custom",
+      message: `a plain-text password is refused (it would sit in the file); ${PASSWORD_SHAPES}`,
+    });
+    return z.NEVER;
+  }
+  const keys = value && typeof value === "object" ? Object.keys(value) : [];
+  const record = value as Record<string, unknown>;
+  const key = keys[0];
+  if (keys.length !== 1 || (key !== "fromEnv" && key !== "file" && key !== "hash")) {
+    ctx.addIssue({
+      code: "custom",
+      message: `expected exactly one password source: ${PASSWORD_SHAPES}`,
+    });
+    return z.NEVER;
+  }
+  const text = record[key];
+  if (typeof text !== "string" || text.length === 0) {
+    ctx.addIssue({ code: "custom", path: [key], message: "expected a non-empty string" });
+    return z.NEVER;
+  }
+  if (key === "hash" && !ARGON2ID_HASH.test(text)) {
+    ctx.addIssue({
+      code: "custom",
+      path: [key],
+      message: 'expected an argon2id hash ("$argon2id$v=19$m=...")',
+    });
+    return z.NEVER;
+  }
+  return { [key]: text } as PasswordSource;
+});
+
+const seedUser = z.strictObject({
+  email,
+  name: z.string().max(255).optional(),
+  emailVerified: z.boolean().optional(),
+  role: z.string().trim().min(1).optional(),
+  password: password.optional(),
+  accounts: z
+    .array(
+      z.strictObject({
+        providerId: z
+          .string()
+          .trim()
+          .min(1)
+          .refine((id) => id !== CREDENTIAL_PROVIDER, {
+            error: `"${CREDENTIAL_PROVIDER}" is the password account: set the user's password instead`,
+          }),
+        accountId: z.string().trim().min(1),
+      }),
+    )
+    .optional(),
+});
+
+/** "48h", "7d", "30m", "90s", "3600" or 3600: seconds. */
+const duration = z.union([z.number(), z.string()]).transform((value, ctx): number => {
+  const match = typeof value === "string" ? /^\s*(\d+)\s*([smhd]?)\s*$/.exec(value) : null;
+  const unit = { "": 1, s: 1, m: 60, h: 3600, d: 86400 } as const;
+  const seconds =
+    typeof value === "number"
+      ? value
+      : match
+        ? Number(match[1]) * unit[(match[2] ?? "") as keyof typeof unit]
+        : Number.NaN;
+  if (!Number.isInteger(seconds) || seconds <= 0) {
+    ctx.addIssue({ code: "custom", message: 'expected a duration such as "48h", "7d" or seconds' });
+    return z.NEVER;
+  }
+  return seconds;
+});
+
+const seedOrganization = z.strictObject({
+  slug: z.string().regex(SLUG_PATTERN, {
+    error: "expected lowercase letters, digits and single hyphens (e.g. acme-corp)",
+  }),
+  name: z.string().trim().min(1).max(255),
+  owner: email,
+  logo: z.string().max(2048).nullable().optional(),
+  metadata: z.record(z.string(), z.unknown()).nullable().optional(),
+  members: z
+    .array(
+      z.strictObject({
+        user: email,
+        role: z.string().trim().min(1),
+        team: z.string().trim().min(1).optional(),
+      }),
+    )
+    .optional(),
+  teams: z.array(z.strictObject({ name: z.string().trim().min(1).max(255) })).optional(),
+  invitations: z
+    .array(
+      z.strictObject({
+        email,
+        role: z.string().trim().min(1),
+        expiresIn: duration.optional(),
+      }),
+    )
+    .optional(),
+});
+
+const seedTop = z.strictObject({
+  version: z.literal(1, { error: "expected version: 1" }),
+  users: z.array(z.unknown()).optional(),
+  organizations: z.array(z.unknown()).optional(),
+});
+
+export type SeedUser = z.output<typeof seedUser>;
+export type SeedOrganization = z.output<typeof seedOrganization>;
+
+export interface SeedIssue {
+  /** JSON path, e.g. organizations[2].members[0].user */
+  path: string;
+  message: string;
+}
+
+export function formatPath(parts: ReadonlyArray<PropertyKey>): string {
+  let text = "";
+  for (const part of parts) {
+    if (typeof part === "number") text += `[${part}]`;
+    else text += text ? `.${String(part)}` : String(part);
+  }
+  return text || "(file)";
+}
+
+function seedInvalid(message: string, issues?: SeedIssue[]): AuthError {
+  return new AuthError("VALIDATION_ERROR", {
+    message,
+    details: issues ? { issues } : undefined,
+  });
+}
+
+// ---------------------------------------------------------------------------------
+// Validation: the whole file, against the configuration and the database, before any
+// write. Answers the prepared seed or throws VALIDATION_ERROR listing every issue.
+
+export interface SeedContext {
+  sql: Queryable;
+  config: AuthdConfig;
+  /** The variables `fromEnv` may name (the shell's over ./.env). */
+  env: Record<string, string | undefined>;
+  /** Where `{file: ...}` paths are resolved from: the seed file's directory, or cwd. */
+  baseDir: string;
+}
+
+/** A validated seed: passwords read (plain text or hash), defaults applied. */
+export interface PreparedSeed {
+  users: Array<SeedUser & { secret?: { plain: string } | { hash: string } }>;
+  organizations: Array<SeedOrganization & { invitationSeconds: number[] }>;
+  /** Users the file refers to but does not list, found in the database. */
+  referencedUsers: Map<string, UserRow>;
+}
+
+function platformRoles(config: AuthdConfig): Set<string> {
+  return new Set(["user", "admin", config.admin.defaultRole, ...config.admin.adminRoles]);
+}
+
+export async function validateSeed(raw: unknown, context: SeedContext): Promise<PreparedSeed> {
+  const issues: SeedIssue[] = [];
+  const add = (parts: ReadonlyArray<PropertyKey>, message: string) =>
+    issues.push({ path: formatPath(parts), message });
+  const collect = (prefix: PropertyKey[], error: z.ZodError) => {
+    for (const issue of error.issues) add([...prefix, ...issue.path], issue.message);
+  };
+
+  const top = seedTop.safeParse(raw);
+  if (!top.success) {
+    collect([], top.error);
+    throw invalidFile(issues);
+  }
+
+  const users: PreparedSeed["users"] = [];
+  const userIndex = new Map<string, number>();
+  const known = platformRoles(context.config);
+  const { minPasswordLength, maxPasswordLength } = context.config.emailAndPassword;
+  const accountKeys = new Map<string, string>();
+
+  for (const [index, item] of (top.data.users ?? []).entries()) {
+    const parsed = seedUser.safeParse(item);
+    if (!parsed.success) {
+      collect(["users", index], parsed.error);
+      continue;
+    }
+    const user: PreparedSeed["users"][number] = parsed.data;
+    const first = userIndex.get(user.email);
+    if (first !== undefined) {
+      add(["users", index, "email"], `duplicate of users[${first}] ("${user.email}")`);
+      continue;
+    }
+    userIndex.set(user.email, index);
+    if (user.role !== undefined && !known.has(user.role)) {
+      add(
+        ["users", index, "role"],
+        `unknown platform role "${user.role}" (known: ${[...known].join(", ")})`,
+      );
+    }
+    for (const [accountIndex, account] of (user.accounts ?? []).entries()) {
+      const key = `${account.providerId}:${account.accountId}`;
+      const seen = accountKeys.get(key);
+      if (seen) add(["users", index, "accounts", accountIndex], `duplicate of ${seen} (${key})`);
+      else accountKeys.set(key, formatPath(["users", index, "accounts", accountIndex]));
+    }
+    const source = user.password;
+    if (source) {
+      const where = ["users", index, "password"];
+      let plain: string | undefined;
+      if ("hash" in source) user.secret = { hash: source.hash };
+      else if ("fromEnv" in source) {
+        plain = context.env[source.fromEnv];
+        if (plain === undefined || plain === "") {
+          add([...where, "fromEnv"], `environment variable ${source.fromEnv} is not set`);
+        }
+      } else {
+        const file = path.resolve(context.baseDir, source.file);
+        try {
+          // One trailing newline is the editor's, not the password's.
+          plain = (await readFile(file, "utf8")).replace(/\r?\n$/, "");
+        } catch (error) {
+          const code = (error as { code?: string }).code ?? "unreadable";
+          add([...where, "file"], `cannot read ${file} (${code})`);
+        }
+      }
+      if (plain !== undefined && plain !== "") {
+        if (plain.length < minPasswordLength || plain.length > maxPasswordLength) {
+          add(
+            where,
+            `password must have ${minPasswordLength} to ${maxPasswordLength} characters (emailAndPassword settings)`,
+          );
+        } else user.secret = { plain };
+      }
+    }
+    users.push(user);
+  }
+
+  const organizations: PreparedSeed["organizations"] = [];
+  const slugIndex = new Map<string, number>();
+  const references: Array<{ email: string; parts: PropertyKey[] }> = [];
+  const { creatorRole } = context.config.organization;
+  const checkRole = (parts: PropertyKey[], role: string) => {
+    const unknown = unknownRoles(context.config, role);
+    if (unknown.length > 0) add(parts, `unknown role "${unknown.join(", ")}"`);
+  };
+
+  for (const [index, item] of (top.data.organizations ?? []).entries()) {
+    const parsed = seedOrganization.safeParse(item);
+    if (!parsed.success) {
+      collect(["organizations", index], parsed.error);
+      continue;
+    }
+    const organization = parsed.data;
+    const at = (...parts: PropertyKey[]) => ["organizations", index, ...parts];
+    const first = slugIndex.get(organization.slug);
+    if (first !== undefined) {
+      add(at("slug"), `duplicate of organizations[${first}] ("${organization.slug}")`);
+      continue;
+    }
+    slugIndex.set(organization.slug, index);
+    references.push({ email: organization.owner, parts: at("owner") });
+
+    const teamNames = new Set<string>();
+    for (const [teamIndex, team] of (organization.teams ?? []).entries()) {
+      if (teamNames.has(team.name))
+        add(at("teams", teamIndex, "name"), `duplicate team "${team.name}"`);
+      teamNames.add(team.name);
+    }
+    const memberEmails = new Set<string>();
+    for (const [memberIndex, member] of (organization.members ?? []).entries()) {
+      const where = at("members", memberIndex);
+      references.push({ email: member.user, parts: [...where, "user"] });
+      if (memberEmails.has(member.user)) {
+        add([...where, "user"], `"${member.user}" is listed twice`);
+      }
+      memberEmails.add(member.user);
+      checkRole([...where, "role"], member.role);
+      if (member.user === organization.owner && !splitRoles(member.role).includes(creatorRole)) {
+        add([...where, "role"], `the owner's role must include "${creatorRole}"`);
+      }
+      if (member.team !== undefined && !teamNames.has(member.team)) {
+        add(
+          [...where, "team"],
+          `team "${member.team}" is not listed in organizations[${index}].teams`,
+        );
+      }
+    }
+    const invited = new Set<string>();
+    const invitationSeconds: number[] = [];
+    for (const [invitationIndex, invitation] of (organization.invitations ?? []).entries()) {
+      const where = at("invitations", invitationIndex);
+      if (invited.has(invitation.email))
+        add([...where, "email"], `"${invitation.email}" is invited twice`);
+      invited.add(invitation.email);
+      if (memberEmails.has(invitation.email) || invitation.email === organization.owner) {
+        add(
+          [...where, "email"],
+          `"${invitation.email}" is already a member of "${organization.slug}"`,
+        );
+      }
+      checkRole([...where, "role"], invitation.role);
+      invitationSeconds.push(
+        invitation.expiresIn ?? context.config.organization.invitationExpiresIn,
+      );
+    }
+    organizations.push({ ...organization, invitationSeconds });
+  }
+
+  // References resolve to a user in the file or already in the database.
+  const outside = [...new Set(references.map((r) => r.email).filter((e) => !userIndex.has(e)))];
+  const found = new Map(
+    (await findUsersByEmails(context.sql, outside)).map((row) => [row.email, row] as const),
+  );
+  for (const reference of references) {
+    if (!userIndex.has(reference.email) && !found.has(reference.email)) {
+      add(
+        reference.parts,
+        `unknown user "${reference.email}" (not in the file's users nor in the database)`,
+      );
+    }
+  }
+
+  if (issues.length > 0) throw invalidFile(issues);
+  return { users, organizations, referencedUsers: found };
+}
+
+function invalidFile(issues: SeedIssue[]): AuthError {
+  const lines = issues.map((issue) => `  ${issue.path}: ${issue.message}`).join("\n");
+  return seedInvalid(
+    `seed file is invalid (${issues.length} problem${issues.length === 1 ? "" : "s"}); nothing was written:\n${lines}`,
+    issues,
+  );
+}
+
+// ---------------------------------------------------------------------------------
+// Plan and apply.
+
+export type SeedStatus = "created" | "updated" | "unchanged";
+export interface SeedEntry {
+  /** null for rows a dry run would create. */
+  id: string | null;
+  status: SeedStatus;
+}
+export const SEED_KINDS = [
+  "users",
+  "accounts",
+  "organizations",
+  "teams",
+  "members",
+  "invitations",
+] as const;
+export type SeedKind = (typeof SEED_KINDS)[number];
+export type SeedReport = Record<SeedKind, Record<string, SeedEntry>>;
+
+export interface SeedProgress {
+  phase: "hash" | "verify" | "write";
+  done: number;
+  total: number;
+}
+
+export interface ApplyOptions {
+  ifExists: IfExists;
+  dryRun?: boolean;
+  onProgress?: (progress: SeedProgress) => void;
+}
+
+export function countReport(report: SeedReport): Record<SeedKind, Record<SeedStatus, number>> {
+  const counts = {} as Record<SeedKind, Record<SeedStatus, number>>;
+  for (const kind of SEED_KINDS) {
+    const tally = { created: 0, updated: 0, unchanged: 0 };
+    for (const entry of Object.values(report[kind])) tally[entry.status] += 1;
+    counts[kind] = tally;
+  }
+  return counts;
+}
+
+/** Object keys sorted, so jsonb's key order does not count as a change. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, item) =>
+    item && typeof item === "object" && !Array.isArray(item)
+      ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : item,
+  );
+}
+
+function sameRoles(a: string, b: string): boolean {
+  return joinRoles([...splitRoles(a)].sort()) === joinRoles([...splitRoles(b)].sort());
+}
+
+function conflict(code: ErrorCode, kind: string, key: string): AuthError {
+  return new AuthError(code, {
+    message: `${kind} "${key}" already exists (--if-exists fail); nothing was written`,
+    details: { kind, key },
+  });
+}
+
+/** What the database holds for the file's natural keys. */
+interface ExistingState {
+  users: Map<string, UserRow>;
+  credentials: Map<string, string | null>;
+  accounts: Map<string, { userId: string; id: string }>;
+  organizations: Map<string, OrganizationRow>;
+  members: Map<string, MemberRow>;
+  teams: Map<string, TeamRow>;
+  teamMembers: Set<string>;
+  invitations: Map<string, { id: string; role: string }>;
+}
+
+async function readExisting(sql: Queryable, seed: PreparedSeed): Promise<ExistingState> {
+  const emails = [...seed.users.map((user) => user.email), ...seed.referencedUsers.keys()];
+  const users = new Map((await findUsersByEmails(sql, emails)).map((row) => [row.email, row]));
+  const userIds = [...users.values()].map((row) => row.id);
+  const credentials = new Map(
+    (await findCredentialAccountsOfUsers(sql, userIds)).map((row) => [row.userId, row.password]),
+  );
+  const keys = seed.users.flatMap((user) => user.accounts ?? []);
+  const accounts = new Map(
+    (await findAccountsByProviderKeys(sql, keys)).map((row) => [
+      `${row.providerId}:${row.accountId}`,
+      { userId: row.userId, id: row.id },
+    ]),
+  );
+  const organizations = new Map(
+    (
+      await findOrganizationsBySlugs(
+        sql,
+        seed.organizations.map((o) => o.slug),
+      )
+    ).map((row) => [row.slug, row]),
+  );
+  const organizationIds = [...organizations.values()].map((row) => row.id);
+  const members = new Map(
+    (await listMembersOfOrganizations(sql, organizationIds)).map((row) => [
+      `${row.organizationId}/${row.userId}`,
+      row,
+    ]),
+  );
+  const teamRows = await listTeamsOfOrganizations(sql, organizationIds);
+  const teams = new Map(teamRows.map((row) => [`${row.organizationId}/${row.name}`, row]));
+  const teamMembers = new Set(
+    (
+      await listMembersOfTeams(
+        sql,
+        teamRows.map((row) => row.id),
+      )
+    ).map((row) => `${row.teamId}/${row.userId}`),
+  );
+  const invitations = new Map(
+    (await listPendingInvitationsOfOrganizations(sql, organizationIds)).map((row) => [
+      `${row.organizationId}/${row.email}`,
+      { id: row.id, role: row.role },
+    ]),
+  );
+  return { users, credentials, accounts, organizations, members, teams, teamMembers, invitations };
+}
+
+/**
+ * The writes the file asks for, given what exists. Passwords of new users (and, with
+ * --if-exists update, changed ones) are hashed here, concurrently, one per core.
+ */
+interface Plan {
+  report: SeedReport;
+  newUsers: NewUser[];
+  userUpdates: Array<{ id: string; name?: string; emailVerified?: boolean; role?: string }>;
+  passwordUpdates: Array<{ userId: string; hash: string; hasAccount: boolean }>;
+  newAccounts: NewAccount[];
+  /** Everything after users, in dependency order, against the ids chosen here. */
+  organizationWrites: Array<(tx: Queryable) => Promise<void>>;
+  newMembers: Array<Pick<MemberRow, "id" | "organizationId" | "userId" | "role">>;
+  memberRoleUpdates: Array<{ id: string; role: string }>;
+  newTeamMembers: Array<{ id: string; teamId: string; userId: string }>;
+  invitationWrites: Array<(tx: Queryable) => Promise<void>>;
+}
+
+/** Remembers hashes and verifications across the dry plan and the real one. */
+export interface PasswordWork {
+  hashes: Map<string, string>;
+  verified: Map<string, boolean>;
+}
+
+async function plan(
+  seed: PreparedSeed,
+  existing: ExistingState,
+  config: AuthdConfig,
+  options: ApplyOptions,
+  work: PasswordWork,
+): Promise<Plan> {
+  const { ifExists, dryRun = false } = options;
+  const report = Object.fromEntries(SEED_KINDS.map((kind) => [kind, {}])) as SeedReport;
+  const result: Plan = {
+    report,
+    newUsers: [],
+    userUpdates: [],
+    passwordUpdates: [],
+    newAccounts: [],
+    organizationWrites: [],
+    newMembers: [],
+    memberRoleUpdates: [],
+    newTeamMembers: [],
+    invitationWrites: [],
+  };
+
+  // Fail fast, before any hashing: the first existing natural key in dependency order.
+  if (ifExists === "fail") {
+    const user = seed.users.find((u) => existing.users.has(u.email));
+    if (user) throw conflict("USER_ALREADY_EXISTS", "user", user.email);
+    const organization = seed.organizations.find((o) => existing.organizations.has(o.slug));
+    if (organization) {
+      throw conflict("ORGANIZATION_ALREADY_EXISTS", "organization", organization.slug);
+    }
+  }
+  for (const user of seed.users) {
+    for (const account of user.accounts ?? []) {
+      const key = `${account.providerId}:${account.accountId}`;
+      const found = existing.accounts.get(key);
+      const owner = existing.users.get(user.email);
+      if (found && found.userId !== owner?.id) {
+        throw new AuthError("LINKED_ACCOUNT_ALREADY_EXISTS", {
+          message: `account ${key} already belongs to another user; nothing was written`,
+          details: { key },
+        });
+      }
+    }
+  }
+
+  // Passwords: plain ones need a hash for new users, or a check against the stored one.
+  const toHash: string[] = [];
+  const toVerify: Array<{ email: string; stored: string; plain: string }> = [];
+  for (const user of seed.users) {
+    if (!user.secret || !("plain" in user.secret)) continue;
+    const row = existing.users.get(user.email);
+    if (!row) {
+      if (!dryRun && !work.hashes.has(user.email)) toHash.push(user.email);
+      continue;
+    }
+    if (ifExists !== "update") continue;
+    const stored = existing.credentials.get(row.id);
+    if (stored && !work.verified.has(`${user.email}\0${stored}`)) {
+      toVerify.push({ email: user.email, stored, plain: user.secret.plain });
+    } else if (!stored && !dryRun && !work.hashes.has(user.email)) toHash.push(user.email);
+  }
+  const plainOf = new Map(
+    seed.users.flatMap((user) =>
+      user.secret && "plain" in user.secret ? [[user.email, user.secret.plain] as const] : [],
+    ),
+  );
+  if (toVerify.length > 0) {
+    let done = 0;
+    await Promise.all(
+      toVerify.map(async ({ email: address, stored, plain }) => {
+        work.verified.set(`${address}\0${stored}`, await verifyPassword(stored, plain));
+        options.onProgress?.({ phase: "verify", done: ++done, total: toVerify.length });
+      }),
+    );
+    for (const item of toVerify) {
+      if (!dryRun && !work.verified.get(`${item.email}\0${item.stored}`)) toHash.push(item.email);
+    }
+  }
+  if (toHash.length > 0) {
+    let done = 0;
+    // hashPassword runs one hash per core at a time; the rest wait in its queue.
+    await Promise.all(
+      toHash.map(async (address) => {
+        work.hashes.set(address, await hashPassword(plainOf.get(address) ?? ""));
+        options.onProgress?.({ phase: "hash", done: ++done, total: toHash.length });
+      }),
+    );
+  }
+
+  const userIds = new Map<string, string>();
+  for (const row of seed.referencedUsers.values()) userIds.set(row.email, row.id);
+  for (const user of seed.users) {
+    const row = existing.users.get(user.email);
+    const hash = user.secret
+      ? "hash" in user.secret
+        ? user.secret.hash
+        : (work.hashes.get(user.email) ?? null)
+      : null;
+    if (!row) {
+      const id = generateId();
+      userIds.set(user.email, id);
+      result.newUsers.push({
+        id,
+        email: user.email,
+        name: user.name ?? "",
+        emailVerified: user.emailVerified ?? false,
+        role: user.role ?? config.admin.defaultRole,
+      });
+      if (user.secret) {
+        result.newAccounts.push({
+          id: generateId(),
+          userId: id,
+          providerId: CREDENTIAL_PROVIDER,
+          accountId: id,
+          password: hash,
+        });
+      }
+      for (const account of user.accounts ?? []) {
+        const accountId = generateId();
+        result.newAccounts.push({ id: accountId, userId: id, ...account, password: null });
+        report.accounts[`${account.providerId}:${account.accountId}`] = {
+          id: dryRun ? null : accountId,
+          status: "created",
+        };
+      }
+      report.users[user.email] = { id: dryRun ? null : id, status: "created" };
+      continue;
+    }
+    userIds.set(user.email, row.id);
+    let changed = false;
+    if (ifExists === "update") {
+      const changes: Plan["userUpdates"][number] = { id: row.id };
+      if (user.name !== undefined && user.name !== row.name) changes.name = user.name;
+      if (user.emailVerified !== undefined && user.emailVerified !== row.emailVerified) {
+        changes.emailVerified = user.emailVerified;
+      }
+      if (user.role !== undefined && user.role !== row.role) changes.role = user.role;
+      if (Object.keys(changes).length > 1) {
+        result.userUpdates.push(changes);
+        changed = true;
+      }
+      if (user.secret) {
+        const stored = existing.credentials.get(row.id);
+        const same =
+          stored !== undefined &&
+          stored !== null &&
+          ("hash" in user.secret
+            ? stored === user.secret.hash
+            : work.verified.get(`${user.email}\0${stored}`) === true);
+        if (!same) {
+          changed = true;
+          result.passwordUpdates.push({
+            userId: row.id,
+            hash: hash ?? "",
+            hasAccount: existing.credentials.has(row.id),
+          });
+        }
+      }
+    }
+    // Missing linked accounts are added in every mode: they are new rows, not changes.
+    for (const account of user.accounts ?? []) {
+      const key = `${account.providerId}:${account.accountId}`;
+      const found = existing.accounts.get(key);
+      if (found) {
+        report.accounts[key] = { id: found.id, status: "unchanged" };
+        continue;
+      }
+      const accountId = generateId();
+      result.newAccounts.push({ id: accountId, userId: row.id, ...account, password: null });
+      report.accounts[key] = { id: dryRun ? null : accountId, status: "created" };
+    }
+    report.users[user.email] = { id: row.id, status: changed ? "updated" : "unchanged" };
+  }
+
+  for (const organization of seed.organizations) {
+    planOrganization(organization, existing, config, options, userIds, result);
+  }
+  return result;
+}
+
+function planOrganization(
+  organization: PreparedSeed["organizations"][number],
+  existing: ExistingState,
+  config: AuthdConfig,
+  options: ApplyOptions,
+  userIds: Map<string, string>,
+  result: Plan,
+): void {
+  const { ifExists, dryRun = false } = options;
+  const { report } = result;
+  const { slug } = organization;
+  const row = existing.organizations.get(slug);
+  const organizationId = row?.id ?? generateId();
+  const shown = (id: string, created: boolean) => (dryRun && created ? null : id);
+
+  if (!row) {
+    result.organizationWrites.push(async (tx) => {
+      await insertOrganization(tx, {
+        id: organizationId,
+        name: organization.name,
+        slug,
+        logo: organization.logo ?? null,
+        metadata: organization.metadata ?? null,
+      });
+    });
+    report.organizations[slug] = { id: shown(organizationId, true), status: "created" };
+  } else {
+    const changes: Parameters<typeof updateOrganizationRow>[2] = {};
+    if (ifExists === "update") {
+      if (organization.name !== row.name) changes.name = organization.name;
+      if (organization.logo !== undefined && organization.logo !== row.logo) {
+        changes.logo = organization.logo;
+      }
+      if (
+        organization.metadata !== undefined &&
+        canonical(organization.metadata) !== canonical(row.metadata)
+      ) {
+        changes.metadata = organization.metadata;
+      }
+    }
+    const changed = Object.keys(changes).length > 0;
+    if (changed)
+      result.organizationWrites.push((tx) =>
+        updateOrganizationRow(tx, row.id, changes).then(() => {}),
+      );
+    report.organizations[slug] = { id: row.id, status: changed ? "updated" : "unchanged" };
+  }
+
+  const teamIds = new Map<string, string>();
+  for (const team of organization.teams ?? []) {
+    const key = `${slug}/${team.name}`;
+    const found = row ? existing.teams.get(`${row.id}/${team.name}`) : undefined;
+    if (found && ifExists === "fail") throw conflict("TEAM_ALREADY_EXISTS", "team", key);
+    if (found) {
+      teamIds.set(team.name, found.id);
+      report.teams[key] = { id: found.id, status: "unchanged" };
+      continue;
+    }
+    const teamId = generateId();
+    teamIds.set(team.name, teamId);
+    result.organizationWrites.push(async (tx) => {
+      await insertTeam(tx, { id: teamId, name: team.name, organizationId });
+    });
+    report.teams[key] = { id: shown(teamId, true), status: "created" };
+  }
+
+  // The owner is a member with the creator role unless the file lists them itself.
+  const { creatorRole } = config.organization;
+  const members = [...(organization.members ?? [])];
+  if (!members.some((member) => member.user === organization.owner)) {
+    members.unshift({ user: organization.owner, role: creatorRole });
+  }
+  for (const member of members) {
+    const key = `${slug}/${member.user}`;
+    const userId = userIds.get(member.user) ?? "";
+    const found = row ? existing.members.get(`${row.id}/${userId}`) : undefined;
+    if (found && ifExists === "fail") {
+      throw conflict("USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION", "member", key);
+    }
+    const role = joinRoles(splitRoles(member.role));
+    let status: SeedStatus = "unchanged";
+    let memberId: string;
+    if (found) {
+      memberId = found.id;
+      if (ifExists === "update" && !sameRoles(found.role, role)) {
+        result.memberRoleUpdates.push({ id: found.id, role });
+        status = "updated";
+      }
+    } else {
+      memberId = generateId();
+      result.newMembers.push({ id: memberId, organizationId, userId, role });
+      status = "created";
+    }
+    if (member.team !== undefined) {
+      const teamId = teamIds.get(member.team) ?? "";
+      if (!existing.teamMembers.has(`${teamId}/${userId}`)) {
+        result.newTeamMembers.push({ id: generateId(), teamId, userId });
+        if (status === "unchanged") status = "updated";
+      }
+    }
+    report.members[key] = { id: shown(memberId, status === "created"), status };
+  }
+
+  const inviterId = userIds.get(organization.owner) ?? "";
+  for (const [index, invitation] of (organization.invitations ?? []).entries()) {
+    const key = `${slug}/${invitation.email}`;
+    const found = row ? existing.invitations.get(`${row.id}/${invitation.email}`) : undefined;
+    if (found && ifExists === "fail") {
+      throw conflict("USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION", "invitation", key);
+    }
+    const role = joinRoles(splitRoles(invitation.role));
+    if (found) {
+      const changed = ifExists === "update" && !sameRoles(found.role, role);
+      if (changed) result.invitationWrites.push((tx) => setInvitationRole(tx, found.id, role));
+      report.invitations[key] = { id: found.id, status: changed ? "updated" : "unchanged" };
+      continue;
+    }
+    const invitationId = generateId();
+    const seconds =
+      organization.invitationSeconds[index] ?? config.organization.invitationExpiresIn;
+    result.invitationWrites.push(async (tx) => {
+      await insertInvitation(tx, {
+        id: invitationId,
+        organizationId,
+        email: invitation.email,
+        role,
+        teamId: null,
+        inviterId,
+        expiresAt: new Date(Date.now() + seconds * 1000),
+      });
+    });
+    report.invitations[key] = { id: shown(invitationId, true), status: "created" };
+  }
+}
+
+async function inBatches<T>(
+  rows: T[],
+  write: (batch: T[]) => Promise<void>,
+  onBatch: (count: number) => void,
+): Promise<void> {
+  for (let start = 0; start < rows.length; start += SEED_BATCH_SIZE) {
+    const batch = rows.slice(start, start + SEED_BATCH_SIZE);
+    await write(batch);
+    onBatch(batch.length);
+  }
+}
+
+/**
+ * Plans against the database and, unless it is a dry run, writes everything in one
+ * transaction (re-planned inside it, so rows created meanwhile are seen) with one
+ * audit event. Answers the report by natural key.
+ */
+export async function applySeed(
+  sql: Sql,
+  seed: PreparedSeed,
+  config: AuthdConfig,
+  options: ApplyOptions,
+): Promise<SeedReport> {
+  const work: PasswordWork = { hashes: new Map(), verified: new Map() };
+  // Outside the transaction: the conflict check and the slow hashing, with no locks held.
+  const draft = await plan(seed, await readExisting(sql, seed), config, options, work);
+  if (options.dryRun) return draft.report;
+
+  return transaction(
+    sql,
+    async (tx) => {
+      const final = await plan(seed, await readExisting(tx, seed), config, options, work);
+      const total =
+        final.newUsers.length +
+        final.newAccounts.length +
+        final.newMembers.length +
+        final.newTeamMembers.length;
+      let done = 0;
+      const step = (count: number) => {
+        done += count;
+        options.onProgress?.({ phase: "write", done, total });
+      };
+      await inBatches(final.newUsers, (batch) => insertUsers(tx, batch), step);
+      for (const update of final.userUpdates) await updateUserSeedFields(tx, update.id, update);
+      await inBatches(final.newAccounts, (batch) => insertAccounts(tx, batch), step);
+      const missing: NewAccount[] = [];
+      for (const update of final.passwordUpdates) {
+        if (update.hasAccount) await setCredentialPassword(tx, update.userId, update.hash);
+        else {
+          missing.push({
+            id: generateId(),
+            userId: update.userId,
+            providerId: CREDENTIAL_PROVIDER,
+            accountId: update.userId,
+            password: update.hash,
+          });
+        }
+      }
+      await insertAccounts(tx, missing);
+      for (const write of final.organizationWrites) await write(tx);
+      await inBatches(final.newMembers, (batch) => insertMembers(tx, batch), step);
+      for (const update of final.memberRoleUpdates)
+        await updateMemberRoleRow(tx, update.id, update.role);
+      await inBatches(final.newTeamMembers, (batch) => insertTeamMembers(tx, batch), step);
+      for (const write of final.invitationWrites) await write(tx);
+      await recordAuditEvent(tx, {
+        action: "seed.apply",
+        actorType: "cli",
+        details: { ifExists: options.ifExists, counts: countReport(final.report) },
+      });
+      return final.report;
+    },
+    // A retry would re-plan from scratch; the hashes are kept in `work`.
+    { retries: 2 },
+  );
+}

@@ -1,0 +1,455 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import postgres from "postgres";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hashPassword, verifyPassword } from "../../server/crypto/password.js";
+import { runAuthd } from "../helpers/cli.js";
+import { createTestDatabase, type TestDatabase } from "../helpers/database.js";
+
+const PASSWORD = "Seed-Pa55word!";
+const FILE_PASSWORD = "From-a-file-pa55";
+
+let testDatabase: TestDatabase;
+let sql: postgres.Sql;
+let dir: string;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  testDatabase = await createTestDatabase();
+  env = { DATABASE_URL: testDatabase.url, SEED_PASSWORD: PASSWORD };
+  const migrated = await runAuthd(["migrate"], { env });
+  expect(migrated.code, migrated.stderr).toBe(0);
+  sql = postgres(testDatabase.url, { max: 2, onnotice: () => {} });
+  dir = await mkdtemp(path.join(os.tmpdir(), "authd-seed-"));
+  await writeFile(path.join(dir, "pw.txt"), `${FILE_PASSWORD}\n`);
+});
+
+afterAll(async () => {
+  await sql?.end();
+  if (dir) await rm(dir, { recursive: true, force: true });
+  await testDatabase?.drop();
+});
+
+function fullSeed() {
+  return {
+    version: 1,
+    users: [
+      {
+        email: "Owner@Example.test",
+        name: "Owner",
+        emailVerified: true,
+        role: "admin",
+        password: { fromEnv: "SEED_PASSWORD" },
+      },
+      {
+        email: "member@example.test",
+        name: "Member",
+        password: { file: "pw.txt" },
+        accounts: [{ providerId: "github", accountId: "12345" }],
+      },
+      { email: "helper@example.test", name: "Helper" },
+    ],
+    organizations: [
+      {
+        slug: "acme",
+        name: "Acme",
+        owner: "owner@example.test",
+        logo: "https://acme.example/logo.png",
+        metadata: { plan: "pro", seats: 10 },
+        members: [
+          { user: "member@example.test", role: "member", team: "Core" },
+          { user: "helper@example.test", role: "admin" },
+        ],
+        teams: [{ name: "Core" }, { name: "Ops" }],
+        invitations: [{ email: "new@example.test", role: "admin", expiresIn: "48h" }],
+      },
+      { slug: "beta-labs", name: "Beta Labs", owner: "member@example.test" },
+    ],
+  };
+}
+
+/** The element at `index`, which the test's own fixture guarantees. */
+function item<T>(list: T[] | undefined, index: number): T {
+  const found = list?.[index];
+  if (found === undefined) throw new Error(`fixture has no element ${index}`);
+  return found;
+}
+
+async function writeSeed(name: string, content: unknown): Promise<string> {
+  const file = path.join(dir, name);
+  await writeFile(file, typeof content === "string" ? content : JSON.stringify(content, null, 2));
+  return file;
+}
+
+const TABLES = ["user", "account", "organization", "member", "team", "team_member", "invitation"];
+
+async function rowCounts(): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  for (const table of TABLES) {
+    const [row] = await sql<{ count: number }[]>`select count(*)::int as count from ${sql(table)}`;
+    counts[table] = row?.count ?? 0;
+  }
+  return counts;
+}
+
+type Report = Record<string, Record<string, { id: string | null; status: string }>>;
+
+function statuses(report: Report): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [kind, entries] of Object.entries(report)) {
+    for (const [key, entry] of Object.entries(entries)) flat[`${kind} ${key}`] = entry.status;
+  }
+  return flat;
+}
+
+describe("authd seed: validation (nothing written on any error)", () => {
+  it("lists every problem with its JSON path and exits 2", async () => {
+    const before = await rowCounts();
+    const seed = fullSeed();
+    (seed.users[1] as Record<string, unknown>).password = "plain-text-password";
+    (seed.users[0] as Record<string, unknown>).password = { fromEnv: "NOT_SET_ANYWHERE" };
+    seed.users.push({ email: "not-an-email", name: "X" });
+    seed.organizations.push({
+      slug: "Bad Slug",
+      name: "Bad",
+      owner: "owner@example.test",
+    });
+    seed.organizations[1] = {
+      ...seed.organizations[1],
+      members: [
+        { user: "ghost@nowhere.test", role: "ghost" },
+        { user: "helper@example.test", role: "member", team: "Missing" },
+      ],
+    } as never;
+    const file = await writeSeed("invalid.json", seed);
+    const result = await runAuthd(["seed", file], { env });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe("");
+    const lines = [
+      "users[0].password.fromEnv: environment variable NOT_SET_ANYWHERE is not set",
+      "users[1].password: a plain-text password is refused",
+      "users[3].email: not a valid email address",
+      'organizations[1].members[0].role: unknown role "ghost"',
+      'organizations[1].members[0].user: unknown user "ghost@nowhere.test"',
+      'organizations[1].members[1].team: team "Missing" is not listed',
+      "organizations[2].slug: expected lowercase letters",
+    ];
+    for (const line of lines) expect(result.stderr).toContain(line);
+    expect(result.stderr).toContain("fromEnv");
+    expect(result.stderr).toContain("nothing was written");
+    expect(await rowCounts()).toEqual(before);
+  });
+
+  it("answers the issues as JSON on stderr with --json", async () => {
+    const seed = fullSeed();
+    item(item(seed.organizations, 0).members, 0).role = "ghost";
+    const file = await writeSeed("ghost.json", seed);
+    const result = await runAuthd(["db", "seed", file, "--json"], { env });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe("");
+    const body = JSON.parse(result.stderr);
+    expect(body.error.code).toBe("VALIDATION_ERROR");
+    expect(body.error.details.issues).toEqual([
+      { path: "organizations[0].members[0].role", message: 'unknown role "ghost"' },
+    ]);
+  });
+
+  it("rejects unknown fields, a missing version, malformed JSON and YAML files", async () => {
+    const before = await rowCounts();
+    const unknownField = await writeSeed("unknown-field.json", {
+      version: 1,
+      users: [{ email: "a@example.test", nmae: "typo" }],
+    });
+    const typo = await runAuthd(["seed", unknownField], { env });
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain("users[0]: Unrecognized key");
+
+    const noVersion = await runAuthd(["seed", await writeSeed("nov.json", { users: [] })], {
+      env,
+    });
+    expect(noVersion.code).toBe(2);
+    expect(noVersion.stderr).toContain("version: expected version: 1");
+
+    const malformed = await runAuthd(["seed", await writeSeed("bad.json", '{"version": 1,')], {
+      env,
+    });
+    expect(malformed.code).toBe(2);
+    expect(malformed.stderr).toContain("not valid JSON");
+
+    const yaml = await runAuthd(["seed", await writeSeed("seed.yaml", "version: 1\n")], { env });
+    expect(yaml.code).toBe(2);
+    expect(yaml.stderr).toContain('"yaml" package');
+
+    const missing = await runAuthd(["seed", path.join(dir, "absent.json")], { env });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("ENOENT");
+
+    const badMode = await runAuthd(["seed", unknownField, "--if-exists", "merge"], { env });
+    expect(badMode.code).toBe(2);
+    expect(await rowCounts()).toEqual(before);
+  });
+
+  it("--dry-run validates and reports the plan without writing", async () => {
+    const before = await rowCounts();
+    const file = await writeSeed("full.json", fullSeed());
+    const result = await runAuthd(["seed", file, "--dry-run", "--json"], { env });
+    expect(result.code, result.stderr).toBe(0);
+    const report: Report = JSON.parse(result.stdout);
+    expect(report.users?.["owner@example.test"]).toEqual({ id: null, status: "created" });
+    expect(Object.values(statuses(report)).every((status) => status === "created")).toBe(true);
+    expect(await rowCounts()).toEqual(before);
+    const human = await runAuthd(["seed", file, "--dry-run"], { env });
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(/^KIND\s+CREATED\s+UPDATED\s+UNCHANGED\n/);
+    expect(human.stdout).toMatch(/users\s+3\s+0\s+0/);
+    expect(human.stderr).toContain("Dry run");
+    expect(await rowCounts()).toEqual(before);
+  });
+});
+
+describe("authd seed: applying", () => {
+  let firstReport: Report;
+
+  it("creates users with working passwords, accounts, organizations, members, teams and invitations", async () => {
+    const file = await writeSeed("full.json", fullSeed());
+    const result = await runAuthd(["seed", file, "--json"], { env });
+    expect(result.code, result.stderr).toBe(0);
+    firstReport = JSON.parse(result.stdout);
+    expect(Object.keys(firstReport)).toEqual([
+      "users",
+      "accounts",
+      "organizations",
+      "teams",
+      "members",
+      "invitations",
+    ]);
+    expect(statuses(firstReport)).toEqual({
+      "users owner@example.test": "created",
+      "users member@example.test": "created",
+      "users helper@example.test": "created",
+      "accounts github:12345": "created",
+      "organizations acme": "created",
+      "organizations beta-labs": "created",
+      "teams acme/Core": "created",
+      "teams acme/Ops": "created",
+      "members acme/owner@example.test": "created",
+      "members acme/member@example.test": "created",
+      "members acme/helper@example.test": "created",
+      "members beta-labs/member@example.test": "created",
+      "invitations acme/new@example.test": "created",
+    });
+
+    const users = await sql<
+      { id: string; email: string; name: string; emailVerified: boolean; role: string }[]
+    >`select id, email, name, email_verified as "emailVerified", role from "user" order by email`;
+    expect(users.map((user) => [user.email, user.name, user.emailVerified, user.role])).toEqual([
+      ["helper@example.test", "Helper", false, "user"],
+      ["member@example.test", "Member", false, "user"],
+      ["owner@example.test", "Owner", true, "admin"],
+    ]);
+    for (const user of users) {
+      expect(firstReport.users?.[user.email]?.id).toBe(user.id);
+    }
+    const owner = users.find((user) => user.email === "owner@example.test");
+    const member = users.find((user) => user.email === "member@example.test");
+    const helper = users.find((user) => user.email === "helper@example.test");
+    const [ownerCredential] = await sql<{ password: string }[]>`
+      select password from account where user_id = ${owner?.id ?? ""} and provider_id = 'credential'`;
+    expect(await verifyPassword(ownerCredential?.password ?? "", PASSWORD)).toBe(true);
+    expect(await verifyPassword(ownerCredential?.password ?? "", "wrong-password")).toBe(false);
+    const [memberCredential] = await sql<{ password: string }[]>`
+      select password from account where user_id = ${member?.id ?? ""} and provider_id = 'credential'`;
+    expect(await verifyPassword(memberCredential?.password ?? "", FILE_PASSWORD)).toBe(true);
+    const helperAccounts = await sql`select * from account where user_id = ${helper?.id ?? ""}`;
+    expect(helperAccounts).toHaveLength(0);
+    const [github] = await sql<{ userId: string }[]>`
+      select user_id as "userId" from account where provider_id = 'github' and account_id = '12345'`;
+    expect(github?.userId).toBe(member?.id);
+
+    const [acme] = await sql<{ id: string; logo: string; metadata: unknown }[]>`
+      select id, logo, metadata from organization where slug = 'acme'`;
+    expect(acme?.id).toBe(firstReport.organizations?.acme?.id);
+    expect(acme?.metadata).toEqual({ plan: "pro", seats: 10 });
+    const members = await sql<{ email: string; role: string }[]>`
+      select u.email, m.role from member m join "user" u on u.id = m.user_id
+      where m.organization_id = ${acme?.id ?? ""} order by u.email`;
+    expect(members).toEqual([
+      { email: "helper@example.test", role: "admin" },
+      { email: "member@example.test", role: "member" },
+      { email: "owner@example.test", role: "owner" },
+    ]);
+    const teamMembers = await sql<{ name: string; email: string }[]>`
+      select t.name, u.email from team_member tm join team t on t.id = tm.team_id
+      join "user" u on u.id = tm.user_id`;
+    expect(teamMembers).toEqual([{ name: "Core", email: "member@example.test" }]);
+    const [invitation] = await sql<
+      { email: string; role: string; status: string; inviterId: string; hours: number }[]
+    >`select email, role, status, inviter_id as "inviterId",
+             round(extract(epoch from expires_at - now()) / 3600)::int as hours
+      from invitation`;
+    expect(invitation).toEqual({
+      email: "new@example.test",
+      role: "admin",
+      status: "pending",
+      inviterId: owner?.id,
+      hours: 48,
+    });
+    const audit = await sql<{ actorType: string; details: { counts: { users: unknown } } }[]>`
+      select actor_type as "actorType", details from audit_event where action = 'seed.apply'`;
+    expect(audit).toHaveLength(1);
+    expect(audit[0]?.actorType).toBe("cli");
+    expect(audit[0]?.details.counts.users).toEqual({ created: 3, updated: 0, unchanged: 0 });
+  });
+
+  it("a second run reports everything unchanged, with the same ids", async () => {
+    const before = await rowCounts();
+    const file = await writeSeed("full.json", fullSeed());
+    const result = await runAuthd(["seed", file, "--json"], { env });
+    expect(result.code, result.stderr).toBe(0);
+    const report: Report = JSON.parse(result.stdout);
+    expect(Object.values(statuses(report)).every((status) => status === "unchanged")).toBe(true);
+    expect(Object.keys(statuses(report))).toEqual(Object.keys(statuses(firstReport)));
+    for (const [kind, entries] of Object.entries(report)) {
+      for (const [key, entry] of Object.entries(entries)) {
+        expect(entry.id).toBe(firstReport[kind]?.[key]?.id);
+      }
+    }
+    expect(await rowCounts()).toEqual(before);
+  });
+
+  it("reads the file from stdin with -", async () => {
+    const result = await runAuthd(["db", "seed", "-", "--json"], {
+      env,
+      input: JSON.stringify({
+        version: 1,
+        users: [{ email: "stdin@example.test", name: "From stdin" }],
+        organizations: [
+          { slug: "acme", name: "Acme", owner: "owner@example.test" },
+          { slug: "gamma", name: "Gamma", owner: "helper@example.test" },
+        ],
+      }),
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(statuses(JSON.parse(result.stdout))).toEqual({
+      "users stdin@example.test": "created",
+      "organizations acme": "unchanged",
+      "organizations gamma": "created",
+      "members acme/owner@example.test": "unchanged",
+      "members gamma/helper@example.test": "created",
+    });
+    const [row] = await sql`select name from "user" where email = 'stdin@example.test'`;
+    expect(row?.name).toBe("From stdin");
+  });
+
+  it("--if-exists update changes a name, a platform role, a member role and a password", async () => {
+    const seed = fullSeed();
+    item(seed.users, 2).name = "Helper Renamed";
+    (seed.users[2] as Record<string, unknown>).role = "admin";
+    item(item(seed.organizations, 0).members, 1).role = "member";
+    item(seed.organizations, 0).name = "Acme Inc";
+    const file = await writeSeed("update.json", seed);
+    const result = await runAuthd(["seed", file, "--if-exists", "update", "--json"], {
+      env: { ...env, SEED_PASSWORD: "Changed-Pa55word" },
+    });
+    expect(result.code, result.stderr).toBe(0);
+    const changed = Object.entries(statuses(JSON.parse(result.stdout)))
+      .filter(([, status]) => status !== "unchanged")
+      .map(([key, status]) => `${key}: ${status}`);
+    expect(changed.sort()).toEqual([
+      "members acme/helper@example.test: updated",
+      "organizations acme: updated",
+      "users helper@example.test: updated",
+      "users owner@example.test: updated",
+    ]);
+    const [helper] = await sql`select name, role from "user" where email = 'helper@example.test'`;
+    expect(helper).toEqual({ name: "Helper Renamed", role: "admin" });
+    const [member] = await sql`
+      select m.role from member m join "user" u on u.id = m.user_id
+      join organization o on o.id = m.organization_id
+      where u.email = 'helper@example.test' and o.slug = 'acme'`;
+    expect(member?.role).toBe("member");
+    const [credential] = await sql<{ password: string }[]>`
+      select a.password from account a join "user" u on u.id = a.user_id
+      where u.email = 'owner@example.test' and a.provider_id = 'credential'`;
+    expect(await verifyPassword(credential?.password ?? "", "Changed-Pa55word")).toBe(true);
+
+    // The same file again: nothing left to update.
+    const again = await runAuthd(["seed", file, "--if-exists", "update", "--json"], {
+      env: { ...env, SEED_PASSWORD: "Changed-Pa55word" },
+    });
+    expect(again.code, again.stderr).toBe(0);
+    expect(
+      Object.values(statuses(JSON.parse(again.stdout))).every((status) => status === "unchanged"),
+    ).toBe(true);
+  });
+
+  it("--if-exists fail exits 4 naming the first existing key, and writes nothing", async () => {
+    const before = await rowCounts();
+    const seed = fullSeed();
+    seed.users.unshift({ email: "brand-new@example.test", name: "New" } as never);
+    const file = await writeSeed("fail.json", seed);
+    const result = await runAuthd(["seed", file, "--if-exists", "fail"], { env });
+    expect(result.code).toBe(4);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toContain('user "owner@example.test" already exists');
+    const json = await runAuthd(["seed", file, "--if-exists", "fail", "--json"], { env });
+    expect(json.code).toBe(4);
+    expect(JSON.parse(json.stderr).error).toMatchObject({
+      code: "USER_ALREADY_EXISTS",
+      details: { kind: "user", key: "owner@example.test" },
+    });
+    expect(await rowCounts()).toEqual(before);
+    const [row] =
+      await sql`select count(*)::int as count from "user" where email = 'brand-new@example.test'`;
+    expect(row?.count).toBe(0);
+  });
+
+  it("accepts a precomputed argon2id hash, and refuses an account linked to another user", async () => {
+    const hash = await hashPassword("Pre-hashed-pa55");
+    const file = await writeSeed("hash.json", {
+      version: 1,
+      users: [{ email: "hashed@example.test", password: { hash } }],
+    });
+    const result = await runAuthd(["seed", file, "--json"], { env });
+    expect(result.code, result.stderr).toBe(0);
+    const [credential] = await sql<{ password: string }[]>`
+      select a.password from account a join "user" u on u.id = a.user_id
+      where u.email = 'hashed@example.test' and a.provider_id = 'credential'`;
+    expect(credential?.password).toBe(hash);
+
+    const before = await rowCounts();
+    const stolen = await writeSeed("stolen.json", {
+      version: 1,
+      users: [
+        { email: "thief@example.test", accounts: [{ providerId: "github", accountId: "12345" }] },
+      ],
+    });
+    const refused = await runAuthd(["seed", stolen], { env });
+    expect(refused.code).toBe(4);
+    expect(refused.stderr).toContain("github:12345 already belongs to another user");
+    expect(await rowCounts()).toEqual(before);
+
+    const notArgon = await writeSeed("bcrypt.json", {
+      version: 1,
+      users: [{ email: "b@example.test", password: { hash: "$2b$10$abcdefghijklmnopqrstuv" } }],
+    });
+    const rejected = await runAuthd(["seed", notArgon], { env });
+    expect(rejected.code).toBe(2);
+    expect(rejected.stderr).toContain("users[0].password.hash: expected an argon2id hash");
+  });
+
+  it("off a terminal, progress goes to stderr as plain lines", async () => {
+    const users = Array.from({ length: 3 }, (_, index) => ({
+      email: `progress${index}@example.test`,
+      password: { fromEnv: "SEED_PASSWORD" },
+    }));
+    const file = await writeSeed("progress.json", { version: 1, users });
+    const result = await runAuthd(["seed", file], { env });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain("hashing passwords: 3/3\n");
+    expect(result.stderr).toContain("writing rows: 6/6\n");
+    expect(result.stderr).not.toContain("\r");
+    expect(result.stdout).toMatch(/users\s+3\s+0\s+0/);
+  });
+});
