@@ -19,6 +19,7 @@ import {
 } from "../../server/seed/seed.js";
 import { UsageError } from "../exit-codes.js";
 import { formatTable, type GlobalOptions, note, printJson, wantsJson } from "../output.js";
+import { registerCleanup } from "./cleanup.js";
 
 /** Off a TTY, one progress line per this many items (reference/cli.md output contract). */
 const PROGRESS_EVERY = 1000;
@@ -153,6 +154,7 @@ function addSeedCommand(parent: Command, name: string): void {
 
 export function registerSeed(program: Command): void {
   addSeedCommand(program, "seed");
-  const db = program.command("db").description("database content: seed");
+  const db = program.command("db").description("database content: seed, cleanup");
   addSeedCommand(db, "seed");
+  registerCleanup(db);
 }

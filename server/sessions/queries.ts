@@ -163,3 +163,18 @@ export async function deleteSessionsOfUser(
     where user_id = ${userId} and (${exceptId ?? null}::text is null or id <> ${exceptId ?? null})`;
   return rows.count;
 }
+
+/** Sessions that expired before `before` (cleanup; get-session deletes the ones it meets). */
+export async function deleteExpiredSessions(
+  sql: Queryable,
+  before: Date,
+  dryRun = false,
+): Promise<number> {
+  if (dryRun) {
+    const [row] = await sql<{ count: number }[]>`
+      select count(*)::int as count from session where expires_at < ${before}`;
+    return row?.count ?? 0;
+  }
+  const rows = await sql`delete from session where expires_at < ${before}`;
+  return rows.count;
+}

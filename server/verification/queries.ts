@@ -51,7 +51,17 @@ export async function deleteVerificationsByValue(
     where value = ${value} and identifier like ${`${identifierPrefix}%`}`;
 }
 
-export async function deleteExpiredVerifications(sql: Queryable): Promise<number> {
-  const rows = await sql`delete from verification where expires_at < now()`;
+/** Verification values that expired before `before` (tokens nobody can use any more). */
+export async function deleteExpiredVerifications(
+  sql: Queryable,
+  before: Date = new Date(),
+  dryRun = false,
+): Promise<number> {
+  if (dryRun) {
+    const [row] = await sql<{ count: number }[]>`
+      select count(*)::int as count from verification where expires_at < ${before}`;
+    return row?.count ?? 0;
+  }
+  const rows = await sql`delete from verification where expires_at < ${before}`;
   return rows.count;
 }

@@ -1,0 +1,69 @@
+import postgres from "postgres";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runAuthd } from "../helpers/cli.js";
+import { createTestDatabase, type TestDatabase } from "../helpers/database.js";
+
+let testDatabase: TestDatabase;
+let env: Record<string, string>;
+let sql: postgres.Sql;
+
+beforeAll(async () => {
+  testDatabase = await createTestDatabase();
+  env = { DATABASE_URL: testDatabase.url };
+  expect((await runAuthd(["migrate"], { env })).code).toBe(0);
+  sql = postgres(testDatabase.url, { max: 1, onnotice: () => {} });
+  await sql`insert into "user" (id, email, name) values ('u1', 'u1@example.test', 'U')`;
+  await sql`
+    insert into session (id, user_id, token_hash, expires_at) values
+      ('live', 'u1', 'h1', now() + interval '1 day'),
+      ('recent', 'u1', 'h2', now() - interval '1 hour'),
+      ('old', 'u1', 'h3', now() - interval '10 days')`;
+  await sql`
+    insert into verification (id, identifier, value, expires_at) values
+      ('v-live', 'reset-password:a', 'u1', now() + interval '1 hour'),
+      ('v-old', 'reset-password:b', 'u1', now() - interval '10 days')`;
+});
+
+afterAll(async () => {
+  await sql?.end();
+  await testDatabase?.drop();
+});
+
+describe("authd db cleanup", () => {
+  it("counts without deleting on --dry-run", async () => {
+    const result = await runAuthd(["db", "cleanup", "--dry-run", "--json"], { env });
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      dryRun: true,
+      sessions: 2,
+      verifications: 1,
+    });
+    expect(await sql`select id from session order by id`).toHaveLength(3);
+  });
+
+  it("honours --older-than, then deletes every expired row, and audits", async () => {
+    const older = await runAuthd(["db", "cleanup", "--older-than", "7d", "--json"], { env });
+    expect(JSON.parse(older.stdout)).toMatchObject({
+      dryRun: false,
+      sessions: 1,
+      verifications: 1,
+    });
+    expect((await sql`select id from session order by id`).map((row) => row.id)).toEqual([
+      "live",
+      "recent",
+    ]);
+    const all = await runAuthd(["db", "cleanup"], { env });
+    expect(all.code).toBe(0);
+    expect(all.stdout).toBe("Deleted 1 expired session(s) and 0 expired verification value(s).\n");
+    expect((await sql`select id from session`).map((row) => row.id)).toEqual(["live"]);
+    expect((await sql`select id from verification`).map((row) => row.id)).toEqual(["v-live"]);
+    const audit = await sql`select actor_type from audit_event where action = 'db.cleanup'`;
+    expect(audit).toEqual([{ actor_type: "cli" }, { actor_type: "cli" }]);
+  });
+
+  it("refuses a malformed --older-than as a usage error", async () => {
+    const result = await runAuthd(["db", "cleanup", "--older-than", "soon"], { env });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("expected a duration");
+  });
+});
