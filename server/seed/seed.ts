@@ -5,6 +5,7 @@
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import {
   CREDENTIAL_PROVIDER,
@@ -66,21 +67,26 @@ const ARGON2ID_HASH =
 // ---------------------------------------------------------------------------------
 // Parsing.
 
-/** Parses the text of a seed file. JSON only: YAML needs the `yaml` dependency. */
+/**
+ * Parses the text of a seed file: YAML for `.yaml`/`.yml` files, JSON for `.json`; from
+ * stdin, JSON when the text starts with `{`, YAML otherwise (JSON is YAML anyway).
+ */
 export function parseSeedText(text: string, source: string): unknown {
-  if (/\.ya?ml$/i.test(source)) {
-    throw seedInvalid(
-      `${source}: YAML seed files need the "yaml" package, which authd does not depend on yet; write the seed file as JSON`,
-    );
+  const asJson = /\.json$/i.test(source) || (!/\.ya?ml$/i.test(source) && /^\s*\{/.test(text));
+  if (asJson) {
+    try {
+      return JSON.parse(text);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw seedInvalid(`${source}: not valid JSON: ${reason}`);
+    }
   }
   try {
-    return JSON.parse(text);
+    // YAML 1.2 core schema: no custom tags, so a seed file cannot construct objects.
+    return parseYaml(text, { schema: "core", prettyErrors: true, maxAliasCount: 100 });
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    const yamlHint = /^\s*(version|users|organizations)\s*:/m.test(text)
-      ? ' (it looks like YAML, which needs the "yaml" package; write the seed file as JSON)'
-      : "";
-    throw seedInvalid(`${source}: not valid JSON: ${reason}${yamlHint}`);
+    const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    throw seedInvalid(`${source}: not valid YAML: ${reason}`);
   }
 }
 

@@ -177,9 +177,11 @@ describe("authd seed: validation (nothing written on any error)", () => {
     expect(malformed.code).toBe(2);
     expect(malformed.stderr).toContain("not valid JSON");
 
-    const yaml = await runAuthd(["seed", await writeSeed("seed.yaml", "version: 1\n")], { env });
+    const yaml = await runAuthd(["seed", await writeSeed("bad.yaml", "version: 1\nusers: [\n")], {
+      env,
+    });
     expect(yaml.code).toBe(2);
-    expect(yaml.stderr).toContain('"yaml" package');
+    expect(yaml.stderr).toContain("not valid YAML");
 
     const missing = await runAuthd(["seed", path.join(dir, "absent.json")], { env });
     expect(missing.code).toBe(2);
@@ -451,5 +453,37 @@ describe("authd seed: applying", () => {
     expect(result.stderr).toContain("writing rows: 6/6\n");
     expect(result.stderr).not.toContain("\r");
     expect(result.stdout).toMatch(/users\s+3\s+0\s+0/);
+  });
+});
+
+describe("YAML seed files", () => {
+  it("seeds from YAML the same way as from JSON, by file name or from stdin", async () => {
+    const file = await writeSeed(
+      "seed.yml",
+      [
+        "version: 1",
+        "users:",
+        "  - email: yaml-owner@example.test",
+        "    name: YAML Owner",
+        "    emailVerified: true",
+        "organizations:",
+        "  - slug: yaml-org",
+        "    name: YAML Org",
+        "    owner: yaml-owner@example.test",
+        "    teams: [{ name: Core }]",
+        "",
+      ].join("\n"),
+    );
+    const result = await runAuthd(["seed", file, "--json"], { env });
+    expect(result.code, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout);
+    expect(report.users["yaml-owner@example.test"].status).toBe("created");
+    expect(report.organizations["yaml-org"].status).toBe("created");
+    const again = await runAuthd(["seed", "-", "--json"], {
+      env,
+      input: "version: 1\nusers:\n  - email: yaml-owner@example.test\n",
+    });
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout).users["yaml-owner@example.test"].status).toBe("unchanged");
   });
 });
