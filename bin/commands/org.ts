@@ -8,6 +8,7 @@ import { type LoadedConfig, loadConfig } from "../../server/config.js";
 import { type Database, openDatabase } from "../../server/db/connection.js";
 import { AuthError } from "../../server/errors.js";
 import {
+  cancelInvitationAsOperator,
   inviteMemberAsOperator,
   listInvitationsAsOperator,
 } from "../../server/invitations/invitations.js";
@@ -27,7 +28,19 @@ import {
   organizationResponse,
   removeMemberAsOperator,
   setMemberRoleAsOperator,
+  updateOrganizationAsOperator,
 } from "../../server/organization/organization.js";
+import {
+  addTeamMemberAsOperator,
+  createTeamAsOperator,
+  findTeamAsOperator,
+  listTeamsAsOperator,
+  removeTeamAsOperator,
+  removeTeamMemberAsOperator,
+  renameTeamAsOperator,
+  teamMemberResponse,
+  teamResponse,
+} from "../../server/teams/teams.js";
 import type { UserRow } from "../../server/users/queries.js";
 import { findUserByEmail, findUserById, normalizeEmail } from "../../server/users/users.js";
 import { EXIT, UsageError } from "../exit-codes.js";
@@ -112,6 +125,13 @@ interface CreateFlags {
   logo?: string;
   metadata?: Record<string, unknown>;
   ifExists: "skip" | "fail";
+}
+
+interface UpdateFlags {
+  name?: string;
+  slug?: string;
+  logo?: string | false;
+  metadata?: Record<string, unknown>;
 }
 
 function registerOrganizationCommands(org: Command): void {
@@ -203,6 +223,40 @@ function registerOrganizationCommands(org: Command): void {
               ["createdAt", date(shown.createdAt)],
             ],
           )}\n\n${memberTable(members)}`,
+        );
+      }),
+    );
+
+  org
+    .command("update")
+    .description("change an organization's name, slug, logo or metadata")
+    .argument("<org>", "organization id or slug")
+    .option("--name <name>", "display name")
+    .option("--slug <slug>", "lowercase letters and digits joined by hyphens")
+    .option("--logo <url>", "logo URL", parseLogo)
+    .option("--no-logo", "remove the logo")
+    .option("--metadata <json>", "metadata as a JSON object (replaces it)", parseMetadata)
+    .action((selector: string, flags: UpdateFlags, command: Command) =>
+      withContext(command, async ({ db, globals }) => {
+        const changes = {
+          name: flags.name,
+          slug: flags.slug,
+          logo: flags.logo === false ? null : flags.logo,
+          metadata: flags.metadata,
+        };
+        if (Object.values(changes).every((value) => value === undefined)) {
+          throw new UsageError(
+            "nothing to update: pass --name, --slug, --logo/--no-logo or --metadata",
+          );
+        }
+        const organization = await findOrganizationAsOperator(db.sql, selector);
+        const updated = organizationResponse(
+          await updateOrganizationAsOperator(db.sql, organization, changes),
+        );
+        print(
+          globals,
+          { updated: true, organization: updated },
+          `Updated organization ${updated.slug} (${updated.id}).`,
         );
       }),
     );
@@ -390,13 +444,211 @@ function registerInvitationCommands(org: Command): void {
         );
       }),
     );
+  invite
+    .command("cancel")
+    .description("cancel a pending invitation")
+    .argument("<invitation-id>", "the invitation's id")
+    .action((invitationId: string, _flags: unknown, command: Command) =>
+      withContext(command, async ({ db, globals }) => {
+        const canceled = await cancelInvitationAsOperator(db.sql, invitationId);
+        print(
+          globals,
+          { canceled: true, invitation: canceled },
+          `Canceled the invitation of ${canceled.email} (${canceled.id}).`,
+        );
+      }),
+    );
+}
+
+/** Team commands need `organization.teams.enabled` (the HTTP team routes do too). */
+function requireTeamsEnabled(loaded: LoadedConfig): void {
+  if (!loaded.config.organization.teams.enabled) {
+    throw new UsageError(
+      "teams are disabled: set organization.teams.enabled to true in the config file",
+    );
+  }
+}
+
+function teamTable(rows: ReturnType<typeof teamResponse>[]): string {
+  return formatTable(
+    ["ID", "NAME", "CREATED"],
+    rows.map((row) => [row.id, row.name, date(row.createdAt)]),
+  );
+}
+
+function registerTeamCommands(org: Command): void {
+  const team = org.command("team").description("teams of an organization");
+
+  team
+    .command("create")
+    .description("create a team in an organization")
+    .argument("<org>", "organization id or slug")
+    .requiredOption("--name <name>", "team name, unique in the organization")
+    .action((selector: string, flags: { name: string }, command: Command) =>
+      withContext(command, async ({ loaded, db, globals }) => {
+        requireTeamsEnabled(loaded);
+        const organization = await findOrganizationAsOperator(db.sql, selector);
+        const created = teamResponse(
+          await createTeamAsOperator(
+            { sql: db.sql, config: loaded.config },
+            organization,
+            flags.name,
+          ),
+        );
+        print(
+          globals,
+          { created: true, team: created },
+          `Created team ${created.name} (${created.id}) in ${organization.slug}.`,
+        );
+      }),
+    );
+
+  team
+    .command("list")
+    .description("list the teams of an organization")
+    .argument("<org>", "organization id or slug")
+    .action((selector: string, _flags: unknown, command: Command) =>
+      withContext(command, async ({ loaded, db, globals }) => {
+        requireTeamsEnabled(loaded);
+        const organization = await findOrganizationAsOperator(db.sql, selector);
+        const items = (await listTeamsAsOperator(db.sql, organization)).map(teamResponse);
+        print(globals, { items, nextCursor: null }, teamTable(items));
+      }),
+    );
+
+  team
+    .command("rename")
+    .description("rename a team")
+    .argument("<org>", "organization id or slug")
+    .argument("<team>", "team id or name")
+    .requiredOption("--name <name>", "the new name, unique in the organization")
+    .action((selector: string, teamArgument: string, flags: { name: string }, command: Command) =>
+      withContext(command, async ({ loaded, db, globals }) => {
+        requireTeamsEnabled(loaded);
+        const organization = await findOrganizationAsOperator(db.sql, selector);
+        const found = await findTeamAsOperator(db.sql, organization, teamArgument);
+        const renamed = teamResponse(
+          await renameTeamAsOperator(
+            { sql: db.sql, config: loaded.config },
+            organization,
+            found,
+            flags.name,
+          ),
+        );
+        print(
+          globals,
+          { updated: true, team: renamed },
+          `Renamed team ${found.name} to ${renamed.name} (${renamed.id}).`,
+        );
+      }),
+    );
+
+  team
+    .command("remove")
+    .description("remove a team and its memberships (moderate: --yes off a terminal)")
+    .argument("<org>", "organization id or slug")
+    .argument("<team>", "team id or name")
+    .action((selector: string, teamArgument: string, _flags: unknown, command: Command) =>
+      withContext(command, async ({ loaded, db, globals }) => {
+        requireTeamsEnabled(loaded);
+        const organization = await findOrganizationAsOperator(db.sql, selector);
+        const found = await findTeamAsOperator(db.sql, organization, teamArgument);
+        const confirmed = await confirmModerate(
+          `Remove team ${found.name} from ${organization.slug}?`,
+          globals,
+        );
+        if (!confirmed) {
+          note("Nothing removed.");
+          return;
+        }
+        const removed = teamResponse(
+          await removeTeamAsOperator({ sql: db.sql, config: loaded.config }, organization, found),
+        );
+        print(
+          globals,
+          { removed: true, team: removed },
+          `Removed team ${removed.name} (${removed.id}) from ${organization.slug}.`,
+        );
+      }),
+    );
+
+  const teamMember = team.command("member").description("members of a team");
+
+  teamMember
+    .command("add")
+    .description("put a member of the organization in a team")
+    .argument("<org>", "organization id or slug")
+    .argument("<team>", "team id or name")
+    .argument("<user>", "user id or email")
+    .action(
+      (
+        selector: string,
+        teamArgument: string,
+        userArgument: string,
+        _flags: unknown,
+        command: Command,
+      ) =>
+        withContext(command, async ({ loaded, db, globals }) => {
+          requireTeamsEnabled(loaded);
+          const organization = await findOrganizationAsOperator(db.sql, selector);
+          const found = await findTeamAsOperator(db.sql, organization, teamArgument);
+          const user = await findUser(db, userArgument);
+          const { member, added } = await addTeamMemberAsOperator(
+            { sql: db.sql, config: loaded.config },
+            organization,
+            found,
+            user.id,
+          );
+          print(
+            globals,
+            { added, member: teamMemberResponse(member) },
+            added
+              ? `Added ${user.email} to team ${found.name}.`
+              : `${user.email} is already in team ${found.name}; nothing changed.`,
+          );
+        }),
+    );
+
+  teamMember
+    .command("remove")
+    .description("take a user out of a team")
+    .argument("<org>", "organization id or slug")
+    .argument("<team>", "team id or name")
+    .argument("<user>", "user id or email")
+    .action(
+      (
+        selector: string,
+        teamArgument: string,
+        userArgument: string,
+        _flags: unknown,
+        command: Command,
+      ) =>
+        withContext(command, async ({ loaded, db, globals }) => {
+          requireTeamsEnabled(loaded);
+          const organization = await findOrganizationAsOperator(db.sql, selector);
+          const found = await findTeamAsOperator(db.sql, organization, teamArgument);
+          const user = await findUser(db, userArgument);
+          await removeTeamMemberAsOperator(
+            { sql: db.sql, config: loaded.config },
+            organization,
+            found,
+            user.id,
+          );
+          print(
+            globals,
+            { removed: true, teamId: found.id, userId: user.id },
+            `Removed ${user.email} from team ${found.name}.`,
+          );
+        }),
+    );
 }
 
 export function registerOrg(program: Command): void {
   const org = program
     .command("org")
-    .description("organizations, members and invitations (as the operator)");
+    .description("organizations, members, invitations and teams (as the operator)");
   registerOrganizationCommands(org);
   registerMemberCommands(org);
   registerInvitationCommands(org);
+  registerTeamCommands(org);
 }

@@ -755,3 +755,26 @@ export async function listInvitationsAsOperator(
   );
   return page.invitations.map(invitationResponse);
 }
+
+/**
+ * cancel as the operator: SPEC §4, only a pending invitation becomes canceled; an
+ * unknown or settled one answers INVITATION_NOT_FOUND, as cancelInvitation does.
+ */
+export async function cancelInvitationAsOperator(
+  sql: Sql,
+  invitationId: string,
+): Promise<InvitationResponse> {
+  return transaction(sql, async (tx) => {
+    const canceled = await settleInvitation(tx, invitationId, "canceled");
+    if (!canceled) throw new AuthError("INVITATION_NOT_FOUND");
+    await recordAuditEvent(tx, {
+      action: "organization.invitation_canceled",
+      actorType: "cli",
+      targetType: "invitation",
+      targetId: canceled.id,
+      organizationId: canceled.organizationId,
+      details: { email: canceled.email },
+    });
+    return invitationResponse(canceled);
+  });
+}

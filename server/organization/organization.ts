@@ -790,3 +790,60 @@ export async function removeMemberAsOperator(
     return withUser;
   });
 }
+
+/**
+ * update as the operator: the slug rule and length limits of the HTTP body, a taken
+ * slug is ORGANIZATION_SLUG_ALREADY_TAKEN; only the given fields change.
+ */
+export async function updateOrganizationAsOperator(
+  sql: Sql,
+  organization: OrganizationRow,
+  data: {
+    name?: string;
+    slug?: string;
+    logo?: string | null;
+    metadata?: Record<string, unknown> | null;
+  },
+): Promise<OrganizationRow> {
+  if (data.name !== undefined && (data.name.length === 0 || data.name.length > 255)) {
+    throw new AuthError("VALIDATION_ERROR", { message: "a name has 1 to 255 characters" });
+  }
+  if (
+    data.slug !== undefined &&
+    (!ORGANIZATION_SLUG_PATTERN.test(data.slug) || data.slug.length > 100)
+  ) {
+    throw new AuthError("VALIDATION_ERROR", {
+      message: "a slug is lowercase letters and digits, joined by single hyphens",
+    });
+  }
+  if (data.logo && data.logo.length > 2048) {
+    throw new AuthError("VALIDATION_ERROR", { message: "a logo URL has at most 2048 characters" });
+  }
+  if (data.metadata && JSON.stringify(data.metadata).length > 16384) {
+    throw new AuthError("VALIDATION_ERROR", { message: "metadata is limited to 16 KB of JSON" });
+  }
+  try {
+    return await transaction(sql, async (tx) => {
+      const updated = await updateOrganizationRow(tx, organization.id, data);
+      if (!updated) throw new AuthError("ORGANIZATION_NOT_FOUND");
+      await recordAuditEvent(tx, {
+        action: "organization.updated",
+        actorType: "cli",
+        targetType: "organization",
+        targetId: organization.id,
+        organizationId: organization.id,
+        details: {
+          fields: Object.entries(data)
+            .filter(([, value]) => value !== undefined)
+            .map(([key]) => key),
+        },
+      });
+      return updated;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error, "organization_slug_key")) {
+      throw new AuthError("ORGANIZATION_SLUG_ALREADY_TAKEN");
+    }
+    throw error;
+  }
+}

@@ -4,6 +4,7 @@
  * first proves the caller belongs to the organization the team is in (issue 4 point 8),
  * and the limits are counted under a row lock so concurrent calls cannot exceed them.
  */
+import { recordAuditEvent } from "../audit/audit.js";
 import type { AuthdConfig } from "../config.js";
 import { generateId } from "../crypto/random.js";
 import type { Sql, TransactionSql } from "../db/connection.js";
@@ -447,4 +448,204 @@ export async function listMembersOfTeam(
     throw new AuthError("USER_IS_NOT_A_MEMBER_OF_THE_TEAM");
   }
   return listTeamMembers(deps.sql, team.id);
+}
+
+// --- The operator (`authd org team …`) ----------------------------------------------
+// The CLI acts as the operator of the installation, not as a member: these functions
+// apply the same rules as the ones above (unique names, maximumTeams, the last team,
+// the team member limit, only members of the organization join its teams) without a
+// membership or permission check, and audit as actor_type "cli".
+
+/** SPEC §3: a team name has 1 to 255 characters (the HTTP body's rule). */
+function requireTeamName(name: string): string {
+  if (name.length === 0 || name.length > 255) {
+    throw new AuthError("VALIDATION_ERROR", { message: "a team name has 1 to 255 characters" });
+  }
+  return name;
+}
+
+/** Every team of the organization, oldest first. */
+export async function listTeamsAsOperator(
+  sql: Sql,
+  organization: OrganizationRow,
+): Promise<TeamRow[]> {
+  return listTeamsOfOrganization(sql, organization.id);
+}
+
+/** A team of the organization by id, else by its name (unique per organization). */
+export async function findTeamAsOperator(
+  sql: Sql,
+  organization: OrganizationRow,
+  idOrName: string,
+): Promise<TeamRow> {
+  const team =
+    (await findTeamInOrganization(sql, organization.id, idOrName)) ??
+    (await listTeamsOfOrganization(sql, organization.id)).find((row) => row.name === idOrName);
+  if (!team) throw new AuthError("TEAM_NOT_FOUND", { message: `Team not found: ${idOrName}` });
+  return team;
+}
+
+/** create-team: maximumTeams counted under the organization's row lock; names unique. */
+export async function createTeamAsOperator(
+  deps: TeamDeps,
+  organization: OrganizationRow,
+  name: string,
+): Promise<TeamRow> {
+  requireTeamName(name);
+  const maximum = await resolveLimit("maximumTeams", deps.config.organization.teams.maximumTeams, {
+    organizationId: organization.id,
+    organization,
+    userId: null,
+  });
+  try {
+    return await transaction(deps.sql, async (tx) => {
+      if (!(await lockOrganization(tx, organization.id))) {
+        throw new AuthError("ORGANIZATION_NOT_FOUND");
+      }
+      if ((await countTeams(tx, organization.id)) >= maximum) {
+        throw new AuthError("YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_TEAMS");
+      }
+      const team = await insertTeam(tx, {
+        id: generateId(),
+        name,
+        organizationId: organization.id,
+      });
+      await recordAuditEvent(tx, {
+        action: "team.created",
+        actorType: "cli",
+        targetType: "team",
+        targetId: team.id,
+        organizationId: organization.id,
+        details: { name },
+      });
+      return team;
+    });
+  } catch (error) {
+    duplicateNameToError(error);
+  }
+}
+
+/** update-team: only the name changes; a name taken in the organization is TEAM_ALREADY_EXISTS. */
+export async function renameTeamAsOperator(
+  deps: TeamDeps,
+  organization: OrganizationRow,
+  team: TeamRow,
+  name: string,
+): Promise<TeamRow> {
+  requireTeamName(name);
+  try {
+    return await transaction(deps.sql, async (tx) => {
+      if (!(await lockTeam(tx, organization.id, team.id))) throw new AuthError("TEAM_NOT_FOUND");
+      const renamed = await renameTeam(tx, team.id, name);
+      if (!renamed) throw new AuthError("TEAM_NOT_FOUND");
+      await recordAuditEvent(tx, {
+        action: "team.updated",
+        actorType: "cli",
+        targetType: "team",
+        targetId: team.id,
+        organizationId: organization.id,
+        details: { name, previousName: team.name },
+      });
+      return renamed;
+    });
+  } catch (error) {
+    duplicateNameToError(error);
+  }
+}
+
+/**
+ * remove-team: the last team stays unless allowRemovingAllTeams (SPEC §5), counted
+ * under the organization's row lock. Team members go with it (cascade).
+ */
+export async function removeTeamAsOperator(
+  deps: TeamDeps,
+  organization: OrganizationRow,
+  team: TeamRow,
+): Promise<TeamRow> {
+  return transaction(deps.sql, async (tx) => {
+    if (!(await lockOrganization(tx, organization.id))) {
+      throw new AuthError("ORGANIZATION_NOT_FOUND");
+    }
+    if (!(await findTeamInOrganization(tx, organization.id, team.id))) {
+      throw new AuthError("TEAM_NOT_FOUND");
+    }
+    if (
+      !deps.config.organization.teams.allowRemovingAllTeams &&
+      (await countTeams(tx, organization.id)) <= 1
+    ) {
+      throw new AuthError("UNABLE_TO_REMOVE_LAST_TEAM");
+    }
+    const deleted = await deleteTeamRow(tx, team.id);
+    if (!deleted) throw new AuthError("TEAM_NOT_FOUND");
+    await recordAuditEvent(tx, {
+      action: "team.removed",
+      actorType: "cli",
+      targetType: "team",
+      targetId: team.id,
+      organizationId: organization.id,
+      details: { name: team.name },
+    });
+    return deleted;
+  });
+}
+
+/**
+ * add-team-member: only members of the organization; already in the team answers
+ * their row with added false; otherwise maximumMembersPerTeam under the team's lock.
+ */
+export async function addTeamMemberAsOperator(
+  deps: TeamDeps,
+  organization: OrganizationRow,
+  team: TeamRow,
+  userId: string,
+): Promise<{ member: TeamMemberRow; added: boolean }> {
+  const maximum = await resolveLimit(
+    "maximumMembersPerTeam",
+    deps.config.organization.teams.maximumMembersPerTeam,
+    { teamId: team.id, team, organizationId: organization.id, organization, userId },
+  );
+  return transaction(deps.sql, async (tx) => {
+    if (!(await lockTeam(tx, organization.id, team.id))) throw new AuthError("TEAM_NOT_FOUND");
+    if (!(await findMember(tx, organization.id, userId))) {
+      throw new AuthError("USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
+    }
+    const existing = await findTeamMember(tx, team.id, userId);
+    if (existing) return { member: existing, added: false };
+    if ((await countTeamMembers(tx, team.id)) >= maximum) {
+      throw new AuthError("TEAM_MEMBER_LIMIT_REACHED");
+    }
+    const member = await insertTeamMember(tx, { id: generateId(), teamId: team.id, userId });
+    await recordAuditEvent(tx, {
+      action: "team.member_added",
+      actorType: "cli",
+      targetType: "user",
+      targetId: userId,
+      organizationId: organization.id,
+      details: { teamId: team.id },
+    });
+    return { member, added: true };
+  });
+}
+
+/** remove-team-member: the user's sessions lose the team as their active team. */
+export async function removeTeamMemberAsOperator(
+  deps: TeamDeps,
+  organization: OrganizationRow,
+  team: TeamRow,
+  userId: string,
+): Promise<void> {
+  await transaction(deps.sql, async (tx) => {
+    if (!(await deleteTeamMember(tx, team.id, userId))) {
+      throw new AuthError("USER_IS_NOT_A_MEMBER_OF_THE_TEAM");
+    }
+    await clearActiveTeamOfUser(tx, userId, team.id);
+    await recordAuditEvent(tx, {
+      action: "team.member_removed",
+      actorType: "cli",
+      targetType: "user",
+      targetId: userId,
+      organizationId: organization.id,
+      details: { teamId: team.id },
+    });
+  });
 }
