@@ -11,6 +11,7 @@ import { registerHealthcheck } from "./commands/healthcheck.js";
 import { registerInit } from "./commands/init.js";
 import { registerMigrate } from "./commands/migrate.js";
 import { registerOrg } from "./commands/org.js";
+import { registerPassword } from "./commands/password.js";
 import { registerSecret } from "./commands/secret.js";
 import { registerSeed } from "./commands/seed.js";
 import { registerServe } from "./commands/serve.js";
@@ -41,6 +42,7 @@ export function buildProgram(): Command {
   registerConfig(program);
   registerHealthcheck(program);
   registerSecret(program);
+  registerPassword(program);
   registerSeed(program);
   registerVersion(program);
   registerUser(program);

@@ -11,6 +11,7 @@ import {
   banUser,
   createUser,
   getUser,
+  impersonateUser,
   listUsers,
   removeUser,
   resolveUser,
@@ -19,9 +20,11 @@ import {
   unbanUser,
   updateUser,
 } from "../../server/admin/admin.js";
-import { type LoadedConfig, loadConfig } from "../../server/config.js";
+import { ensureSecret, type LoadedConfig, loadConfig } from "../../server/config.js";
+import { signValue } from "../../server/crypto/digest.js";
 import { type Database, openDatabase } from "../../server/db/connection.js";
-import { userResponse } from "../../server/sessions/sessions.js";
+import { cookieNames } from "../../server/http/session-cookies.js";
+import { sessionResponse, userResponse } from "../../server/sessions/sessions.js";
 import { findUserByEmail, type UserRow } from "../../server/users/queries.js";
 import { normalizeEmail } from "../../server/users/users.js";
 import { UsageError } from "../exit-codes.js";
@@ -455,4 +458,59 @@ export function registerUser(program: Command): void {
         }
       });
     });
+
+  user
+    .command("impersonate <user>")
+    .description(
+      "start an impersonation session of a user as --as <admin>; prints the cookie value",
+    )
+    .requiredOption("--as <admin>", "the admin (id or email) the session is recorded against")
+    .option(
+      "--ttl <duration>",
+      "lifetime, e.g. 30m or 1h (default: admin.impersonationSessionDuration)",
+      parseDuration,
+    )
+    .option("-q, --quiet", "print nothing but the cookie value")
+    .action(
+      async (
+        target: string,
+        flags: { as: string; ttl?: number; quiet?: boolean },
+        command: Command,
+      ) => {
+        const globals = command.optsWithGlobals<GlobalOptions>();
+        await withAdmin(globals, async (admin) => {
+          const { config } = admin.loaded;
+          const secret = await ensureSecret(admin.loaded);
+          const impersonator = await resolveUser(admin.deps.sql, flags.as);
+          const found = await resolveUser(admin.deps.sql, target);
+          const created = await impersonateUser(
+            admin.deps,
+            CLI_ACTOR,
+            found.id,
+            { ipAddress: null, userAgent: "authd-cli" },
+            { impersonator, lifetimeSeconds: flags.ttl },
+          );
+          // As `session create` does: the value a browser would hold in the session cookie.
+          const secure = config.baseURL?.startsWith("https://") === true;
+          const cookieName = cookieNames(config, secure).sessionToken;
+          const cookieValue = encodeURIComponent(signValue(created.token, secret));
+          if (wantsJson(globals)) {
+            printJson({
+              token: created.token,
+              cookieName,
+              cookieValue,
+              session: sessionResponse(created.session),
+              user: userResponse(created.user),
+            });
+            return;
+          }
+          if (!flags.quiet) {
+            note(
+              `Cookie ${cookieName} impersonating ${created.user.email} as ${impersonator.email}, valid until ${created.session.expiresAt.toISOString()}:`,
+            );
+          }
+          process.stdout.write(`${cookieValue}\n`);
+        });
+      },
+    );
 }

@@ -481,19 +481,27 @@ export interface Impersonation extends CreatedSession {
  * impersonate-user: a session of the target marked `impersonatedBy`, living
  * `admin.impersonationSessionDuration`. Admins are off limits unless the caller holds
  * impersonate-admins (an `adminUserIds` entry) or `allowImpersonatingAdmins` is on.
+ * From the CLI (`authd user impersonate --as`), `impersonator` names the admin user the
+ * session is recorded against (the column references a user): that user's permissions
+ * are checked exactly as over HTTP, and the audit row's actor is `cli`.
  */
 export async function impersonateUser(
   deps: AdminDeps,
-  actor: Extract<AdminActor, { kind: "user" }>,
+  actor: AdminActor,
   userId: string,
   client: ClientInfo,
+  options: { impersonator?: UserRow; lifetimeSeconds?: number } = {},
 ): Promise<Impersonation> {
-  authorize(deps, actor, { user: ["impersonate"] }, "YOU_ARE_NOT_ALLOWED_TO_IMPERSONATE_USERS");
+  const impersonator = actor.kind === "user" ? actor.user : options.impersonator;
+  if (!impersonator) throw new Error("impersonateUser: a cli actor needs an impersonator");
+  if (!rolesAllow({ user: impersonator }, { user: ["impersonate"] }, deps.config)) {
+    throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_IMPERSONATE_USERS");
+  }
   const target = await requireUser(deps.sql, userId);
   if (
     isPlatformAdmin(target, deps.config) &&
     !deps.config.admin.allowImpersonatingAdmins &&
-    !actorAllows(actor, { user: ["impersonate-admins"] }, deps.config)
+    !rolesAllow({ user: impersonator }, { user: ["impersonate-admins"] }, deps.config)
   ) {
     throw new AuthError("YOU_CANNOT_IMPERSONATE_ADMINS");
   }
@@ -503,17 +511,17 @@ export async function impersonateUser(
     const created = await createSession(tx, deps.config, {
       userId: user.id,
       client,
-      impersonatedBy: actor.user.id,
-      lifetimeSeconds: deps.config.admin.impersonationSessionDuration,
+      impersonatedBy: impersonator.id,
+      lifetimeSeconds: options.lifetimeSeconds ?? deps.config.admin.impersonationSessionDuration,
     });
     await audit(
       tx,
       actor,
       "impersonate_user",
       { type: "user", id: user.id },
-      {
-        sessionId: created.session.id,
-      },
+      actor.kind === "user"
+        ? { sessionId: created.session.id }
+        : { sessionId: created.session.id, impersonatedBy: impersonator.id },
     );
     return { ...created, user };
   });

@@ -81,6 +81,8 @@ export interface RunMigrationsOptions {
   /** How many to run; up defaults to all, down to one. */
   count?: number;
   dryRun?: boolean;
+  /** Record the migrations as run without running them (adopting an existing schema). */
+  fake?: boolean;
   /** Wait for the lock instead of failing when another process migrates. */
   waitForLock?: boolean;
   log?: (message: string) => void;
@@ -105,6 +107,7 @@ export async function runMigrations(
       checkOrder: true,
       singleTransaction: true,
       dryRun: options.dryRun ?? false,
+      fake: options.fake ?? false,
       advisoryLockMode: options.waitForLock ? "wait" : "fail",
       logger: {
         debug: quiet,

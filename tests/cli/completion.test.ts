@@ -57,7 +57,7 @@ describe("authd completion bash", () => {
 
   it("completes commands, subcommands and their long options", () => {
     expect(complete(["mig"])).toEqual(["migrate"]);
-    expect(complete(["migrate", ""])).toEqual(["up", "down", "status"]);
+    expect(complete(["migrate", ""])).toEqual(["up", "down", "status", "create", "baseline"]);
     expect(complete(["--json", "config", "s"])).toEqual(["show", "schema"]);
     expect(complete(["migrate", "status", "--exit"])).toEqual(["--exit-code"]);
     expect(complete(["config", "show", "--re"])).toEqual(["--reveal"]);
