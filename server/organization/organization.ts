@@ -29,7 +29,6 @@ import {
   findOrganizationById,
   findOrganizationBySlug,
   insertMember,
-  insertOrganization,
   insertOrganizationWithMember,
   listAllOrganizations,
   listMembersPage,
@@ -137,6 +136,35 @@ export async function createOrganization(
     if (!target) throw new AuthError("USER_NOT_FOUND");
     owner = target;
   }
+  const makeActive =
+    actor.sessionId !== null && owner.id === actor.user.id && !input.keepCurrentActiveOrganization;
+  return createOrganizationFor(sql, config, owner, input, {
+    actorType: "user",
+    actorId: actor.user.id,
+    ipAddress: actor.ipAddress ?? null,
+    activeForSession: makeActive ? actor.sessionId : null,
+  });
+}
+
+/** Who created it, for the audit trail, and the session that should switch to it. */
+interface CreationContext {
+  actorType: "user" | "cli";
+  actorId: string | null;
+  ipAddress: string | null;
+  activeForSession: string | null;
+}
+
+/**
+ * The rules every creation follows, over HTTP or from the CLI: who may create, the
+ * organization limit, the hooks, the creator's membership and the default team.
+ */
+async function createOrganizationFor(
+  sql: Sql,
+  config: AuthdConfig,
+  owner: UserRow,
+  input: CreateOrganizationInput,
+  context: CreationContext,
+): Promise<{ organization: OrganizationRow; member: MemberRow; teamId: string | null }> {
   if (!(await mayCreate(config, owner))) {
     throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_ORGANIZATION");
   }
@@ -154,17 +182,15 @@ export async function createOrganization(
     data = { ...data, ...(changed as { data: Partial<typeof data> }).data };
   }
 
-  const makeActive =
-    actor.sessionId !== null && owner.id === actor.user.id && !input.keepCurrentActiveOrganization;
   const audit = (tx: Queryable, organizationId: string) =>
     recordAuditEvent(tx, {
       action: "organization.created",
-      actorType: "user",
-      actorId: actor.user.id,
+      actorType: context.actorType,
+      actorId: context.actorId,
       targetType: "organization",
       targetId: organizationId,
       organizationId,
-      ipAddress: actor.ipAddress ?? null,
+      ipAddress: context.ipAddress,
     });
   const created = await (async () => {
     try {
@@ -177,7 +203,7 @@ export async function createOrganization(
       const simple =
         config.organization.organizationLimit === undefined &&
         !defaultTeamEnabled(config) &&
-        !makeActive;
+        context.activeForSession === null;
       if (simple) {
         // Nothing to count or add: one atomic statement, with the audit row alongside.
         const [inserted] = await Promise.all([
@@ -203,8 +229,8 @@ export async function createOrganization(
         if (defaultTeamEnabled(config)) {
           teamId = (await createDefaultTeam(tx, organization, owner.id)).team.id;
         }
-        if (makeActive && actor.sessionId) {
-          await setSessionActiveOrganization(tx, actor.sessionId, organization.id, teamId);
+        if (context.activeForSession) {
+          await setSessionActiveOrganization(tx, context.activeForSession, organization.id, teamId);
         }
         return { organization, member, teamId };
       });
@@ -559,65 +585,12 @@ export async function createOrganizationAsOperator(
       message: "a slug is lowercase letters and digits, joined by single hyphens",
     });
   }
-  if (!(await mayCreate(config, owner))) {
-    throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_ORGANIZATION");
-  }
-  let data = {
-    name: input.name,
-    slug: input.slug,
-    logo: input.logo ?? null,
-    metadata: input.metadata ?? null,
-  };
-  const changed = await runHook(config.organization.hooks?.beforeCreateOrganization, {
-    organization: data,
-    user: owner,
+  return createOrganizationFor(sql, config, owner, input, {
+    actorType: "cli",
+    actorId: null,
+    ipAddress: null,
+    activeForSession: null,
   });
-  if (changed && typeof changed === "object" && "data" in changed) {
-    data = { ...data, ...(changed as { data: Partial<typeof data> }).data };
-  }
-  let created: { organization: OrganizationRow; member: MemberRow; teamId: string | null };
-  try {
-    created = await transaction(sql, async (tx) => {
-      if (config.organization.organizationLimit !== undefined) {
-        await lockUser(tx, owner.id);
-        if (await limitReached(config, owner, await countOrganizationsOfUser(tx, owner.id))) {
-          throw new AuthError("YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_ORGANIZATIONS");
-        }
-      }
-      const organizationId = generateId();
-      const organization = await insertOrganization(tx, { id: organizationId, ...data });
-      const member = await insertMember(tx, {
-        id: generateId(),
-        organizationId,
-        userId: owner.id,
-        role: config.organization.creatorRole,
-      });
-      await recordAuditEvent(tx, {
-        action: "organization.created",
-        actorType: "cli",
-        targetType: "organization",
-        targetId: organizationId,
-        organizationId,
-        details: { slug: organization.slug, ownerId: owner.id },
-      });
-      let teamId: string | null = null;
-      if (defaultTeamEnabled(config)) {
-        teamId = (await createDefaultTeam(tx, organization, owner.id)).team.id;
-      }
-      return { organization, member, teamId };
-    });
-  } catch (error) {
-    if (isUniqueViolation(error, "organization_slug_key")) {
-      throw new AuthError("ORGANIZATION_ALREADY_EXISTS");
-    }
-    throw error;
-  }
-  await runHook(config.organization.hooks?.afterCreateOrganization, {
-    organization: created.organization,
-    member: created.member,
-    user: owner,
-  });
-  return created;
 }
 
 /** delete: refused when deletion is disabled (SPEC §8); the hooks run with no user. */
