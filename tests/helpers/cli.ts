@@ -123,3 +123,46 @@ export function startServe(args: string[], options: RunOptions = {}): Promise<Se
     });
   });
 }
+
+/**
+ * Runs authd under a pseudo-terminal (util-linux `script`), so that it sees a TTY and
+ * prompts; `answers` are typed one by one, each after `waitFor` appears in the output.
+ */
+export function runAuthdInTerminal(
+  args: string[],
+  answers: Array<{ waitFor: string; keys: string }>,
+  options: RunOptions = {},
+): Promise<CliResult> {
+  const quote = (value: string) => `'${value.replace(/'/g, "'\\''")}'`;
+  const commandLine = [process.execPath, AUTHD_BIN, ...args].map(quote).join(" ");
+  return new Promise((resolve, reject) => {
+    const child = spawn("script", ["-qec", commandLine, "/dev/null"], {
+      cwd: options.cwd ?? ROOT,
+      env: baseEnv({ TERM: "xterm", ...options.env }),
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    const pending = [...answers];
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const next = pending[0];
+      if (next && stdout.includes(next.waitFor)) {
+        pending.shift();
+        child.stdin.write(next.keys);
+      }
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`authd ${args.join(" ")} (terminal) timed out\n${stdout}`));
+    }, options.timeoutMs ?? 30_000);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}

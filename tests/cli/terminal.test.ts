@@ -1,0 +1,95 @@
+/**
+ * The confirmation policy on a terminal (reference/cli.md): moderate actions prompt
+ * and do nothing unless confirmed; severe ones need --confirm= even there. The non-TTY
+ * rules are tested with each command.
+ */
+import postgres from "postgres";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runAuthd, runAuthdInTerminal } from "../helpers/cli.js";
+import { createTestDatabase, type TestDatabase } from "../helpers/database.js";
+
+let testDatabase: TestDatabase;
+let env: Record<string, string>;
+let sql: postgres.Sql;
+
+beforeAll(async () => {
+  testDatabase = await createTestDatabase();
+  env = { DATABASE_URL: testDatabase.url, AUTHD_SECRET: "tty-test-secret-0123456789-0123456789" };
+  expect((await runAuthd(["migrate"], { env })).code).toBe(0);
+  sql = postgres(testDatabase.url, { max: 1, onnotice: () => {} });
+});
+
+afterAll(async () => {
+  await sql?.end();
+  await testDatabase?.drop();
+});
+
+async function applied(): Promise<boolean> {
+  const status = await runAuthd(["migrate", "status", "--json"], { env });
+  return JSON.parse(status.stdout).upToDate === true;
+}
+
+describe("prompts on a terminal", () => {
+  it("migrate down asks; no keeps everything, yes reverts", async () => {
+    const declined = await runAuthdInTerminal(
+      ["migrate", "down"],
+      [{ waitFor: "(y/N)", keys: "n\r" }],
+      {
+        env,
+      },
+    );
+    expect(declined.code).toBe(0);
+    expect(declined.stdout).toContain("Revert 1 migration(s)?");
+    expect(declined.stdout).toContain("Nothing reverted.");
+    expect(await applied()).toBe(true);
+
+    const confirmed = await runAuthdInTerminal(
+      ["migrate", "down"],
+      [{ waitFor: "(y/N)", keys: "y\r" }],
+      {
+        env,
+      },
+    );
+    expect(confirmed.code).toBe(0);
+    expect(confirmed.stdout).toContain("Reverted 1 migration(s)");
+    expect(await applied()).toBe(false);
+    expect((await runAuthd(["migrate"], { env })).code).toBe(0);
+  });
+
+  it("user delete asks before deleting one user", async () => {
+    const created = await runAuthd(
+      ["user", "create", "--email", "tty@example.test", "--no-password", "--json"],
+      {
+        env,
+      },
+    );
+    expect(created.code, created.stderr).toBe(0);
+    const declined = await runAuthdInTerminal(
+      ["user", "delete", "tty@example.test"],
+      [{ waitFor: "(y/N)", keys: "n\r" }],
+      { env },
+    );
+    expect(declined.code).toBe(0);
+    expect(await sql`select id from "user" where email = 'tty@example.test'`).toHaveLength(1);
+    const confirmed = await runAuthdInTerminal(
+      ["user", "delete", "tty@example.test"],
+      [{ waitFor: "(y/N)", keys: "y\r" }],
+      { env },
+    );
+    expect(confirmed.code).toBe(0);
+    expect(await sql`select id from "user" where email = 'tty@example.test'`).toHaveLength(0);
+  });
+
+  it("a severe action still needs --confirm= on a terminal", async () => {
+    await sql`insert into "user" (id, email, name) values ('tty-owner', 'tty-owner@example.test', 'O')`;
+    const org = await runAuthd(
+      ["org", "create", "--name", "TTY", "--slug", "tty-org", "--owner", "tty-owner@example.test"],
+      { env },
+    );
+    expect(org.code, org.stderr).toBe(0);
+    const refused = await runAuthdInTerminal(["org", "delete", "tty-org", "--yes"], [], { env });
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toContain("needs --confirm=<slug> (even with --yes)");
+    expect(await sql`select id from organization where slug = 'tty-org'`).toHaveLength(1);
+  });
+});
