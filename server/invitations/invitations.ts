@@ -386,14 +386,20 @@ export async function acceptInvitation(
   requireRecipient(found, caller.user);
   try {
     return await transaction(deps.sql, async (tx) => {
-      const organization = await lockOrganization(tx, found.organizationId);
+      // One round trip: the statements run in this order on the transaction's
+      // connection, so the locks are taken organization first, then invitation, and
+      // the membership and the count are read under them.
+      const [organization, invitation, existing, memberCount] = await Promise.all([
+        lockOrganization(tx, found.organizationId),
+        lockInvitation(tx, invitationId),
+        findMember(tx, found.organizationId, caller.user.id),
+        countMembers(tx, found.organizationId),
+      ]);
       if (!organization) throw new AuthError("INVITATION_NOT_FOUND");
       // Read again under the lock: it may have been accepted or canceled meanwhile.
-      const invitation = await lockInvitation(tx, invitationId);
       if (!invitation || !isLive(invitation, new Date())) {
         throw new AuthError("INVITATION_NOT_FOUND");
       }
-      const existing = await findMember(tx, organization.id, caller.user.id);
       let member: MemberRow;
       let activeTeamId: string | null = null;
       if (existing) {
@@ -401,15 +407,32 @@ export async function acceptInvitation(
         member = existing;
       } else {
         const limit = await membershipLimitFor(config, caller.user, organization);
-        if ((await countMembers(tx, organization.id)) >= limit) {
+        if (memberCount >= limit) {
           throw new AuthError("ORGANIZATION_MEMBERSHIP_LIMIT_REACHED");
         }
-        member = await insertMember(tx, {
+        const memberInput = {
           id: generateId(),
           organizationId: organization.id,
           userId: caller.user.id,
           role: invitation.role,
-        });
+        };
+        const teamIds = config.organization.teams.enabled ? teamIdsOf(invitation.teamId) : [];
+        if (teamIds.length === 0) {
+          // No team to count under its lock: the writes go out together.
+          const [inserted, accepted] = await Promise.all([
+            insertMember(tx, memberInput),
+            settleInvitation(tx, invitation.id, "accepted"),
+            setSessionActiveOrganization(tx, caller.sessionId, organization.id, null),
+          ]);
+          if (!accepted) throw new AuthError("INVITATION_NOT_FOUND");
+          return {
+            invitation: invitationResponse(accepted),
+            member: memberResponse(inserted),
+            activeOrganizationId: organization.id,
+            activeTeamId: null,
+          };
+        }
+        member = await insertMember(tx, memberInput);
         const teams: TeamRow[] = [];
         if (config.organization.teams.enabled) {
           for (const teamId of teamIdsOf(invitation.teamId)) {
