@@ -364,8 +364,10 @@ export function httpScenarios(tools) {
           };
           const owner = await signUpAs("owner@example.com");
           const creator = await signUpAs("creator@example.com");
-          const invitee = await signUpAs("invitee@example.com");
-          const email = "invitee@example.com";
+          // One accepting user per connection: a single user accepting fifty invitations
+          // at once would only measure waits on their one session row.
+          const invitees = [];
+          for (let i = 0; i < 50; i++) invitees.push(await signUpAs(`invitee-${i}@example.com`));
           const cookie = owner.cookie;
           const userId = owner.id;
           const post = (route, body) =>
@@ -401,7 +403,8 @@ export function httpScenarios(tools) {
             from generate_series(1, ${invitations}) as n`;
           await sql`
             insert into invitation (id, organization_id, email, role, status, inviter_id, expires_at)
-            select 'bench-invitation-' || n, 'bench-invite-org-' || n, ${email}, 'member', 'pending',
+            select 'bench-invitation-' || n, 'bench-invite-org-' || n,
+                   'invitee-' || (n % 50) || '@example.com', 'member', 'pending',
                    'bench-member-1', now() + interval '2 days'
             from generate_series(1, ${invitations}) as n`;
 
@@ -459,15 +462,14 @@ export function httpScenarios(tools) {
                 requests: [
                   {
                     method: "POST",
-                    headers: {
-                      "content-type": "application/json",
-                      origin: ORIGIN,
-                      cookie: invitee.cookie,
-                    },
+                    headers: { "content-type": "application/json", origin: ORIGIN },
                     setupRequest: (request) => {
                       invitationCounter += 1;
+                      // Invitation n is addressed to invitee n % 50: send it with their cookie.
+                      const invitee = invitees[invitationCounter % 50];
                       return {
                         ...request,
+                        headers: { ...request.headers, cookie: invitee.cookie },
                         body: JSON.stringify({
                           invitationId: `bench-invitation-${invitationCounter}`,
                         }),
