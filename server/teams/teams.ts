@@ -136,6 +136,229 @@ function duplicateNameToError(error: unknown): never {
   throw error;
 }
 
+/** Who acted, for the audit trail: a signed-in user over HTTP, or the CLI. */
+export interface TeamActor {
+  actorType: "user" | "cli";
+  actorId: string | null;
+}
+
+async function auditTeam(
+  tx: TransactionSql,
+  actor: TeamActor,
+  action: string,
+  organizationId: string,
+  target: { type: "team" | "user"; id: string },
+  details: Record<string, unknown>,
+): Promise<void> {
+  await recordAuditEvent(tx, {
+    action,
+    actorType: actor.actorType,
+    actorId: actor.actorId,
+    targetType: target.type,
+    targetId: target.id,
+    organizationId,
+    details,
+  });
+}
+
+/**
+ * The team rules, once, for HTTP and the CLI. maximumTeams is counted under the
+ * organization's row lock (creates queue on it); names are unique per organization.
+ */
+async function createTeamInOrganization(
+  deps: TeamDeps,
+  actor: TeamActor,
+  organization: OrganizationRow,
+  name: string,
+): Promise<TeamRow> {
+  const maximum = await resolveLimit("maximumTeams", deps.config.organization.teams.maximumTeams, {
+    organizationId: organization.id,
+    organization,
+    userId: actor.actorId,
+  });
+  try {
+    return await transaction(deps.sql, async (tx) => {
+      // SPEC §5 limits: creates in one organization queue on its row, so the count holds.
+      if (!(await lockOrganization(tx, organization.id))) {
+        throw new AuthError("ORGANIZATION_NOT_FOUND");
+      }
+      if ((await countTeams(tx, organization.id)) >= maximum) {
+        throw new AuthError("YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_TEAMS");
+      }
+      const team = await insertTeam(tx, {
+        id: generateId(),
+        name,
+        organizationId: organization.id,
+      });
+      await auditTeam(
+        tx,
+        actor,
+        "team.created",
+        organization.id,
+        { type: "team", id: team.id },
+        { name },
+      );
+      return team;
+    });
+  } catch (error) {
+    duplicateNameToError(error);
+  }
+}
+
+/** Only the name changes; a name taken in the organization is TEAM_ALREADY_EXISTS. */
+async function renameTeamInOrganization(
+  deps: TeamDeps,
+  actor: TeamActor,
+  organization: OrganizationRow,
+  team: TeamRow,
+  name: string,
+): Promise<TeamRow> {
+  try {
+    return await transaction(deps.sql, async (tx) => {
+      const renamed = await renameTeam(tx, team.id, name);
+      if (!renamed) throw new AuthError("TEAM_NOT_FOUND");
+      await auditTeam(
+        tx,
+        actor,
+        "team.updated",
+        organization.id,
+        { type: "team", id: team.id },
+        {
+          name,
+          previousName: team.name,
+        },
+      );
+      return renamed;
+    });
+  } catch (error) {
+    duplicateNameToError(error);
+  }
+}
+
+/**
+ * SPEC §5: the last team stays unless removing all teams is allowed, counted under the
+ * organization's row lock so two removals cannot both see "another team is left".
+ * `refuse` adds the caller's own rule (a member cannot remove their own team). Team
+ * members go with it (cascade); sessions that had it active lose it (set null).
+ */
+async function removeTeamFromOrganization(
+  deps: TeamDeps,
+  actor: TeamActor,
+  organization: OrganizationRow,
+  teamId: string,
+  refuse?: (tx: TransactionSql, team: TeamRow) => Promise<void>,
+): Promise<TeamRow> {
+  return transaction(deps.sql, async (tx) => {
+    if (!(await lockOrganization(tx, organization.id))) {
+      throw new AuthError("ORGANIZATION_NOT_FOUND");
+    }
+    const team = await findTeamInOrganization(tx, organization.id, teamId);
+    if (!team) throw new AuthError("TEAM_NOT_FOUND");
+    await refuse?.(tx, team);
+    if (
+      !deps.config.organization.teams.allowRemovingAllTeams &&
+      (await countTeams(tx, organization.id)) <= 1
+    ) {
+      throw new AuthError("UNABLE_TO_REMOVE_LAST_TEAM");
+    }
+    const deleted = await deleteTeamRow(tx, team.id);
+    if (!deleted) throw new AuthError("TEAM_NOT_FOUND");
+    await auditTeam(
+      tx,
+      actor,
+      "team.removed",
+      organization.id,
+      { type: "team", id: team.id },
+      {
+        name: team.name,
+      },
+    );
+    return deleted;
+  });
+}
+
+/**
+ * Only members of the organization join its teams; someone already in the team is
+ * answered with their row (idempotent); otherwise maximumMembersPerTeam is counted
+ * under the team's row lock, so concurrent adds cannot exceed it.
+ */
+async function addMemberToTeam(
+  deps: TeamDeps,
+  actor: TeamActor,
+  organization: OrganizationRow,
+  team: TeamRow,
+  userId: string,
+): Promise<{ member: TeamMemberRow; added: boolean }> {
+  const maximum = await resolveLimit(
+    "maximumMembersPerTeam",
+    deps.config.organization.teams.maximumMembersPerTeam,
+    {
+      teamId: team.id,
+      team,
+      organizationId: organization.id,
+      organization,
+      userId: actor.actorId ?? userId,
+    },
+  );
+  return transaction(deps.sql, async (tx) => {
+    if (!(await lockTeam(tx, organization.id, team.id))) throw new AuthError("TEAM_NOT_FOUND");
+    // An unknown user answers like a non-member: nothing says who has an account.
+    if (!(await findMember(tx, organization.id, userId))) {
+      throw new AuthError("USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
+    }
+    const existing = await findTeamMember(tx, team.id, userId);
+    if (existing) return { member: existing, added: false };
+    if ((await countTeamMembers(tx, team.id)) >= maximum) {
+      throw new AuthError("TEAM_MEMBER_LIMIT_REACHED");
+    }
+    const member = await insertTeamMember(tx, { id: generateId(), teamId: team.id, userId });
+    await auditTeam(
+      tx,
+      actor,
+      "team.member_added",
+      organization.id,
+      { type: "user", id: userId },
+      {
+        teamId: team.id,
+      },
+    );
+    return { member, added: true };
+  });
+}
+
+/** Takes a user out of a team; their sessions lose it as the active team. */
+async function removeMemberFromTeam(
+  deps: TeamDeps,
+  actor: TeamActor,
+  organization: OrganizationRow,
+  team: TeamRow,
+  userId: string,
+): Promise<void> {
+  await transaction(deps.sql, async (tx) => {
+    if (!(await deleteTeamMember(tx, team.id, userId))) {
+      throw new AuthError("USER_IS_NOT_A_MEMBER_OF_THE_TEAM");
+    }
+    // As SPEC §4 clears an organization one no longer belongs to, so for a team.
+    await clearActiveTeamOfUser(tx, userId, team.id);
+    await auditTeam(
+      tx,
+      actor,
+      "team.member_removed",
+      organization.id,
+      { type: "user", id: userId },
+      {
+        teamId: team.id,
+      },
+    );
+  });
+}
+
+const CLI_ACTOR: TeamActor = { actorType: "cli", actorId: null };
+
+function userActor(caller: TeamCaller): TeamActor {
+  return { actorType: "user", actorId: caller.userId };
+}
+
 /**
  * create-team: a member with team:create adds a team to the organization (the given
  * one, else the active one). The creator is not put in it (api-facts §4.4).
@@ -159,29 +382,7 @@ export async function createTeam(
     { team: ["create"] },
     "YOU_ARE_NOT_ALLOWED_TO_CREATE_TEAMS_IN_THIS_ORGANIZATION",
   );
-  const maximum = await resolveLimit("maximumTeams", deps.config.organization.teams.maximumTeams, {
-    organizationId: organization.id,
-    organization,
-    userId: caller.userId,
-  });
-  try {
-    return await transaction(deps.sql, async (tx) => {
-      // SPEC §5 limits: creates in one organization queue on its row, so the count holds.
-      if (!(await lockOrganization(tx, organization.id))) {
-        throw new AuthError("ORGANIZATION_NOT_FOUND");
-      }
-      if ((await countTeams(tx, organization.id)) >= maximum) {
-        throw new AuthError("YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_TEAMS");
-      }
-      return insertTeam(tx, {
-        id: generateId(),
-        name: input.name,
-        organizationId: organization.id,
-      });
-    });
-  } catch (error) {
-    duplicateNameToError(error);
-  }
+  return createTeamInOrganization(deps, userActor(caller), organization, input.name);
 }
 
 /**
@@ -209,19 +410,12 @@ export async function updateTeam(
   const team = await findTeamInOrganization(deps.sql, organization.id, input.teamId);
   if (!team) throw new AuthError("TEAM_NOT_FOUND");
   if (input.name === undefined) return team;
-  try {
-    const renamed = await renameTeam(deps.sql, team.id, input.name);
-    if (!renamed) throw new AuthError("TEAM_NOT_FOUND");
-    return renamed;
-  } catch (error) {
-    duplicateNameToError(error);
-  }
+  return renameTeamInOrganization(deps, userActor(caller), organization, team, input.name);
 }
 
 /**
  * remove-team: SPEC §5 "The last team cannot be removed unless removing all teams is
- * allowed. A member cannot remove the team they belong to." Its team members go with
- * it (cascade) and sessions that had it active lose it (foreign key, set null).
+ * allowed. A member cannot remove the team they belong to."
  */
 export async function removeTeam(
   deps: TeamDeps,
@@ -241,29 +435,21 @@ export async function removeTeam(
     { team: ["delete"] },
     "YOU_ARE_NOT_ALLOWED_TO_DELETE_TEAMS_IN_THIS_ORGANIZATION",
   );
-  await transaction(deps.sql, async (tx) => {
-    // Removals in one organization queue on its row, so two of them cannot both see
-    // "another team is left" and remove the last two.
-    if (!(await lockOrganization(tx, organization.id))) {
-      throw new AuthError("ORGANIZATION_NOT_FOUND");
-    }
-    const team = await findTeamInOrganization(tx, organization.id, input.teamId);
-    if (!team) throw new AuthError("TEAM_NOT_FOUND");
-    // SPEC §5: "the team they belong to" is a team they are in, or their active team.
-    if (
-      caller.activeTeamId === team.id ||
-      (await findTeamMember(tx, team.id, caller.userId)) !== undefined
-    ) {
-      throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_TEAM");
-    }
-    if (
-      !deps.config.organization.teams.allowRemovingAllTeams &&
-      (await countTeams(tx, organization.id)) <= 1
-    ) {
-      throw new AuthError("UNABLE_TO_REMOVE_LAST_TEAM");
-    }
-    await deleteTeamRow(tx, team.id);
-  });
+  await removeTeamFromOrganization(
+    deps,
+    userActor(caller),
+    organization,
+    input.teamId,
+    async (tx, team) => {
+      // SPEC §5: "the team they belong to" is a team they are in, or their active team.
+      if (
+        caller.activeTeamId === team.id ||
+        (await findTeamMember(tx, team.id, caller.userId)) !== undefined
+      ) {
+        throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_TEAM");
+      }
+    },
+  );
 }
 
 /**
@@ -286,8 +472,7 @@ export async function listTeams(
 
 /**
  * add-team-member: a member with member:update puts a member of the organization in
- * one of its teams. Adding someone already there answers their row (idempotent);
- * otherwise the team's member limit is counted under the team's row lock.
+ * one of its teams (idempotent; the team member limit holds under concurrency).
  */
 export async function addTeamMember(
   deps: TeamDeps,
@@ -308,25 +493,7 @@ export async function addTeamMember(
   );
   const team = await findTeamInOrganization(deps.sql, organization.id, input.teamId);
   if (!team) throw new AuthError("TEAM_NOT_FOUND");
-  const maximum = await resolveLimit(
-    "maximumMembersPerTeam",
-    deps.config.organization.teams.maximumMembersPerTeam,
-    { teamId: team.id, team, organizationId: organization.id, organization, userId: caller.userId },
-  );
-  return transaction(deps.sql, async (tx) => {
-    // SPEC §5 team member limit: adds to one team queue on its row.
-    if (!(await lockTeam(tx, organization.id, team.id))) throw new AuthError("TEAM_NOT_FOUND");
-    // Only members of this organization join its teams (an unknown user answers alike).
-    if (!(await findMember(tx, organization.id, input.userId))) {
-      throw new AuthError("USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
-    }
-    const existing = await findTeamMember(tx, team.id, input.userId);
-    if (existing) return existing;
-    if ((await countTeamMembers(tx, team.id)) >= maximum) {
-      throw new AuthError("TEAM_MEMBER_LIMIT_REACHED");
-    }
-    return insertTeamMember(tx, { id: generateId(), teamId: team.id, userId: input.userId });
-  });
+  return (await addMemberToTeam(deps, userActor(caller), organization, team, input.userId)).member;
 }
 
 /**
@@ -352,13 +519,7 @@ export async function removeTeamMember(
   );
   const team = await findTeamInOrganization(deps.sql, organization.id, input.teamId);
   if (!team) throw new AuthError("TEAM_NOT_FOUND");
-  await transaction(deps.sql, async (tx) => {
-    if (!(await deleteTeamMember(tx, team.id, input.userId))) {
-      throw new AuthError("USER_IS_NOT_A_MEMBER_OF_THE_TEAM");
-    }
-    // As SPEC §4 clears an organization one no longer belongs to, so for a team.
-    await clearActiveTeamOfUser(tx, input.userId, team.id);
-  });
+  await removeMemberFromTeam(deps, userActor(caller), organization, team, input.userId);
 }
 
 /**
@@ -485,167 +646,50 @@ export async function findTeamAsOperator(
   return team;
 }
 
-/** create-team: maximumTeams counted under the organization's row lock; names unique. */
+/** create-team from the CLI: the same rules, audited as the operator. */
 export async function createTeamAsOperator(
   deps: TeamDeps,
   organization: OrganizationRow,
   name: string,
 ): Promise<TeamRow> {
-  requireTeamName(name);
-  const maximum = await resolveLimit("maximumTeams", deps.config.organization.teams.maximumTeams, {
-    organizationId: organization.id,
-    organization,
-    userId: null,
-  });
-  try {
-    return await transaction(deps.sql, async (tx) => {
-      if (!(await lockOrganization(tx, organization.id))) {
-        throw new AuthError("ORGANIZATION_NOT_FOUND");
-      }
-      if ((await countTeams(tx, organization.id)) >= maximum) {
-        throw new AuthError("YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_TEAMS");
-      }
-      const team = await insertTeam(tx, {
-        id: generateId(),
-        name,
-        organizationId: organization.id,
-      });
-      await recordAuditEvent(tx, {
-        action: "team.created",
-        actorType: "cli",
-        targetType: "team",
-        targetId: team.id,
-        organizationId: organization.id,
-        details: { name },
-      });
-      return team;
-    });
-  } catch (error) {
-    duplicateNameToError(error);
-  }
+  return createTeamInOrganization(deps, CLI_ACTOR, organization, requireTeamName(name));
 }
 
-/** update-team: only the name changes; a name taken in the organization is TEAM_ALREADY_EXISTS. */
+/** update-team from the CLI: only the name changes. */
 export async function renameTeamAsOperator(
   deps: TeamDeps,
   organization: OrganizationRow,
   team: TeamRow,
   name: string,
 ): Promise<TeamRow> {
-  requireTeamName(name);
-  try {
-    return await transaction(deps.sql, async (tx) => {
-      if (!(await lockTeam(tx, organization.id, team.id))) throw new AuthError("TEAM_NOT_FOUND");
-      const renamed = await renameTeam(tx, team.id, name);
-      if (!renamed) throw new AuthError("TEAM_NOT_FOUND");
-      await recordAuditEvent(tx, {
-        action: "team.updated",
-        actorType: "cli",
-        targetType: "team",
-        targetId: team.id,
-        organizationId: organization.id,
-        details: { name, previousName: team.name },
-      });
-      return renamed;
-    });
-  } catch (error) {
-    duplicateNameToError(error);
-  }
+  return renameTeamInOrganization(deps, CLI_ACTOR, organization, team, requireTeamName(name));
 }
 
-/**
- * remove-team: the last team stays unless allowRemovingAllTeams (SPEC §5), counted
- * under the organization's row lock. Team members go with it (cascade).
- */
+/** remove-team from the CLI: the last team stays unless allowRemovingAllTeams. */
 export async function removeTeamAsOperator(
   deps: TeamDeps,
   organization: OrganizationRow,
   team: TeamRow,
 ): Promise<TeamRow> {
-  return transaction(deps.sql, async (tx) => {
-    if (!(await lockOrganization(tx, organization.id))) {
-      throw new AuthError("ORGANIZATION_NOT_FOUND");
-    }
-    if (!(await findTeamInOrganization(tx, organization.id, team.id))) {
-      throw new AuthError("TEAM_NOT_FOUND");
-    }
-    if (
-      !deps.config.organization.teams.allowRemovingAllTeams &&
-      (await countTeams(tx, organization.id)) <= 1
-    ) {
-      throw new AuthError("UNABLE_TO_REMOVE_LAST_TEAM");
-    }
-    const deleted = await deleteTeamRow(tx, team.id);
-    if (!deleted) throw new AuthError("TEAM_NOT_FOUND");
-    await recordAuditEvent(tx, {
-      action: "team.removed",
-      actorType: "cli",
-      targetType: "team",
-      targetId: team.id,
-      organizationId: organization.id,
-      details: { name: team.name },
-    });
-    return deleted;
-  });
+  return removeTeamFromOrganization(deps, CLI_ACTOR, organization, team.id);
 }
 
-/**
- * add-team-member: only members of the organization; already in the team answers
- * their row with added false; otherwise maximumMembersPerTeam under the team's lock.
- */
+/** add-team-member from the CLI: `added` says whether the user was new to the team. */
 export async function addTeamMemberAsOperator(
   deps: TeamDeps,
   organization: OrganizationRow,
   team: TeamRow,
   userId: string,
 ): Promise<{ member: TeamMemberRow; added: boolean }> {
-  const maximum = await resolveLimit(
-    "maximumMembersPerTeam",
-    deps.config.organization.teams.maximumMembersPerTeam,
-    { teamId: team.id, team, organizationId: organization.id, organization, userId },
-  );
-  return transaction(deps.sql, async (tx) => {
-    if (!(await lockTeam(tx, organization.id, team.id))) throw new AuthError("TEAM_NOT_FOUND");
-    if (!(await findMember(tx, organization.id, userId))) {
-      throw new AuthError("USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
-    }
-    const existing = await findTeamMember(tx, team.id, userId);
-    if (existing) return { member: existing, added: false };
-    if ((await countTeamMembers(tx, team.id)) >= maximum) {
-      throw new AuthError("TEAM_MEMBER_LIMIT_REACHED");
-    }
-    const member = await insertTeamMember(tx, { id: generateId(), teamId: team.id, userId });
-    await recordAuditEvent(tx, {
-      action: "team.member_added",
-      actorType: "cli",
-      targetType: "user",
-      targetId: userId,
-      organizationId: organization.id,
-      details: { teamId: team.id },
-    });
-    return { member, added: true };
-  });
+  return addMemberToTeam(deps, CLI_ACTOR, organization, team, userId);
 }
 
-/** remove-team-member: the user's sessions lose the team as their active team. */
+/** remove-team-member from the CLI. */
 export async function removeTeamMemberAsOperator(
   deps: TeamDeps,
   organization: OrganizationRow,
   team: TeamRow,
   userId: string,
 ): Promise<void> {
-  await transaction(deps.sql, async (tx) => {
-    if (!(await deleteTeamMember(tx, team.id, userId))) {
-      throw new AuthError("USER_IS_NOT_A_MEMBER_OF_THE_TEAM");
-    }
-    await clearActiveTeamOfUser(tx, userId, team.id);
-    await recordAuditEvent(tx, {
-      action: "team.member_removed",
-      actorType: "cli",
-      targetType: "user",
-      targetId: userId,
-      organizationId: organization.id,
-      details: { teamId: team.id },
-    });
-  });
+  await removeMemberFromTeam(deps, CLI_ACTOR, organization, team, userId);
 }
