@@ -249,6 +249,144 @@ async function createOrganizationFor(
   return created;
 }
 
+/** Who acted, for the audit trail: a signed-in user over HTTP, or the CLI. */
+interface AuditActor {
+  actorType: "user" | "cli";
+  actorId: string | null;
+  ipAddress: string | null;
+}
+
+const CLI_AUDIT: AuditActor = { actorType: "cli", actorId: null, ipAddress: null };
+
+function auditActorOf(actor: Actor): AuditActor {
+  return { actorType: "user", actorId: actor.user.id, ipAddress: actor.ipAddress ?? null };
+}
+
+type OrganizationChanges = {
+  name?: string;
+  slug?: string;
+  logo?: string | null;
+  metadata?: Record<string, unknown> | null;
+};
+
+/** Applies an update, audited; a slug in use is ORGANIZATION_SLUG_ALREADY_TAKEN. */
+async function applyOrganizationUpdate(
+  sql: Sql,
+  organization: OrganizationRow,
+  data: OrganizationChanges,
+  who: AuditActor,
+): Promise<OrganizationRow> {
+  try {
+    return await transaction(sql, async (tx) => {
+      const updated = await updateOrganizationRow(tx, organization.id, data);
+      if (!updated) throw new AuthError("ORGANIZATION_NOT_FOUND");
+      await recordAuditEvent(tx, {
+        action: "organization.updated",
+        ...who,
+        targetType: "organization",
+        targetId: organization.id,
+        organizationId: organization.id,
+        details: {
+          fields: Object.entries(data)
+            .filter(([, value]) => value !== undefined)
+            .map(([key]) => key),
+        },
+      });
+      return updated;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error, "organization_slug_key")) {
+      throw new AuthError("ORGANIZATION_SLUG_ALREADY_TAKEN");
+    }
+    throw error;
+  }
+}
+
+/**
+ * Deletes with the hooks around it; members, invitations and teams go with it and
+ * sessions lose it as active (schema cascades).
+ */
+async function deleteOrganizationWithHooks(
+  sql: Sql,
+  config: AuthdConfig,
+  organization: OrganizationRow,
+  who: AuditActor,
+  user: UserRow | null,
+): Promise<OrganizationRow> {
+  await runHook(config.organization.hooks?.beforeDeleteOrganization, { organization, user });
+  const deleted = await deleteOrganizationRow(sql, organization.id);
+  if (!deleted) throw new AuthError("ORGANIZATION_NOT_FOUND");
+  await recordAuditEvent(sql, {
+    action: "organization.deleted",
+    ...who,
+    targetType: "organization",
+    targetId: organization.id,
+    organizationId: organization.id,
+    details: { slug: organization.slug, name: organization.name },
+  });
+  await runHook(config.organization.hooks?.afterDeleteOrganization, {
+    organization: deleted,
+    user,
+  });
+  return deleted;
+}
+
+/** SPEC §6: the last owner cannot be demoted. Runs under the organization lock. */
+async function changeMemberRole(
+  tx: Queryable,
+  config: AuthdConfig,
+  organization: OrganizationRow,
+  target: MemberRow,
+  newRole: string,
+  who: AuditActor,
+): Promise<MemberRow> {
+  if (
+    isCreatorRole(config, target.role) &&
+    !isCreatorRole(config, newRole) &&
+    (await countMembersWithRole(tx, organization.id, config.organization.creatorRole)) <= 1
+  ) {
+    throw new AuthError("YOU_CANNOT_LEAVE_THE_ORGANIZATION_WITHOUT_AN_OWNER");
+  }
+  const updated = await updateMemberRoleRow(tx, target.id, newRole);
+  if (!updated) throw new AuthError("MEMBER_NOT_FOUND");
+  await recordAuditEvent(tx, {
+    action: "organization.member_role_changed",
+    ...who,
+    targetType: "user",
+    targetId: target.userId,
+    organizationId: organization.id,
+    details: { role: newRole },
+  });
+  return updated;
+}
+
+/** SPEC §6: the only owner cannot be removed. Runs under the organization lock. */
+async function removeMemberKeepingAnOwner(
+  tx: Queryable,
+  config: AuthdConfig,
+  organization: OrganizationRow,
+  target: MemberRow,
+  who: AuditActor,
+): Promise<MemberWithUser> {
+  if (
+    isCreatorRole(config, target.role) &&
+    (await countMembersWithRole(tx, organization.id, config.organization.creatorRole)) <= 1
+  ) {
+    throw new AuthError("YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER");
+  }
+  const withUser = await findMemberWithUser(tx, target.id);
+  if (!withUser) throw new AuthError("MEMBER_NOT_FOUND");
+  await removeMembership(tx, target);
+  await recordAuditEvent(tx, {
+    action: "organization.member_removed",
+    ...who,
+    targetType: "user",
+    targetId: target.userId,
+    organizationId: organization.id,
+  });
+  return withUser;
+}
+
 /** SPEC §5 check-slug: 'slug is taken' when it exists. */
 export async function checkSlug(sql: Queryable, slug: string): Promise<void> {
   if (await findOrganizationBySlug(sql, slug)) throw new AuthError("SLUG_IS_TAKEN");
@@ -259,12 +397,7 @@ export async function updateOrganization(
   config: AuthdConfig,
   actor: Actor,
   selector: OrganizationSelector,
-  data: {
-    name?: string;
-    slug?: string;
-    logo?: string | null;
-    metadata?: Record<string, unknown> | null;
-  },
+  data: OrganizationChanges,
 ): Promise<OrganizationRow> {
   // SPEC §5: organizationId is optional and defaults to the active organization.
   const { organization, member } = await accessOrganization(
@@ -280,16 +413,7 @@ export async function updateOrganization(
     { organization: ["update"] },
     "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_ORGANIZATION",
   );
-  try {
-    const updated = await updateOrganizationRow(sql, organization.id, data);
-    if (!updated) throw new AuthError("ORGANIZATION_NOT_FOUND");
-    return updated;
-  } catch (error) {
-    if (isUniqueViolation(error, "organization_slug_key")) {
-      throw new AuthError("ORGANIZATION_SLUG_ALREADY_TAKEN");
-    }
-    throw error;
-  }
+  return applyOrganizationUpdate(sql, organization, data, auditActorOf(actor));
 }
 
 export async function deleteOrganization(
@@ -314,28 +438,7 @@ export async function deleteOrganization(
     { organization: ["delete"] },
     "YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_ORGANIZATION",
   );
-  await runHook(config.organization.hooks?.beforeDeleteOrganization, {
-    organization,
-    user: actor.user,
-  });
-  // Members, invitations and teams go with it; sessions lose it as active (schema cascades).
-  const deleted = await deleteOrganizationRow(sql, organization.id);
-  if (!deleted) throw new AuthError("ORGANIZATION_NOT_FOUND");
-  await recordAuditEvent(sql, {
-    action: "organization.deleted",
-    actorType: "user",
-    actorId: actor.user.id,
-    targetType: "organization",
-    targetId: organization.id,
-    organizationId: organization.id,
-    ipAddress: actor.ipAddress ?? null,
-    details: { slug: organization.slug, name: organization.name },
-  });
-  await runHook(config.organization.hooks?.afterDeleteOrganization, {
-    organization: deleted,
-    user: actor.user,
-  });
-  return deleted;
+  return deleteOrganizationWithHooks(sql, config, organization, auditActorOf(actor), actor.user);
 }
 
 /**
@@ -429,7 +532,7 @@ export async function removeMember(
     actor.activeOrganizationId,
     { notMember: "MEMBER_NOT_FOUND" },
   );
-  const removed = await transaction(sql, async (tx) => {
+  return transaction(sql, async (tx) => {
     await lockOrganization(tx, organization.id);
     const target = memberIdOrEmail.includes("@")
       ? await findMemberByEmail(tx, organization.id, memberIdOrEmail.trim().toLowerCase())
@@ -443,30 +546,12 @@ export async function removeMember(
         { member: ["delete"] },
         "YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER",
       );
-    }
-    if (isCreatorRole(config, target.role)) {
-      if (!removingSelf && !isCreatorRole(config, caller.role)) {
+      if (isCreatorRole(config, target.role) && !isCreatorRole(config, caller.role)) {
         throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER");
       }
-      if ((await countMembersWithRole(tx, organization.id, config.organization.creatorRole)) <= 1) {
-        throw new AuthError("YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER");
-      }
     }
-    const withUser = await findMemberWithUser(tx, target.id);
-    await removeMembership(tx, target);
-    if (!withUser) throw new AuthError("MEMBER_NOT_FOUND");
-    return withUser;
+    return removeMemberKeepingAnOwner(tx, config, organization, target, auditActorOf(actor));
   });
-  await recordAuditEvent(sql, {
-    action: "organization.member_removed",
-    actorType: "user",
-    actorId: actor.user.id,
-    targetType: "user",
-    targetId: removed.userId,
-    organizationId: organization.id,
-    ipAddress: actor.ipAddress ?? null,
-  });
-  return removed;
 }
 
 /**
@@ -481,12 +566,7 @@ export async function updateMemberRole(
   memberId: string,
   role: string | string[],
 ): Promise<MemberRow> {
-  const roles = splitRoles(role);
-  if (roles.length === 0) throw new AuthError("ROLE_NOT_FOUND");
-  const unknown = unknownRoles(config, roles);
-  if (unknown.length > 0) {
-    throw new AuthError("ROLE_NOT_FOUND", { message: `ROLE_NOT_FOUND: ${unknown.join(", ")}` });
-  }
+  const newRole = requireKnownRoles(config, role);
   const { organization, member: caller } = await accessOrganization(
     sql,
     actor.user.id,
@@ -500,8 +580,7 @@ export async function updateMemberRole(
     { member: ["update"] },
     "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER",
   );
-  const newRole = joinRoles(roles);
-  const updated = await transaction(sql, async (tx) => {
+  return transaction(sql, async (tx) => {
     await lockOrganization(tx, organization.id);
     const target = await findMemberById(tx, organization.id, memberId);
     if (!target) throw new AuthError("MEMBER_NOT_FOUND");
@@ -509,28 +588,8 @@ export async function updateMemberRole(
     if (touchesOwner && !isCreatorRole(config, caller.role)) {
       throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER");
     }
-    if (
-      isCreatorRole(config, target.role) &&
-      !isCreatorRole(config, newRole) &&
-      (await countMembersWithRole(tx, organization.id, config.organization.creatorRole)) <= 1
-    ) {
-      throw new AuthError("YOU_CANNOT_LEAVE_THE_ORGANIZATION_WITHOUT_AN_OWNER");
-    }
-    const row = await updateMemberRoleRow(tx, target.id, newRole);
-    if (!row) throw new AuthError("MEMBER_NOT_FOUND");
-    return row;
+    return changeMemberRole(tx, config, organization, target, newRole, auditActorOf(actor));
   });
-  await recordAuditEvent(sql, {
-    action: "organization.member_role_changed",
-    actorType: "user",
-    actorId: actor.user.id,
-    targetType: "user",
-    targetId: updated.userId,
-    organizationId: organization.id,
-    ipAddress: actor.ipAddress ?? null,
-    details: { role: newRole },
-  });
-  return updated;
 }
 
 // --- The operator (`authd org …`) ---------------------------------------------------
@@ -602,25 +661,7 @@ export async function deleteOrganizationAsOperator(
   if (config.organization.disableOrganizationDeletion) {
     throw new AuthError("ORGANIZATION_DELETION_DISABLED");
   }
-  await runHook(config.organization.hooks?.beforeDeleteOrganization, {
-    organization,
-    user: null,
-  });
-  const deleted = await deleteOrganizationRow(sql, organization.id);
-  if (!deleted) throw new AuthError("ORGANIZATION_NOT_FOUND");
-  await recordAuditEvent(sql, {
-    action: "organization.deleted",
-    actorType: "cli",
-    targetType: "organization",
-    targetId: organization.id,
-    organizationId: organization.id,
-    details: { slug: organization.slug, name: organization.name },
-  });
-  await runHook(config.organization.hooks?.afterDeleteOrganization, {
-    organization: deleted,
-    user: null,
-  });
-  return deleted;
+  return deleteOrganizationWithHooks(sql, config, organization, CLI_AUDIT, null);
 }
 
 /** Every member with their user, oldest first, read page by page. */
@@ -712,24 +753,7 @@ export async function setMemberRoleAsOperator(
     await lockOrganization(tx, organization.id);
     const target = await findMember(tx, organization.id, user.id);
     if (!target) throw new AuthError("MEMBER_NOT_FOUND");
-    if (
-      isCreatorRole(config, target.role) &&
-      !isCreatorRole(config, newRole) &&
-      (await countMembersWithRole(tx, organization.id, config.organization.creatorRole)) <= 1
-    ) {
-      throw new AuthError("YOU_CANNOT_LEAVE_THE_ORGANIZATION_WITHOUT_AN_OWNER");
-    }
-    const updated = await updateMemberRoleRow(tx, target.id, newRole);
-    if (!updated) throw new AuthError("MEMBER_NOT_FOUND");
-    await recordAuditEvent(tx, {
-      action: "organization.member_role_changed",
-      actorType: "cli",
-      targetType: "user",
-      targetId: user.id,
-      organizationId: organization.id,
-      details: { role: newRole },
-    });
-    return updated;
+    return changeMemberRole(tx, config, organization, target, newRole, CLI_AUDIT);
   });
 }
 
@@ -744,23 +768,7 @@ export async function removeMemberAsOperator(
     await lockOrganization(tx, organization.id);
     const target = await findMember(tx, organization.id, user.id);
     if (!target) throw new AuthError("MEMBER_NOT_FOUND");
-    if (
-      isCreatorRole(config, target.role) &&
-      (await countMembersWithRole(tx, organization.id, config.organization.creatorRole)) <= 1
-    ) {
-      throw new AuthError("YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER");
-    }
-    const withUser = await findMemberWithUser(tx, target.id);
-    if (!withUser) throw new AuthError("MEMBER_NOT_FOUND");
-    await removeMembership(tx, target);
-    await recordAuditEvent(tx, {
-      action: "organization.member_removed",
-      actorType: "cli",
-      targetType: "user",
-      targetId: user.id,
-      organizationId: organization.id,
-    });
-    return withUser;
+    return removeMemberKeepingAnOwner(tx, config, organization, target, CLI_AUDIT);
   });
 }
 
@@ -795,28 +803,5 @@ export async function updateOrganizationAsOperator(
   if (data.metadata && JSON.stringify(data.metadata).length > 16384) {
     throw new AuthError("VALIDATION_ERROR", { message: "metadata is limited to 16 KB of JSON" });
   }
-  try {
-    return await transaction(sql, async (tx) => {
-      const updated = await updateOrganizationRow(tx, organization.id, data);
-      if (!updated) throw new AuthError("ORGANIZATION_NOT_FOUND");
-      await recordAuditEvent(tx, {
-        action: "organization.updated",
-        actorType: "cli",
-        targetType: "organization",
-        targetId: organization.id,
-        organizationId: organization.id,
-        details: {
-          fields: Object.entries(data)
-            .filter(([, value]) => value !== undefined)
-            .map(([key]) => key),
-        },
-      });
-      return updated;
-    });
-  } catch (error) {
-    if (isUniqueViolation(error, "organization_slug_key")) {
-      throw new AuthError("ORGANIZATION_SLUG_ALREADY_TAKEN");
-    }
-    throw error;
-  }
+  return applyOrganizationUpdate(sql, organization, data, CLI_AUDIT);
 }
