@@ -1,26 +1,20 @@
-/**
- * Account management over HTTP (SPEC §4-§8, issue 3 point 6; api-facts §3.3, §3.4, §12):
- * update-user, change-email, delete-user and its mailed confirmation, list-accounts,
- * account-info and unlink-account. Tokens come out of mail delivered to a real SMTP
- * sink; every side effect is read back from PostgreSQL.
- */
-import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AuthdConfigInput } from "../../server/config.js";
 import { sha256 } from "../../server/crypto/digest.js";
 import { generateId } from "../../server/crypto/random.js";
 import { createTestApp, type TestApp } from "../helpers/app.js";
-import { type Client, createClient } from "../helpers/client.js";
+import { createClient } from "../helpers/client.js";
+import {
+  expectNoMailTo,
+  expectTransportErrors,
+  expectValidationError,
+  rawPost,
+} from "../helpers/expectations.js";
 
 const PASSWORD = "correct horse battery";
 const ORIGIN = "http://localhost:3000";
 const BASE = `${ORIGIN}/api/auth`;
 const UNAUTHORIZED = { code: "UNAUTHORIZED", message: "Unauthorized" };
-const UNSUPPORTED = {
-  code: "UNSUPPORTED_MEDIA_TYPE",
-  message: 'Content-Type is not allowed. Allowed types: "application/json"',
-};
-const BAD_JSON = { code: "BAD_REQUEST", message: "Invalid JSON in request body" };
 const INVALID_DELETE_TOKEN = { code: "INVALID_TOKEN", message: "invalid token" };
 
 let t: TestApp;
@@ -109,76 +103,6 @@ async function credentialAccountId(app: TestApp, userId: string): Promise<string
 function pathOf(link: string): string {
   expect(link.startsWith(`${BASE}/`), link).toBe(true);
   return link.slice(BASE.length);
-}
-
-const sentinels = new WeakMap<TestApp, Promise<string>>();
-
-/** Asserts no mail went to `address`, after a mail sent later has arrived. */
-async function expectNoMailTo(app: TestApp, address: string): Promise<void> {
-  let sentinel = sentinels.get(app);
-  if (!sentinel) {
-    sentinel = signUp(app, `sentinel-${Date.now()}@example.com`).then(({ email }) => email);
-    sentinels.set(app, sentinel);
-  }
-  const email = await sentinel;
-  await createClient(app.app).post("/request-password-reset", { email });
-  await app.smtp.waitFor(email);
-  await new Promise((resolve) => setTimeout(resolve, 150));
-  expect(app.smtp.messages.filter((message) => message.to.includes(address))).toEqual([]);
-}
-
-function rawPost(
-  app: TestApp,
-  client: Client | null,
-  path: string,
-  payload: string,
-  contentType: string,
-): Promise<LightMyRequestResponse> {
-  const cookie = client
-    ? [...client.cookies].map(([name, value]) => `${name}=${value}`).join("; ")
-    : "";
-  return app.app.inject({
-    method: "POST",
-    url: `/api/auth${path}`,
-    payload,
-    headers: { origin: ORIGIN, "content-type": contentType, ...(cookie ? { cookie } : {}) },
-  });
-}
-
-/** Malformed JSON is 400, a text or form body 415. */
-async function expectTransportErrors(
-  app: TestApp,
-  client: Client | null,
-  path: string,
-  body: Record<string, string>,
-): Promise<void> {
-  const broken = await rawPost(app, client, path, '{"a":', "application/json");
-  expect(broken.statusCode, path).toBe(400);
-  expect(broken.json()).toEqual(BAD_JSON);
-  const text = await rawPost(app, client, path, JSON.stringify(body), "text/plain");
-  expect(text.statusCode, path).toBe(415);
-  expect(text.json()).toEqual(UNSUPPORTED);
-  const form = await rawPost(
-    app,
-    client,
-    path,
-    new URLSearchParams(body).toString(),
-    "application/x-www-form-urlencoded",
-  );
-  expect(form.statusCode, path).toBe(415);
-  expect(form.json()).toEqual(UNSUPPORTED);
-}
-
-function expectValidationError(
-  response: LightMyRequestResponse,
-  field: string,
-  message = "Invalid body parameters",
-): void {
-  expect(response.statusCode, response.body).toBe(400);
-  const body = response.json();
-  expect(body.code).toBe("VALIDATION_ERROR");
-  expect(body.message).toBe(message);
-  expect(body.details.map((issue: { path: string }) => issue.path)).toContain(field);
 }
 
 describe("POST /update-user", () => {

@@ -1,17 +1,15 @@
-/**
- * Passwords over HTTP (SPEC §4-§9, issue 3 points 5-6; api-facts §3.3, §9, §12):
- * request-password-reset and the spec-era forget-password, GET /reset-password/{token},
- * POST /reset-password, POST /change-password, and the server-only set-password. Reset
- * tokens are read out of mail delivered to a real SMTP sink.
- */
-import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sha256 } from "../../server/crypto/digest.js";
 import { generateId } from "../../server/crypto/random.js";
 import { AuthError } from "../../server/errors.js";
 import { setPassword } from "../../server/password/password.js";
 import { createTestApp, type TestApp } from "../helpers/app.js";
-import { type Client, createClient } from "../helpers/client.js";
+import { createClient } from "../helpers/client.js";
+import {
+  expectNoMailTo,
+  expectTransportErrors,
+  expectValidationError,
+} from "../helpers/expectations.js";
 
 const PASSWORD = "correct horse battery";
 const NEW_PASSWORD = "a brand new passphrase";
@@ -19,11 +17,6 @@ const ORIGIN = "http://localhost:3000";
 const BASE = `${ORIGIN}/api/auth`;
 const RESET_MESSAGE = "If this email exists in our system, check your email for the reset link";
 const INVALID_TOKEN = { code: "INVALID_TOKEN", message: "invalid token" };
-const UNSUPPORTED = {
-  code: "UNSUPPORTED_MEDIA_TYPE",
-  message: 'Content-Type is not allowed. Allowed types: "application/json"',
-};
-const BAD_JSON = { code: "BAD_REQUEST", message: "Invalid JSON in request body" };
 
 let t: TestApp;
 
@@ -96,72 +89,6 @@ async function requestReset(
   );
   expect(match, link).not.toBeNull();
   return { token: match?.[1] as string, link };
-}
-
-const sentinels = new WeakMap<TestApp, Promise<string>>();
-
-/** Asserts no mail went to `address`, after a mail sent the same way has arrived. */
-async function expectNoMailTo(app: TestApp, address: string): Promise<void> {
-  let sentinel = sentinels.get(app);
-  if (!sentinel) {
-    sentinel = signUp(app, `sentinel-${Date.now()}@example.com`).then(({ email }) => email);
-    sentinels.set(app, sentinel);
-  }
-  const email = await sentinel;
-  await createClient(app.app).post("/request-password-reset", { email });
-  await app.smtp.waitFor(email);
-  await new Promise((resolve) => setTimeout(resolve, 150));
-  expect(app.smtp.messages.filter((message) => message.to.includes(address))).toEqual([]);
-}
-
-function rawPost(
-  app: TestApp,
-  client: Client | null,
-  path: string,
-  payload: string,
-  contentType: string,
-): Promise<LightMyRequestResponse> {
-  const cookie = client
-    ? [...client.cookies].map(([name, value]) => `${name}=${value}`).join("; ")
-    : "";
-  return app.app.inject({
-    method: "POST",
-    url: `/api/auth${path}`,
-    payload,
-    headers: { origin: ORIGIN, "content-type": contentType, ...(cookie ? { cookie } : {}) },
-  });
-}
-
-/** Malformed JSON is 400, a text or form body 415. */
-async function expectTransportErrors(
-  app: TestApp,
-  client: Client | null,
-  path: string,
-  body: Record<string, unknown>,
-): Promise<void> {
-  const broken = await rawPost(app, client, path, "{", "application/json");
-  expect(broken.statusCode, path).toBe(400);
-  expect(broken.json()).toEqual(BAD_JSON);
-  const text = await rawPost(app, client, path, JSON.stringify(body), "text/plain");
-  expect(text.statusCode, path).toBe(415);
-  expect(text.json()).toEqual(UNSUPPORTED);
-  const form = await rawPost(
-    app,
-    client,
-    path,
-    new URLSearchParams(body as Record<string, string>).toString(),
-    "application/x-www-form-urlencoded",
-  );
-  expect(form.statusCode, path).toBe(415);
-  expect(form.json()).toEqual(UNSUPPORTED);
-}
-
-function expectValidationError(response: LightMyRequestResponse, field: string): void {
-  expect(response.statusCode, response.body).toBe(400);
-  const body = response.json();
-  expect(body.code).toBe("VALIDATION_ERROR");
-  expect(body.message).toBe("Invalid body parameters");
-  expect(body.details.map((issue: { path: string }) => issue.path)).toContain(field);
 }
 
 describe.each(["/request-password-reset", "/forget-password"])("POST %s", (path) => {

@@ -1,25 +1,15 @@
-/**
- * Email verification over HTTP (SPEC §4 "Email", §5, §7, §9; api-facts §3.2, §9, §12):
- * POST /send-verification-email and GET /verify-email, with tokens read out of mail
- * delivered to a real SMTP sink and their effect read back from PostgreSQL.
- */
-import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AuthdConfigInput } from "../../server/config.js";
 import { signToken } from "../../server/crypto/jwt.js";
 import { setEmailVerified } from "../../server/users/queries.js";
 import { createTestApp, TEST_SECRET, type TestApp } from "../helpers/app.js";
-import { type Client, createClient } from "../helpers/client.js";
+import { createClient } from "../helpers/client.js";
+import { BAD_JSON, expectNoMailTo, rawPost, UNSUPPORTED } from "../helpers/expectations.js";
 import type { ReceivedMail } from "../helpers/smtp.js";
 
 const PASSWORD = "correct horse battery";
 const BASE = "http://localhost:3000/api/auth";
 const INVALID_EMAIL = { code: "INVALID_EMAIL", message: "Invalid email" };
-const UNSUPPORTED = {
-  code: "UNSUPPORTED_MEDIA_TYPE",
-  message: 'Content-Type is not allowed. Allowed types: "application/json"',
-};
-const BAD_JSON = { code: "BAD_REQUEST", message: "Invalid JSON in request body" };
 
 let t: TestApp;
 
@@ -71,54 +61,12 @@ function claimsOf(jwt: string): Record<string, unknown> {
   return JSON.parse(Buffer.from(payload ?? "", "base64url").toString("utf8"));
 }
 
-const sentinels = new WeakMap<TestApp, Promise<string>>();
-
-/**
- * Asserts that no mail went to `address`: the server hands mail over in the
- * background, so a mail sent through the same path to a sentinel address is waited
- * for first, and then a little longer.
- */
-async function expectNoMailTo(app: TestApp, address: string): Promise<void> {
-  let sentinel = sentinels.get(app);
-  if (!sentinel) {
-    sentinel = signUp(app, `sentinel-${Date.now()}@example.com`).then(({ email }) => email);
-    sentinels.set(app, sentinel);
-  }
-  const email = await sentinel;
-  const response = await createClient(app.app).post("/send-verification-email", { email });
-  expect(response.statusCode).toBe(200);
-  await app.smtp.waitFor(email);
-  await new Promise((resolve) => setTimeout(resolve, 150));
-  expect(app.smtp.messages.filter((message) => message.to.includes(address))).toEqual([]);
-}
-
 async function verificationMail(app: TestApp, email: string): Promise<ReceivedMail> {
   const mail = await app.smtp.waitFor(email);
   expect(mail.subject).toBe("Verify your email address");
   expect(mail.decoded).toContain(`Please confirm that ${email} is your email address.`);
   expect(mail.decoded).not.toMatch(/\{\{\w+\}\}/);
   return mail;
-}
-
-/** A raw POST carrying the client's cookies and a trusted Origin. */
-function rawPost(
-  app: TestApp,
-  client: Client,
-  path: string,
-  payload: string,
-  contentType: string,
-): Promise<LightMyRequestResponse> {
-  const cookie = [...client.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
-  return app.app.inject({
-    method: "POST",
-    url: `/api/auth${path}`,
-    payload,
-    headers: {
-      origin: "http://localhost:3000",
-      "content-type": contentType,
-      ...(cookie ? { cookie } : {}),
-    },
-  });
 }
 
 describe("POST /send-verification-email, signed out", () => {
@@ -162,7 +110,7 @@ describe("POST /send-verification-email, signed out", () => {
     const response = await createClient(t.app).post("/send-verification-email", { email });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ status: true });
-    await expectNoMailTo(t, email);
+    await expectNoMailTo(t, email, "/send-verification-email");
     const users = await t.db.sql`select id from "user" where email = ${email}`;
     expect(users).toHaveLength(0);
   });
@@ -173,7 +121,7 @@ describe("POST /send-verification-email, signed out", () => {
     const response = await createClient(t.app).post("/send-verification-email", { email });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ status: true });
-    await expectNoMailTo(t, email);
+    await expectNoMailTo(t, email, "/send-verification-email");
   });
 
   it("refuses a malformed address with INVALID_EMAIL", async () => {
@@ -197,7 +145,7 @@ describe("POST /send-verification-email, signed out", () => {
         message: "Invalid callbackURL",
       });
     }
-    await expectNoMailTo(t, email);
+    await expectNoMailTo(t, email, "/send-verification-email");
   });
 });
 
@@ -219,7 +167,7 @@ describe("POST /send-verification-email, signed in", () => {
     const unknown = await client.post("/send-verification-email", { email: uniqueEmail() });
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json().code).toBe("EMAIL_MISMATCH");
-    await expectNoMailTo(t, other.email);
+    await expectNoMailTo(t, other.email, "/send-verification-email");
     expect(t.smtp.messages.filter((message) => message.to.includes(email))).toEqual([]);
   });
 
@@ -232,7 +180,7 @@ describe("POST /send-verification-email, signed in", () => {
       code: "EMAIL_ALREADY_VERIFIED",
       message: "Email is already verified",
     });
-    await expectNoMailTo(t, email);
+    await expectNoMailTo(t, email, "/send-verification-email");
   });
 
   it("refuses a malformed address with INVALID_EMAIL", async () => {
@@ -266,7 +214,7 @@ describe("POST /send-verification-email, bad input", () => {
         expect(json.details.map((issue: { path: string }) => issue.path)).toContain(field);
       }
     }
-    await expectNoMailTo(t, email);
+    await expectNoMailTo(t, email, "/send-verification-email");
   });
 
   it("answers 400 for malformed JSON and 415 for other content types", async () => {
@@ -287,7 +235,7 @@ describe("POST /send-verification-email, bad input", () => {
         expect(response.json(), type).toEqual(UNSUPPORTED);
       }
     }
-    await expectNoMailTo(t, email);
+    await expectNoMailTo(t, email, "/send-verification-email");
   });
 });
 
@@ -472,7 +420,7 @@ describe("verification settings", () => {
 
   it("sends no mail on sign-up by default", async () => {
     const { email } = await signUp();
-    await expectNoMailTo(t, email);
+    await expectNoMailTo(t, email, "/send-verification-email");
   });
 
   it("autoSignInAfterVerification signs in whoever follows the link", async () => {
@@ -567,7 +515,7 @@ describe("verification settings", () => {
           password: PASSWORD,
         });
         expect(response.statusCode).toBe(200);
-        await expectNoMailTo(app, email);
+        await expectNoMailTo(app, email, "/send-verification-email");
       },
     );
   });
