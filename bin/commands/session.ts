@@ -11,9 +11,8 @@ import {
   revokeUserSessions,
 } from "../../server/admin/admin.js";
 import { ensureSecret } from "../../server/config.js";
-import { signValue } from "../../server/crypto/digest.js";
 import { AuthError } from "../../server/errors.js";
-import { cookieNames } from "../../server/http/session-cookies.js";
+import { sessionCookieFor } from "../../server/http/session-cookies.js";
 import type { SessionRow } from "../../server/sessions/queries.js";
 import { sessionResponse, userResponse } from "../../server/sessions/sessions.js";
 import { UsageError } from "../exit-codes.js";
@@ -108,9 +107,11 @@ export function registerSession(program: Command): void {
         const secret = await ensureSecret(admin.loaded);
         const user = await resolveUser(admin.deps.sql, flags.user);
         const minted = await mintSession(admin.deps, CLI_ACTOR, user.id, flags.ttl);
-        const secure = config.baseURL?.startsWith("https://") === true;
-        const cookieName = cookieNames(config, secure).sessionToken;
-        const cookieValue = encodeURIComponent(signValue(minted.token, secret));
+        const { name: cookieName, value: cookieValue } = sessionCookieFor(
+          config,
+          secret,
+          minted.token,
+        );
         if (wantsJson(globals)) {
           printJson({
             token: minted.token,

@@ -21,9 +21,8 @@ import {
   updateUser,
 } from "../../server/admin/admin.js";
 import { ensureSecret, type LoadedConfig, loadConfig } from "../../server/config.js";
-import { signValue } from "../../server/crypto/digest.js";
 import { type Database, openDatabase } from "../../server/db/connection.js";
-import { cookieNames } from "../../server/http/session-cookies.js";
+import { sessionCookieFor } from "../../server/http/session-cookies.js";
 import { sessionResponse, userResponse } from "../../server/sessions/sessions.js";
 import { findUserByEmail, type UserRow } from "../../server/users/queries.js";
 import { normalizeEmail } from "../../server/users/users.js";
@@ -491,9 +490,11 @@ export function registerUser(program: Command): void {
             { impersonator, lifetimeSeconds: flags.ttl },
           );
           // As `session create` does: the value a browser would hold in the session cookie.
-          const secure = config.baseURL?.startsWith("https://") === true;
-          const cookieName = cookieNames(config, secure).sessionToken;
-          const cookieValue = encodeURIComponent(signValue(created.token, secret));
+          const { name: cookieName, value: cookieValue } = sessionCookieFor(
+            config,
+            secret,
+            created.token,
+          );
           if (wantsJson(globals)) {
             printJson({
               token: created.token,

@@ -215,3 +215,19 @@ export function clearAdminSessionCookie(
   const secure = isSecureRequest(context.config, request);
   reply.setCookie(cookieNames(context.config, secure).adminSession, "", attributes(secure, 0));
 }
+
+/**
+ * The session cookie a browser would hold for `token`, outside a request (the CLI
+ * mints sessions for browser tests): its name and its encoded, signed value.
+ */
+export function sessionCookieFor(
+  config: AuthdConfig,
+  secret: string,
+  token: string,
+): { name: string; value: string } {
+  const secure = config.baseURL?.startsWith("https://") === true;
+  return {
+    name: cookieNames(config, secure).sessionToken,
+    value: encodeURIComponent(signValue(token, secret)),
+  };
+}
