@@ -54,6 +54,16 @@ export class ExitError extends Error {
   }
 }
 
+/** The global --timeout passed: safe to retry (exit 75). */
+export class CommandTimeoutError extends Error {
+  constructor(seconds: number) {
+    super(
+      `timed out after ${seconds} s (--timeout); an open transaction is rolled back; safe to retry`,
+    );
+    this.name = "CommandTimeoutError";
+  }
+}
+
 /** Input that is malformed rather than refused: a usage error, like a bad flag. */
 const INPUT_ERRORS = new Set<string>([
   "VALIDATION_ERROR",
@@ -84,6 +94,7 @@ export function exitCodeFor(error: unknown): number {
   if (error instanceof DatabaseUnavailableError) return EXIT.unavailable;
   if (error instanceof EmbeddedDatabaseLockedError) return EXIT.tempFail;
   if (error instanceof MigrationLockedError) return EXIT.tempFail;
+  if (error instanceof CommandTimeoutError) return EXIT.tempFail;
   if (error instanceof SchemaOutOfDateError) return EXIT.migrationsPending;
   if (error instanceof ListenError) return EXIT.cannotListen;
   if (error instanceof FileExistsError) return EXIT.cannotCreate;
@@ -103,5 +114,6 @@ export function errorCodeFor(error: unknown): string {
   if (error instanceof ListenError) return "CANNOT_LISTEN";
   if (error instanceof FileExistsError) return "FILE_EXISTS";
   if (error instanceof ExitError) return "CHECK_FAILED";
+  if (error instanceof CommandTimeoutError) return "TIMEOUT";
   return "INTERNAL_ERROR";
 }

@@ -1,23 +1,49 @@
 /**
- * The output contract (reference/cli.md): data on stdout, everything else on stderr;
- * `--json` prints exactly one JSON document; human output is an aligned table.
+ * The output contract (reference/cli.md): data on stdout, everything else on stderr.
+ * Every command hands its result to `emit`, which prints it in the format chosen by
+ * `-o human|json|jsonl|yaml|csv|env` (`--json` is `-o json`), narrowed by `--fields`,
+ * or as bare ids with `-q`. Lists are `{items: […], …}` documents.
  */
+import { stringify as stringifyYaml } from "yaml";
 import { readCliEnvironment } from "../server/config.js";
 import { AuthError } from "../server/errors.js";
-import { errorCodeFor } from "./exit-codes.js";
+import { errorCodeFor, UsageError } from "./exit-codes.js";
+
+export const OUTPUT_FORMATS = ["human", "json", "jsonl", "yaml", "csv", "env"] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 export interface GlobalOptions {
   config?: string;
   json?: boolean;
   output?: string;
+  quiet?: boolean;
+  fields?: string[];
   input?: boolean;
   yes?: boolean;
+  dryRun?: boolean;
   color?: boolean;
   debug?: boolean;
+  timeout?: number;
+  profile?: string;
 }
 
+/** The chosen format: `--json` > `-o` > $AUTHD_OUTPUT > human. */
+export function outputFormat(options: GlobalOptions): OutputFormat {
+  if (options.json === true) return "json";
+  const chosen = options.output ?? readCliEnvironment().output ?? "human";
+  if (!(OUTPUT_FORMATS as readonly string[]).includes(chosen)) {
+    throw new UsageError(`unknown output format "${chosen}": use ${OUTPUT_FORMATS.join(", ")}`);
+  }
+  return chosen as OutputFormat;
+}
+
+/** Any format but human: errors are printed as JSON on stderr too. */
 export function wantsJson(options: GlobalOptions): boolean {
-  return options.json === true || options.output === "json";
+  try {
+    return outputFormat(options) !== "human";
+  } catch {
+    return false;
+  }
 }
 
 /** Prompts only on a TTY, never under --no-input or CI (clig.dev). */
@@ -57,6 +83,182 @@ export function formatTable(headers: string[], rows: string[][]): string {
       .join("  ")
       .trimEnd();
   return [line(headers), ...rows.map(line)].join("\n");
+}
+
+type Plain = Record<string, unknown>;
+
+/** Dates become ISO strings, undefined disappears: the JSON view of a value. */
+function toPlain(value: unknown): unknown {
+  return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
+}
+
+function isRecord(value: unknown): value is Plain {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Nested objects become dotted keys: `{session: {id}}` -> `session.id`. */
+function flatten(record: Plain, prefix = "", into: Plain = {}): Plain {
+  for (const [key, value] of Object.entries(record)) {
+    const name = prefix ? `${prefix}.${key}` : key;
+    if (isRecord(value) && Object.keys(value).length > 0) flatten(value, name, into);
+    else into[name] = value;
+  }
+  return into;
+}
+
+function cellText(value: unknown, empty: string): string {
+  if (value === null || value === undefined) return empty;
+  if (typeof value === "string") return value;
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  return JSON.stringify(value);
+}
+
+function csvCell(value: unknown): string {
+  const text = cellText(value, "");
+  return /[",\r\n]/.test(text) || /^\s|\s$/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** `createdAt` / `session.expiresAt` -> `CREATED_AT` / `SESSION_EXPIRES_AT`. */
+function envName(key: string): string {
+  return key
+    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .replace(/[^A-Za-z0-9]+/g, "_")
+    .toUpperCase();
+}
+
+/** Single-quoted for sh unless the value is plainly safe. */
+function shellQuote(text: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]*$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
+}
+
+/** Keeps the named fields (dotted names reach into nested objects) in the given order. */
+function pick(record: Plain, fields: string[]): Plain {
+  const flat = flatten(record);
+  const picked: Plain = {};
+  for (const field of fields) {
+    if (field in record) picked[field] = record[field];
+    else if (field in flat) picked[field] = flat[field];
+  }
+  return picked;
+}
+
+function checkFields(fields: string[], records: Plain[]): void {
+  if (records.length === 0) return;
+  const known = new Set<string>();
+  for (const record of records) {
+    for (const key of Object.keys(record)) known.add(key);
+    for (const key of Object.keys(flatten(record))) known.add(key);
+  }
+  const unknown = fields.filter((field) => !known.has(field));
+  if (unknown.length > 0) {
+    throw new UsageError(
+      `unknown field${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")} for --fields: use ${[...known].join(", ")}`,
+    );
+  }
+}
+
+export interface EmitOptions {
+  /** The human rendering; without it lists print as a table and records as FIELD/VALUE. */
+  human?: () => void;
+  /** Table and CSV columns of a list when --fields is not given (default: every field). */
+  columns?: string[];
+  /** The field `-q` prints per item (default `id`). */
+  quietField?: string;
+}
+
+/**
+ * Prints a command's result. A document with an `items` array is a list: jsonl prints
+ * one item per line, csv one row per item, `-q` one id per line; anything else is a
+ * single record.
+ */
+export function emit(data: unknown, globals: GlobalOptions, options: EmitOptions = {}): void {
+  const format = outputFormat(globals);
+  const plain = toPlain(data);
+  const list = isRecord(plain) && Array.isArray(plain.items) ? plain : undefined;
+  const items: Plain[] = list
+    ? (list.items as unknown[]).filter(isRecord)
+    : isRecord(plain)
+      ? [plain]
+      : [];
+  const fields = globals.fields;
+  if (fields) checkFields(fields, items);
+
+  if (globals.quiet) {
+    const field = options.quietField ?? "id";
+    for (const item of items) {
+      const value = flatten(item)[field] ?? item[field];
+      if (value !== undefined && value !== null) process.stdout.write(`${cellText(value, "")}\n`);
+    }
+    return;
+  }
+
+  const selected = fields ? items.map((item) => pick(item, fields)) : items;
+  const document: unknown = fields ? (list ? { ...list, items: selected } : selected[0]) : plain;
+
+  switch (format) {
+    case "json":
+      printJson(document);
+      return;
+    case "yaml":
+      process.stdout.write(stringifyYaml(document));
+      return;
+    case "jsonl":
+      if (list || isRecord(document)) {
+        for (const item of selected) process.stdout.write(`${JSON.stringify(item)}\n`);
+      } else {
+        process.stdout.write(`${JSON.stringify(document)}\n`);
+      }
+      return;
+    case "csv": {
+      const flat = selected.map((item) => flatten(item));
+      const columns = fields ?? options.columns ?? unionKeys(flat);
+      const lines = [columns.map(csvCell).join(",")];
+      for (const row of flat) lines.push(columns.map((column) => csvCell(row[column])).join(","));
+      process.stdout.write(`${lines.join("\r\n")}\r\n`);
+      return;
+    }
+    case "env": {
+      if (list) {
+        throw new UsageError("-o env prints a single record; use -o csv or -o jsonl for lists");
+      }
+      const flat = flatten(selected[0] ?? {});
+      for (const [key, value] of Object.entries(flat)) {
+        process.stdout.write(`${envName(key)}=${shellQuote(cellText(value, ""))}\n`);
+      }
+      return;
+    }
+    case "human": {
+      if (options.human && !fields) {
+        options.human();
+        return;
+      }
+      const flat = selected.map((item) => flatten(item));
+      if (list) {
+        const columns = fields ?? options.columns ?? unionKeys(flat);
+        process.stdout.write(
+          `${formatTable(
+            columns.map((column) => envName(column).replaceAll("_", " ")),
+            flat.map((row) => columns.map((column) => cellText(row[column], "-"))),
+          )}\n`,
+        );
+      } else {
+        const row = flat[0] ?? {};
+        process.stdout.write(
+          `${formatTable(
+            ["FIELD", "VALUE"],
+            Object.entries(row).map(([key, value]) => [key, cellText(value, "-")]),
+          )}\n`,
+        );
+      }
+      return;
+    }
+  }
+}
+
+function unionKeys(records: Plain[]): string[] {
+  const keys = new Set<string>();
+  for (const record of records) for (const key of Object.keys(record)) keys.add(key);
+  return [...keys];
 }
 
 export function reportError(error: unknown, options: GlobalOptions): void {

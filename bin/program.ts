@@ -2,7 +2,7 @@
  * The command tree (reference/cli.md): global flags, one module per command group,
  * and the mapping of every failure to a documented exit code.
  */
-import { Command, CommanderError } from "commander";
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { registerAccount } from "./commands/account.js";
 import { registerCompletion } from "./commands/completion.js";
 import { registerConfig } from "./commands/config.js";
@@ -18,21 +18,80 @@ import { registerServe } from "./commands/serve.js";
 import { registerSession } from "./commands/session.js";
 import { registerUser } from "./commands/user.js";
 import { registerVersion } from "./commands/version.js";
-import { EXIT, exitCodeFor } from "./exit-codes.js";
-import { type GlobalOptions, reportError } from "./output.js";
+import { CommandTimeoutError, EXIT, exitCodeFor } from "./exit-codes.js";
+import { type GlobalOptions, OUTPUT_FORMATS, reportError } from "./output.js";
+
+/** `30s`, `2m`, `500ms` or plain seconds, as seconds. */
+export function parseTimeout(value: string): number {
+  const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/.exec(value.trim());
+  const units: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600 };
+  const seconds = match ? Number(match[1]) * (units[match[2] ?? "s"] ?? 1) : Number.NaN;
+  if (!(seconds > 0) || !Number.isFinite(seconds)) {
+    throw new InvalidArgumentError("expected a duration like 30s, 2m or 500ms");
+  }
+  return seconds;
+}
+
+function parseFields(value: string): string[] {
+  const fields = value
+    .split(",")
+    .map((field) => field.trim())
+    .filter(Boolean);
+  if (fields.length === 0) throw new InvalidArgumentError("expected field names, e.g. id,email");
+  return fields;
+}
+
+/** Commands that wait on purpose: the overall --timeout does not end them. */
+const UNTIMED = new Set(["serve", "healthcheck"]);
 
 export function buildProgram(): Command {
   const program = new Command("authd")
     .description("Self-hosted account and organization service")
     .option("-c, --config <path>", "config file (default: $AUTHD_CONFIG, then ./authd.config.*)")
     .option("--json", "print one JSON document on stdout (alias of -o json)")
-    .option("-o, --output <format>", "output format: human or json", "human")
+    .addOption(
+      new Option(
+        "-o, --output <format>",
+        "output format (default: $AUTHD_OUTPUT, else human)",
+      ).choices(OUTPUT_FORMATS),
+    )
+    .option("-q, --quiet", "print only ids, one per line (for xargs)")
+    .option(
+      "--fields <names>",
+      "only these fields (comma-separated) in table, csv and json",
+      parseFields,
+    )
     .option("--no-input", "never prompt; a missing answer is a usage error")
     .option("-y, --yes", "accept confirmations of moderate actions")
+    .option("--dry-run", "check and show what would change; write nothing")
     .option("--no-color", "plain text output")
     .option("--debug", "print stack traces of unexpected errors")
+    .option("--timeout <duration>", "give up after this long (exit 75), e.g. 30s", parseTimeout)
+    .addOption(
+      new Option(
+        "--profile <profile>",
+        "dev, test or production (default: $AUTHD_PROFILE); production refuses db reset, migrate down and session create",
+      ).choices(["dev", "test", "production"]),
+    )
+    .configureHelp({ showGlobalOptions: true })
     .showHelpAfterError()
     .exitOverride();
+
+  program.hook("preAction", (root, actionCommand) => {
+    const globals = root.opts<GlobalOptions>();
+    // Flags > environment: the profile reaches loadConfig through $AUTHD_PROFILE.
+    if (globals.profile) process.env.AUTHD_PROFILE = globals.profile;
+    // Global flags a command also reads as its own options.
+    if (globals.dryRun) actionCommand.setOptionValue("dryRun", true);
+    if (globals.quiet) actionCommand.setOptionValue("quiet", true);
+    if (globals.timeout !== undefined && !UNTIMED.has(actionCommand.name())) {
+      const seconds = globals.timeout;
+      setTimeout(() => {
+        reportError(new CommandTimeoutError(seconds), globals);
+        process.exit(EXIT.tempFail);
+      }, seconds * 1000).unref();
+    }
+  });
   program.configureOutput({ writeErr: (text) => process.stderr.write(text) });
 
   registerInit(program);

@@ -278,7 +278,7 @@ export interface LoadedConfig {
   config: AuthdConfig;
   /** Absolute path of the file used, or null when running on defaults. */
   file: string | null;
-  /** NODE_ENV=production: secrets are mandatory and nothing is generated. */
+  /** NODE_ENV=production or the production profile (`--profile`, $AUTHD_PROFILE): secrets are mandatory, nothing is generated, dangerous commands are refused. */
   production: boolean;
   /** Which config paths came from which environment variable (for `doctor`). */
   envSources: Record<string, string>;
@@ -579,7 +579,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   return {
     config,
     file,
-    production: env.NODE_ENV === "production",
+    production: env.NODE_ENV === "production" || env.AUTHD_PROFILE === "production",
     envSources,
     cwd,
     fileValues: fromFile,
@@ -593,6 +593,10 @@ export interface CliEnvironment {
   noInput: boolean;
   /** NO_COLOR, TERM=dumb or AUTHD_NO_COLOR: plain text. */
   noColor: boolean;
+  /** AUTHD_OUTPUT: the default of `-o`. */
+  output?: string;
+  /** AUTHD_PROFILE: dev, test or production (the `--profile` flag sets it). */
+  profile?: string;
 }
 
 export function readCliEnvironment(
@@ -603,6 +607,8 @@ export function readCliEnvironment(
   return {
     noInput: truthy(env.CI) || truthy(env.AUTHD_NO_INPUT),
     noColor: truthy(env.NO_COLOR) || env.TERM === "dumb" || truthy(env.AUTHD_NO_COLOR),
+    output: env.AUTHD_OUTPUT || undefined,
+    profile: env.AUTHD_PROFILE || undefined,
   };
 }
 

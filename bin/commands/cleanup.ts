@@ -32,7 +32,6 @@ export function registerCleanup(db: Command): void {
       parseAge,
       0,
     )
-    .option("--dry-run", "count what would be deleted, delete nothing")
     .action(async (flags: CleanupFlags, command: Command) => {
       const globals = command.optsWithGlobals<GlobalOptions>();
       const before = new Date(Date.now() - flags.olderThan * 1000);

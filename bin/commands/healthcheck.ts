@@ -11,18 +11,9 @@ import { type GlobalOptions, note, printJson, wantsJson } from "../output.js";
 interface HealthcheckFlags {
   url?: string;
   ready?: boolean;
-  timeout: number;
 }
 
 const DEFAULT_BASE_PATH = "/api/auth";
-
-function parseSeconds(value: string): number {
-  const seconds = Number(value);
-  if (!/^\d+(\.\d+)?$/.test(value) || seconds <= 0) {
-    throw new InvalidArgumentError("expected a number of seconds > 0");
-  }
-  return seconds;
-}
 
 function parseBaseUrl(value: string): string {
   try {
@@ -89,10 +80,10 @@ export function registerHealthcheck(program: Command): void {
       parseBaseUrl,
     )
     .option("--ready", "probe /readyz (database and schema) instead of <basePath>/ok")
-    .option("--timeout <seconds>", "give up after this many seconds", parseSeconds, 5)
+    .addHelpText("after", "\nThe global --timeout (default 5s) bounds the probe.")
     .action(async (flags: HealthcheckFlags, command: Command) => {
       const globals = command.optsWithGlobals<GlobalOptions>();
-      const result = await probe(await probeUrl(flags, globals), flags.timeout);
+      const result = await probe(await probeUrl(flags, globals), globals.timeout ?? 5);
       if (wantsJson(globals)) printJson(result);
       else if (!result.ok) note(`authd: unhealthy: ${result.url}: ${result.error}`);
       process.exitCode = result.ok ? EXIT.ok : EXIT.internal;

@@ -523,7 +523,6 @@ export function registerInit(program: Command): void {
     )
     .option("--force", "overwrite an existing config file and .env")
     .option("--dir <path>", "directory to write into (default: the current one)")
-    .option("--dry-run", "print the files instead of writing them")
     .addHelpText(
       "after",
       `

@@ -170,7 +170,6 @@ export function registerMigrate(program: Command): void {
     .command("up", { isDefault: true })
     .description("apply pending migrations (all, or --count N)")
     .option("--count <n>", "apply at most N migrations", parseCount)
-    .option("--dry-run", "print the SQL without changing anything")
     .action(migrateUp);
 
   migrate

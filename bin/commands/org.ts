@@ -4,8 +4,8 @@
  * routes (the "AsOperator" functions beside them); audit events say actor_type "cli".
  */
 import { type Command, Option } from "commander";
-import { type LoadedConfig, loadConfig } from "../../server/config.js";
-import { type Database, openDatabase } from "../../server/db/connection.js";
+import type { LoadedConfig } from "../../server/config.js";
+import type { Database } from "../../server/db/connection.js";
 import { AuthError } from "../../server/errors.js";
 import {
   cancelInvitationAsOperator,
@@ -45,24 +45,21 @@ import type { UserRow } from "../../server/users/queries.js";
 import { findUserByEmail, findUserById, normalizeEmail } from "../../server/users/users.js";
 import { EXIT, UsageError } from "../exit-codes.js";
 import { formatTable, type GlobalOptions, note, printJson, wantsJson } from "../output.js";
+import { withDatabase } from "../with-database.js";
 import { confirmModerate } from "./shared.js";
 
 interface Context {
   loaded: LoadedConfig;
   db: Database;
   globals: GlobalOptions;
+  /** --dry-run: writes are rolled back and no mail is sent. */
+  dryRun: boolean;
 }
 
 async function withContext(command: Command, work: (context: Context) => Promise<void>) {
   const globals = command.optsWithGlobals<GlobalOptions>();
-  const loaded = await loadConfig({ configPath: globals.config });
-  const db = await openDatabase(loaded, { max: 2 });
-  try {
-    await work({ loaded, db, globals });
-    process.exitCode = EXIT.ok;
-  } finally {
-    await db.close();
-  }
+  await withDatabase(globals, ({ loaded, db, dryRun }) => work({ loaded, db, globals, dryRun }));
+  process.exitCode = EXIT.ok;
 }
 
 /** A user by id, or by email when the argument has an @. */
@@ -398,7 +395,7 @@ function registerInvitationCommands(org: Command): void {
     .option("--no-send", "do not mail the invitation; only print its URL")
     .action(
       (selector: string, flags: { email: string; role: string; send: boolean }, command: Command) =>
-        withContext(command, async ({ loaded, db, globals }) => {
+        withContext(command, async ({ loaded, db, globals, dryRun }) => {
           const { config } = loaded;
           const organization = await findOrganizationAsOperator(db.sql, selector);
           const transport = createMailTransport(loaded);
@@ -409,7 +406,8 @@ function registerInvitationCommands(org: Command): void {
               { sql: db.sql, config, mailer: createMailer(config, transport) },
               { baseUrl: `${origin.replace(/\/+$/, "")}${basePath}`, logger: stderrLog },
               organization.id,
-              { email: flags.email, role: flags.role, sendEmail: flags.send },
+              // A dry run mails nobody: the invitation it shows is rolled back.
+              { email: flags.email, role: flags.role, sendEmail: flags.send && !dryRun },
             );
             print(globals, invited, invited.url);
             if (!wantsJson(globals)) {

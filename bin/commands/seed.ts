@@ -148,7 +148,6 @@ function addSeedCommand(parent: Command, name: string): void {
       parseIfExists,
       "skip",
     )
-    .option("--dry-run", "validate and show what would change without writing")
     .action(seedAction);
 }
 

@@ -20,14 +20,15 @@ import {
   unbanUser,
   updateUser,
 } from "../../server/admin/admin.js";
-import { ensureSecret, type LoadedConfig, loadConfig } from "../../server/config.js";
-import { type Database, openDatabase } from "../../server/db/connection.js";
+import { ensureSecret, type LoadedConfig } from "../../server/config.js";
+import type { Database } from "../../server/db/connection.js";
 import { sessionCookieFor } from "../../server/http/session-cookies.js";
 import { sessionResponse, userResponse } from "../../server/sessions/sessions.js";
 import { findUserByEmail, type UserRow } from "../../server/users/queries.js";
 import { normalizeEmail } from "../../server/users/users.js";
 import { UsageError } from "../exit-codes.js";
 import { formatTable, type GlobalOptions, note, printJson, wantsJson } from "../output.js";
+import { withDatabase } from "../with-database.js";
 import { confirmModerate } from "./shared.js";
 
 export const CLI_ACTOR: AdminActor = { kind: "cli" };
@@ -36,20 +37,18 @@ export interface AdminSession {
   deps: AdminDeps;
   db: Database;
   loaded: LoadedConfig;
+  /** --dry-run: the command's writes are rolled back at the end. */
+  dryRun: boolean;
 }
 
-/** Opens the database for one command (two connections are plenty) and closes it. */
-export async function withAdmin<T>(
+/** Opens the database for one command (rolled back under --dry-run) and closes it. */
+export function withAdmin<T>(
   globals: GlobalOptions,
   work: (admin: AdminSession) => Promise<T>,
 ): Promise<T> {
-  const loaded = await loadConfig({ configPath: globals.config });
-  const db = await openDatabase(loaded, { max: 2 });
-  try {
-    return await work({ deps: { sql: db.sql, config: loaded.config }, db, loaded });
-  } finally {
-    await db.close();
-  }
+  return withDatabase(globals, ({ loaded, db, dryRun }) =>
+    work({ deps: { sql: db.sql, config: loaded.config }, db, loaded, dryRun }),
+  );
 }
 
 /** `7d`, `12h`, `30m`, `45s`, or plain seconds, as seconds. */
@@ -469,7 +468,6 @@ export function registerUser(program: Command): void {
       "lifetime, e.g. 30m or 1h (default: admin.impersonationSessionDuration)",
       parseDuration,
     )
-    .option("-q, --quiet", "print nothing but the cookie value")
     .action(
       async (
         target: string,

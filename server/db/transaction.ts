@@ -39,6 +39,12 @@ export async function transaction<T>(
   work: (tx: TransactionSql) => Promise<T>,
   options: TransactionOptions = {},
 ): Promise<T> {
+  if ("savepoint" in sql) {
+    // Already inside a transaction (the CLI's --dry-run wraps the whole command in one
+    // that it rolls back): nest as a savepoint, so this unit still fails or lands whole.
+    const outer = sql as unknown as TransactionSql;
+    return (await outer.savepoint((tx) => work(tx as TransactionSql))) as T;
+  }
   const retries = options.retries ?? 4;
   const begin = options.isolation ? `isolation level ${options.isolation}` : "";
   for (let attempt = 0; ; attempt++) {
