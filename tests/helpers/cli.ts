@@ -3,7 +3,10 @@ import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
-export const AUTHD_BIN = path.join(ROOT, "dist/bin/authd.js");
+/** $AUTHD_TEST_BIN points the tests at another build (e.g. `tsc --outDir dist-x`). */
+export const AUTHD_BIN = process.env.AUTHD_TEST_BIN
+  ? path.resolve(ROOT, process.env.AUTHD_TEST_BIN)
+  : path.join(ROOT, "dist/bin/authd.js");
 
 export interface CliResult {
   code: number | null;

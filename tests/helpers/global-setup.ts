@@ -17,7 +17,9 @@ function newestSource(dir: string): number {
 
 export default function setup(): void {
   const root = path.resolve(import.meta.dirname, "../..");
-  const bin = path.join(root, "dist/bin/authd.js");
+  const bin = process.env.AUTHD_TEST_BIN
+    ? path.resolve(root, process.env.AUTHD_TEST_BIN)
+    : path.join(root, "dist/bin/authd.js");
   if (!existsSync(bin)) {
     throw new Error("dist/ is missing: run `npm run build` (npm test does it for you)");
   }
