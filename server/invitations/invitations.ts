@@ -627,30 +627,6 @@ export async function findInvitationForSignUp(
   return found.email === email.toLowerCase() ? found : undefined;
 }
 
-/**
- * get-full-organization's invitations (api-facts §4.1): the pending ones, only for a
- * member who may invite, without those granting the creator role unless the member
- * holds it; at most `limit`, so the answer stays bounded.
- */
-export async function pendingInvitationsForMember(
-  sql: Queryable,
-  config: AuthdConfig,
-  member: { organizationId: string; role: string },
-  limit = 100,
-): Promise<InvitationResponse[]> {
-  if (!hasPermission(config, member.role, { invitation: ["create"] })) return [];
-  const hiddenRole = isCreatorRole(config, member.role)
-    ? undefined
-    : config.organization.creatorRole;
-  const page = await listInvitationsPage(
-    sql,
-    member.organizationId,
-    { status: "pending", hiddenRole },
-    { limit, offset: 0 },
-  );
-  return page.invitations.map(invitationResponse);
-}
-
 // --- The operator (`authd org invite …`) ----------------------------------------------
 // The same rules as inviteMember and listInvitations, without a membership check; the
 // audit event says actor_type "cli".

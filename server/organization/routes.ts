@@ -15,9 +15,8 @@ import {
 } from "../http/auth-context.js";
 import { boundedString } from "../http/schemas.js";
 import type { ZodTypeProvider } from "../http/validation.js";
-import { pendingInvitationsForMember } from "../invitations/invitations.js";
-import { listTeamsOfOrganization } from "../teams/queries.js";
 import { accessOrganization } from "./access.js";
+import { findFullOrganizationJson } from "./full-organization.js";
 import {
   type Actor,
   checkSlug,
@@ -218,44 +217,27 @@ export function organizationRoutes(context: AuthContext) {
           response: { 200: fullOrganizationJsonSchema },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const current = await requireSession(context, request);
         const { query } = request;
-        if (
-          !query.organizationId &&
-          !query.organizationSlug &&
-          !current.session.activeOrganizationId
-        ) {
-          return null;
+        const id =
+          query.organizationId ||
+          (query.organizationSlug ? undefined : current.session.activeOrganizationId);
+        const slug = query.organizationId ? undefined : (query.organizationSlug ?? undefined);
+        if (!id && !slug) return null;
+        // One query whatever the organization's size (issue 4 point 7), answered as the
+        // JSON text PostgreSQL built: no row parsing, no serialization here.
+        const found = await findFullOrganizationJson(sql, config, {
+          userId: current.user.id,
+          organizationId: id ?? undefined,
+          slug,
+          membersLimit: query.membersLimit ?? defaultMembersLimit(context),
+        });
+        if (found.kind === "not-found") throw new AuthError("ORGANIZATION_NOT_FOUND");
+        if (found.kind === "not-member") {
+          throw new AuthError("USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
         }
-        const { organization, member } = await accessOrganization(
-          sql,
-          current.user.id,
-          query,
-          current.session.activeOrganizationId,
-          { notMember: "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION" },
-        );
-        // A bounded number of queries whatever the organization's size (issue 4 point 7).
-        const limit = query.membersLimit ?? defaultMembersLimit(context);
-        const [page, teams, invitations] = await Promise.all([
-          listMembersPage(sql, organization.id, {
-            limit,
-            offset: 0,
-            sortBy: "createdAt",
-            sortDirection: "asc",
-          }),
-          config.organization.teams.enabled
-            ? listTeamsOfOrganization(sql, organization.id)
-            : Promise.resolve(null),
-          pendingInvitationsForMember(sql, config, member),
-        ]);
-        return {
-          ...organizationResponse(organization),
-          members: page.members.map(memberWithUserResponse),
-          membersTotal: page.total,
-          invitations,
-          teams,
-        };
+        return reply.type("application/json; charset=utf-8").send(found.body);
       },
     );
 

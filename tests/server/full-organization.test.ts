@@ -1,0 +1,198 @@
+/**
+ * get-full-organization is built by PostgreSQL as one JSON text
+ * (server/organization/full-organization.ts). These tests hold it to the wire shape of
+ * the endpoints that answer the same rows through the JavaScript responses:
+ * list-members, list-invitations, list-teams and list.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../helpers/app.js";
+import { type Client, createClient } from "../helpers/client.js";
+
+const PASSWORD = "full organization 123";
+let t: TestApp;
+let counter = 0;
+
+async function person(name = "P") {
+  counter += 1;
+  const email = `full-${counter}-${Date.now()}@example.com`;
+  const client = createClient(t.app);
+  const response = await client.post("/sign-up/email", { name, email, password: PASSWORD });
+  expect(response.statusCode, response.body).toBe(200);
+  return { client, email, id: response.json().user.id as string };
+}
+
+async function addMember(organizationId: string, userId: string, role: string) {
+  await t.db.sql`
+    insert into member (id, organization_id, user_id, role)
+    values (${`m${counter++}${Math.random().toString(36).slice(2, 10)}`}, ${organizationId}, ${userId}, ${role})`;
+}
+
+async function full(client: Client, query: Record<string, string> = {}) {
+  const response = await client.get("/organization/get-full-organization", { query });
+  expect(response.statusCode, response.body).toBe(200);
+  expect(response.headers["content-type"]).toBe("application/json; charset=utf-8");
+  return response.json();
+}
+
+beforeAll(async () => {
+  t = await createTestApp({
+    config: {
+      organization: {
+        teams: { enabled: true },
+        roles: {
+          recruiter: { invitation: ["create"] },
+          viewer: { organization: ["update"] },
+        },
+      },
+    },
+  });
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe("get-full-organization", () => {
+  it("answers exactly what list, list-members, list-invitations and list-teams answer", async () => {
+    const owner = await person("Owner");
+    const created = await owner.client.post("/organization/create", {
+      name: 'Acme "quoted" ünïcode',
+      slug: `full-${Date.now()}`,
+      logo: "https://img.example.com/a.png",
+      metadata: { plan: "pro", nested: { seats: 3 } },
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const organizationId = created.json().id as string;
+    const others = await Promise.all([person("Ann"), person("Bob")]);
+    await addMember(organizationId, others[0].id, "admin");
+    await addMember(organizationId, others[1].id, "member,viewer");
+    const team = await owner.client.post("/organization/create-team", { name: "Ops" });
+    expect(team.statusCode, team.body).toBe(200);
+    await t.db.sql`update team set updated_at = now() where id = ${team.json().id}`;
+    for (const [email, role] of [
+      ["inv-member@example.com", "member"],
+      ["inv-owner@example.com", "owner"],
+    ]) {
+      const invited = await owner.client.post("/organization/invite-member", {
+        email,
+        role,
+        teamId: team.json().id,
+      });
+      expect(invited.statusCode, invited.body).toBe(200);
+    }
+
+    const answer = await full(owner.client);
+    const [organization] = (await owner.client.get("/organization/list")).json();
+    const members = (
+      await owner.client.get("/organization/list-members", { query: { limit: "100" } })
+    ).json();
+    const invitations = (await owner.client.get("/organization/list-invitations")).json();
+    const teams = (await owner.client.get("/organization/list-teams")).json();
+    expect(answer).toEqual({
+      ...organization,
+      members: members.members,
+      membersTotal: 3,
+      invitations,
+      teams,
+    });
+    expect(Object.keys(answer)).toEqual([
+      "id",
+      "name",
+      "slug",
+      "logo",
+      "metadata",
+      "createdAt",
+      "members",
+      "membersTotal",
+      "invitations",
+      "teams",
+    ]);
+    expect(answer.invitations).toHaveLength(2);
+    expect(teams).toHaveLength(2);
+    expect(answer.teams.every((row: { updatedAt: unknown }) => "updatedAt" in row)).toBe(true);
+    expect(answer.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+
+    // Selected by slug or id from another active organization: the same answer.
+    const other = await owner.client.post("/organization/create", {
+      name: "Other",
+      slug: `other-${Date.now()}`,
+    });
+    expect(other.statusCode).toBe(200);
+    expect(await full(owner.client, { organizationSlug: organization.slug })).toEqual(answer);
+    expect(await full(owner.client, { organizationId })).toEqual(answer);
+    expect((await full(owner.client)).id).toBe(other.json().id);
+
+    // membersLimit bounds the page, never the total.
+    const limited = await full(owner.client, { organizationId, membersLimit: "1" });
+    expect(limited.members).toEqual(members.members.slice(0, 1));
+    expect(limited.membersTotal).toBe(3);
+  });
+
+  it("shows invitations only to roles that may invite, and owner invitations only to owners", async () => {
+    const owner = await person();
+    const created = await owner.client.post("/organization/create", {
+      name: "Visibility",
+      slug: `vis-${Date.now()}`,
+    });
+    const organizationId = created.json().id as string;
+    const [admin, member, recruiter, multi] = await Promise.all([
+      person(),
+      person(),
+      person(),
+      person(),
+    ]);
+    await addMember(organizationId, admin.id, "admin");
+    await addMember(organizationId, member.id, "member");
+    await addMember(organizationId, recruiter.id, "recruiter");
+    await addMember(organizationId, multi.id, "member,owner");
+    for (const [email, role] of [
+      ["vis-a@example.com", "member"],
+      ["vis-b@example.com", "owner"],
+      ["vis-c@example.com", "admin,owner"],
+    ]) {
+      const invited = await owner.client.post("/organization/invite-member", { email, role });
+      expect(invited.statusCode, invited.body).toBe(200);
+    }
+    const emails = async (who: { client: Client }) =>
+      (await full(who.client, { organizationId })).invitations
+        .map((row: { email: string }) => row.email)
+        .sort();
+    expect(await emails(owner)).toEqual([
+      "vis-a@example.com",
+      "vis-b@example.com",
+      "vis-c@example.com",
+    ]);
+    expect(await emails(multi)).toEqual([
+      "vis-a@example.com",
+      "vis-b@example.com",
+      "vis-c@example.com",
+    ]);
+    expect(await emails(admin)).toEqual(["vis-a@example.com"]);
+    expect(await emails(recruiter)).toEqual(["vis-a@example.com"]);
+    expect(await emails(member)).toEqual([]);
+
+    // Settled invitations are not pending.
+    await t.db.sql`update invitation set status = 'canceled' where email = 'vis-a@example.com'`;
+    expect(await emails(admin)).toEqual([]);
+  });
+
+  it("refuses outsiders and unknown organizations without leaking anything", async () => {
+    const owner = await person();
+    const created = await owner.client.post("/organization/create", {
+      name: "Private",
+      slug: `private-${Date.now()}`,
+    });
+    const organizationId = created.json().id as string;
+    const outsider = await person();
+    for (const query of [{ organizationId }, { organizationSlug: created.json().slug }]) {
+      const refused = await outsider.client.get("/organization/get-full-organization", { query });
+      expect(refused.json().code).toBe("USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
+      expect(refused.body).not.toContain(owner.email);
+      expect(refused.body).not.toContain("Private");
+    }
+    const unknown = await outsider.client.get("/organization/get-full-organization", {
+      query: { organizationId: "no-such-organization" },
+    });
+    expect(unknown.json().code).toBe("ORGANIZATION_NOT_FOUND");
+    expect((await outsider.client.get("/organization/get-full-organization")).body).toBe("null");
+  });
+});
