@@ -56,7 +56,7 @@ import {
   insertInvitation,
   listInvitationsPage,
   listLivePendingInvitationsForEmail,
-  lockInvitation,
+  lockInvitationWithOrganization,
   lockPendingInvitation,
   PENDING_EMAIL_INDEX,
   settleInvitation,
@@ -381,25 +381,18 @@ export async function acceptInvitation(
   invitationId: string,
 ): Promise<AcceptedInvitation> {
   const { config } = deps;
-  const found = await findInvitationById(deps.sql, invitationId);
-  if (!found || !isLive(found, new Date())) throw new AuthError("INVITATION_NOT_FOUND");
-  requireRecipient(found, caller.user);
   try {
     return await transaction(deps.sql, async (tx) => {
-      // One round trip: the statements run in this order on the transaction's
-      // connection, so the locks are taken organization first, then invitation, and
-      // the membership and the count are read under them.
-      const [organization, invitation, existing, memberCount] = await Promise.all([
-        lockOrganization(tx, found.organizationId),
-        lockInvitation(tx, invitationId),
-        findMember(tx, found.organizationId, caller.user.id),
-        countMembers(tx, found.organizationId),
-      ]);
-      if (!organization) throw new AuthError("INVITATION_NOT_FOUND");
-      // Read again under the lock: it may have been accepted or canceled meanwhile.
+      // One round trip: the invitation's organization and the invitation are locked in
+      // that order, and the membership and the count are read under the locks.
+      const { organization, invitation, existing, memberCount } =
+        await lockInvitationWithOrganization(tx, invitationId, caller.user.id);
+      // Read under the lock: it may have been accepted or canceled meanwhile.
       if (!invitation || !isLive(invitation, new Date())) {
         throw new AuthError("INVITATION_NOT_FOUND");
       }
+      requireRecipient(invitation, caller.user);
+      if (!organization) throw new AuthError("INVITATION_NOT_FOUND");
       let member: MemberRow;
       let activeTeamId: string | null = null;
       if (existing) {

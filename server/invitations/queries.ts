@@ -4,6 +4,7 @@
  * application's clock (`now` arguments), the same clock that wrote `expires_at`.
  */
 import type { Queryable } from "../db/connection.js";
+import type { MemberRow, OrganizationRow } from "../organization/queries.js";
 
 /** SPEC §4 "Invitation status". */
 export const INVITATION_STATUSES = ["pending", "accepted", "rejected", "canceled"] as const;
@@ -63,13 +64,32 @@ export async function findInvitationById(
   return row;
 }
 
-/** The invitation, locked until the transaction ends (callers lock its organization first). */
-export async function lockInvitation(
+/**
+ * accept-invitation's first batch, for when only the invitation id is known: the
+ * invitation's organization locked (organization before invitation, the lock order of
+ * every path), the invitation locked, the caller's membership and the member count read
+ * after the locks. Sent together they take one round trip on the transaction.
+ */
+export async function lockInvitationWithOrganization(
   sql: Queryable,
-  id: string,
-): Promise<InvitationRow | undefined> {
-  const [row] = await sql<InvitationRow[]>`select * from invitation where id = ${id} for update`;
-  return row;
+  invitationId: string,
+  userId: string,
+): Promise<{
+  organization: OrganizationRow | undefined;
+  invitation: InvitationRow | undefined;
+  existing: MemberRow | undefined;
+  memberCount: number;
+}> {
+  const organizationOf = sql`(select organization_id from invitation where id = ${invitationId})`;
+  const [[organization], [invitation], [existing], [count]] = await Promise.all([
+    sql<OrganizationRow[]>`select * from organization where id = ${organizationOf} for update`,
+    sql<InvitationRow[]>`select * from invitation where id = ${invitationId} for update`,
+    sql<MemberRow[]>`
+      select * from member where organization_id = ${organizationOf} and user_id = ${userId}`,
+    sql<{ count: number }[]>`
+      select count(*)::int as count from member where organization_id = ${organizationOf}`,
+  ]);
+  return { organization, invitation, existing, memberCount: count?.count ?? 0 };
 }
 
 /** The pending invitation of an address to an organization (at most one), locked. */

@@ -183,7 +183,11 @@ describe("get-full-organization", () => {
     });
     const organizationId = created.json().id as string;
     const outsider = await person();
-    for (const query of [{ organizationId }, { organizationSlug: created.json().slug }]) {
+    const selectors: Record<string, string>[] = [
+      { organizationId },
+      { organizationSlug: created.json().slug },
+    ];
+    for (const query of selectors) {
       const refused = await outsider.client.get("/organization/get-full-organization", { query });
       expect(refused.json().code).toBe("USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
       expect(refused.body).not.toContain(owner.email);
