@@ -12,7 +12,7 @@ import {
   createUser,
   getUser,
   impersonateUser,
-  listUsers,
+  listUsersPage,
   removeUser,
   resolveUser,
   setRole,
@@ -27,9 +27,10 @@ import { sessionResponse, userResponse } from "../../server/sessions/sessions.js
 import { findUserByEmail, type UserRow } from "../../server/users/queries.js";
 import { normalizeEmail } from "../../server/users/users.js";
 import { UsageError } from "../exit-codes.js";
-import { formatTable, type GlobalOptions, note, printJson, wantsJson } from "../output.js";
+import { emit, formatTable, type GlobalOptions, note, outputFormat } from "../output.js";
 import { withDatabase } from "../with-database.js";
 import { confirmModerate } from "./shared.js";
+import { registerUserImport } from "./user-import.js";
 
 export const CLI_ACTOR: AdminActor = { kind: "cli" };
 
@@ -80,7 +81,23 @@ function parseOffset(value: string): number {
   return Number(value);
 }
 
-function readStdin(): Promise<string> {
+const ISO_INSTANT =
+  /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** `--created-after`: an ISO date/time, or a duration (`7d`) meaning that long ago. */
+export function parseInstant(value: string): Date {
+  const text = value.trim();
+  if (/^\d+\s*[smhdw]$/.test(text)) return new Date(Date.now() - parseDuration(text) * 1000);
+  const time = ISO_INSTANT.test(text) ? Date.parse(text) : Number.NaN;
+  if (Number.isNaN(time)) {
+    throw new InvalidArgumentError(
+      "expected an ISO date such as 2026-01-31 or 2026-01-31T12:00:00Z, or a duration such as 7d (within the last 7 days)",
+    );
+  }
+  return new Date(time);
+}
+
+export function readStdin(): Promise<string> {
   return new Promise((resolve, reject) => {
     let text = "";
     process.stdin.setEncoding("utf8");
@@ -159,21 +176,14 @@ export function printUsers(users: UserRow[]): void {
   );
 }
 
+/** One user as the API shows it; human: a FIELD/VALUE table. */
 function printUser(user: UserRow, globals: GlobalOptions): void {
-  if (wantsJson(globals)) {
-    printJson(userResponse(user));
-    return;
-  }
-  const view = userResponse(user);
-  process.stdout.write(
-    `${formatTable(
-      ["FIELD", "VALUE"],
-      Object.entries(view).map(([key, value]) => [
-        key,
-        value instanceof Date ? value.toISOString() : value === null ? "-" : String(value),
-      ]),
-    )}\n`,
-  );
+  emit(userResponse(user), globals);
+}
+
+/** Several users (`{items}`); human: the users table. */
+function printUserList(users: UserRow[], globals: GlobalOptions): void {
+  emit({ items: users.map(userResponse) }, globals, { human: () => printUsers(users) });
 }
 
 /** Resolves every target before anything is written: one unknown user, nothing done. */
@@ -230,34 +240,89 @@ interface ListFlags {
   email?: string;
   role?: string;
   banned?: boolean;
+  verified?: boolean;
+  createdAfter?: Date;
   limit: number;
   offset?: number;
+  cursor?: string;
+  all?: boolean;
 }
+
+/** The page size of `--all` when --limit is not given. */
+const ALL_PAGE_SIZE = 500;
 
 async function listCommand(flags: ListFlags, command: Command): Promise<void> {
   const globals = command.optsWithGlobals<GlobalOptions>();
+  if (flags.cursor !== undefined && flags.offset !== undefined) {
+    throw new UsageError("give --cursor or --offset, not both");
+  }
+  const limit =
+    flags.all && command.getOptionValueSource("limit") === "default" ? ALL_PAGE_SIZE : flags.limit;
+  const format = outputFormat(globals);
   await withAdmin(globals, async (admin) => {
-    const result = await listUsers(admin.deps, CLI_ACTOR, {
+    const query = {
       emailGlob: flags.email,
       ...(flags.role !== undefined
-        ? { filterField: "role", filterOperator: "eq", filterValue: flags.role }
+        ? { filterField: "role" as const, filterOperator: "eq" as const, filterValue: flags.role }
         : {}),
       banned: flags.banned,
-      limit: flags.limit,
-      offset: flags.offset,
-      sortBy: "createdAt",
-    });
-    if (wantsJson(globals)) {
-      printJson({
-        items: result.users.map(userResponse),
-        total: result.total,
-        limit: flags.limit,
-        offset: flags.offset ?? 0,
-      });
+      limit,
+    };
+    const filters = { emailVerified: flags.verified, createdAfter: flags.createdAfter };
+    if (!flags.all) {
+      const page = await listUsersPage(
+        admin.deps,
+        CLI_ACTOR,
+        { ...query, offset: flags.offset },
+        { ...filters, cursor: flags.cursor },
+      );
+      emit(
+        {
+          items: page.users.map(userResponse),
+          total: page.total,
+          limit: page.limit,
+          offset: page.offset,
+          nextCursor: page.nextCursor,
+        },
+        globals,
+        {
+          human: () => {
+            printUsers(page.users);
+            note(
+              `${page.users.length} of ${page.total} user(s).${page.nextCursor ? ` Next page: --cursor ${page.nextCursor}` : ""}`,
+            );
+          },
+        },
+      );
       return;
     }
-    printUsers(result.users);
-    note(`${result.users.length} of ${result.total} user(s).`);
+    // --all: page after page by cursor; ids (-q) and jsonl stream as the pages come.
+    const streaming = globals.quiet === true || format === "jsonl";
+    const collected: UserRow[] = [];
+    let total: number | undefined;
+    let cursor = flags.cursor;
+    let offset = flags.offset;
+    for (;;) {
+      const page = await listUsersPage(
+        admin.deps,
+        CLI_ACTOR,
+        { ...query, offset },
+        { ...filters, cursor },
+      );
+      total ??= page.total;
+      if (streaming) emit({ items: page.users.map(userResponse) }, globals);
+      else collected.push(...page.users);
+      if (!page.nextCursor) break;
+      cursor = page.nextCursor;
+      offset = undefined;
+    }
+    if (streaming) return;
+    emit({ items: collected.map(userResponse), total, nextCursor: null }, globals, {
+      human: () => {
+        printUsers(collected);
+        note(`${collected.length} user(s).`);
+      },
+    });
   });
 }
 
@@ -294,8 +359,18 @@ export function registerUser(program: Command): void {
     .option("--email <glob>", "email pattern, e.g. '*@example.com'")
     .option("--role <role>", "only users with this role")
     .option("--banned", "only banned users")
-    .option("--limit <n>", "at most N users (1-1000)", parseLimit, 50)
-    .option("--offset <n>", "skip N users", parseOffset)
+    .option("--no-banned", "only users who are not banned")
+    .option("--verified", "only users with a verified email")
+    .option("--no-verified", "only users whose email is not verified")
+    .option(
+      "--created-after <when>",
+      "created after an ISO date/time, or within a duration such as 7d",
+      parseInstant,
+    )
+    .option("--limit <n>", "at most N users per page (1-1000; --all: 500)", parseLimit, 50)
+    .option("--offset <n>", "skip N users (first page only)", parseOffset)
+    .option("--cursor <cursor>", "continue after a page: its nextCursor")
+    .option("--all", "every page (streams with -q and -o jsonl)")
     .action(listCommand);
 
   user
@@ -343,17 +418,18 @@ export function registerUser(program: Command): void {
     .description("ban users and end their sessions (moderate: --yes off a terminal)")
     .option("--reason <reason>", "shown to the user at sign-in")
     .option("--expires-in <duration>", "lift the ban after e.g. 7d (default: never)", parseDuration)
+    .option("--keep-sessions", "leave their current sessions running until they expire")
     .action(
       async (
         targets: string[],
-        flags: { reason?: string; expiresIn?: number },
+        flags: { reason?: string; expiresIn?: number; keepSessions?: boolean },
         command: Command,
       ) => {
         const globals = command.optsWithGlobals<GlobalOptions>();
         await withAdmin(globals, async (admin) => {
           const users = await resolveAll(admin, targets);
           const confirmed = await confirmModerate(
-            `Ban ${users.map((found) => found.email).join(", ")} and end their sessions?`,
+            `Ban ${users.map((found) => found.email).join(", ")}${flags.keepSessions ? " (their sessions are kept)" : " and end their sessions"}?`,
             globals,
           );
           if (!confirmed) {
@@ -366,11 +442,11 @@ export function registerUser(program: Command): void {
               await banUser(admin.deps, CLI_ACTOR, found.id, {
                 reason: flags.reason,
                 expiresIn: flags.expiresIn,
+                keepSessions: flags.keepSessions === true,
               }),
             );
           }
-          if (wantsJson(globals)) printJson({ items: banned.map(userResponse) });
-          else printUsers(banned);
+          printUserList(banned, globals);
         });
       },
     );
@@ -384,8 +460,7 @@ export function registerUser(program: Command): void {
         const users = await resolveAll(admin, targets);
         const unbanned: UserRow[] = [];
         for (const found of users) unbanned.push(await unbanUser(admin.deps, CLI_ACTOR, found.id));
-        if (wantsJson(globals)) printJson({ items: unbanned.map(userResponse) });
-        else printUsers(unbanned);
+        printUserList(unbanned, globals);
       });
     });
 
@@ -402,23 +477,43 @@ export function registerUser(program: Command): void {
 
   user
     .command("set-password <user>")
-    .description("set a user's password (sessions are kept)")
+    .description("set a user's password and end their sessions")
     .option("--password-stdin", "read the password from stdin")
     .option("--password-file <file>", "read the password from a file")
     .option("--password <password>", "the password (prints a warning; prefer --password-stdin)")
-    .action(async (target: string, flags: PasswordFlags, command: Command) => {
-      const globals = command.optsWithGlobals<GlobalOptions>();
-      const password = await readPassword(flags);
-      if (password === undefined) {
-        throw new UsageError("give the password with --password-stdin or --password-file");
-      }
-      await withAdmin(globals, async (admin) => {
-        const found = await resolveUser(admin.deps.sql, target);
-        await setUserPassword(admin.deps, CLI_ACTOR, found.id, password);
-        if (wantsJson(globals)) printJson({ id: found.id, email: found.email, passwordSet: true });
-        else process.stdout.write(`Password set for ${found.email} (${found.id}).\n`);
-      });
-    });
+    .option("--keep-sessions", "leave the user's sessions running")
+    .action(
+      async (
+        target: string,
+        flags: PasswordFlags & { keepSessions?: boolean },
+        command: Command,
+      ) => {
+        const globals = command.optsWithGlobals<GlobalOptions>();
+        const password = await readPassword(flags);
+        if (password === undefined) {
+          throw new UsageError("give the password with --password-stdin or --password-file");
+        }
+        await withAdmin(globals, async (admin) => {
+          const found = await resolveUser(admin.deps.sql, target);
+          const { sessionsRevoked } = await setUserPassword(
+            admin.deps,
+            CLI_ACTOR,
+            found.id,
+            password,
+            {
+              revokeSessions: flags.keepSessions !== true,
+            },
+          );
+          emit({ id: found.id, email: found.email, passwordSet: true, sessionsRevoked }, globals, {
+            human: () => {
+              process.stdout.write(
+                `Password set for ${found.email} (${found.id}); ${flags.keepSessions ? "sessions kept" : `${sessionsRevoked} session(s) ended`}.\n`,
+              );
+            },
+          });
+        });
+      },
+    );
 
   user
     .command("delete <users...>")
@@ -447,13 +542,13 @@ export function registerUser(program: Command): void {
           }
         }
         for (const found of unique) await removeUser(admin.deps, CLI_ACTOR, found.id);
-        if (wantsJson(globals)) {
-          printJson({ deleted: unique.map((found) => ({ id: found.id, email: found.email })) });
-        } else {
-          for (const found of unique) {
-            process.stdout.write(`Deleted ${found.email} (${found.id}).\n`);
-          }
-        }
+        emit({ items: unique.map((found) => ({ id: found.id, email: found.email })) }, globals, {
+          human: () => {
+            for (const found of unique) {
+              process.stdout.write(`Deleted ${found.email} (${found.id}).\n`);
+            }
+          },
+        });
       });
     });
 
@@ -468,48 +563,48 @@ export function registerUser(program: Command): void {
       "lifetime, e.g. 30m or 1h (default: admin.impersonationSessionDuration)",
       parseDuration,
     )
-    .action(
-      async (
-        target: string,
-        flags: { as: string; ttl?: number; quiet?: boolean },
-        command: Command,
-      ) => {
-        const globals = command.optsWithGlobals<GlobalOptions>();
-        await withAdmin(globals, async (admin) => {
-          const { config } = admin.loaded;
-          const secret = await ensureSecret(admin.loaded);
-          const impersonator = await resolveUser(admin.deps.sql, flags.as);
-          const found = await resolveUser(admin.deps.sql, target);
-          const created = await impersonateUser(
-            admin.deps,
-            CLI_ACTOR,
-            found.id,
-            { ipAddress: null, userAgent: "authd-cli" },
-            { impersonator, lifetimeSeconds: flags.ttl },
-          );
-          // As `session create` does: the value a browser would hold in the session cookie.
-          const { name: cookieName, value: cookieValue } = sessionCookieFor(
-            config,
-            secret,
-            created.token,
-          );
-          if (wantsJson(globals)) {
-            printJson({
-              token: created.token,
-              cookieName,
-              cookieValue,
-              session: sessionResponse(created.session),
-              user: userResponse(created.user),
-            });
-            return;
-          }
-          if (!flags.quiet) {
-            note(
-              `Cookie ${cookieName} impersonating ${created.user.email} as ${impersonator.email}, valid until ${created.session.expiresAt.toISOString()}:`,
-            );
-          }
-          process.stdout.write(`${cookieValue}\n`);
-        });
-      },
-    );
+    .action(async (target: string, flags: { as: string; ttl?: number }, command: Command) => {
+      const globals = command.optsWithGlobals<GlobalOptions>();
+      await withAdmin(globals, async (admin) => {
+        const { config } = admin.loaded;
+        const secret = await ensureSecret(admin.loaded);
+        const impersonator = await resolveUser(admin.deps.sql, flags.as);
+        const found = await resolveUser(admin.deps.sql, target);
+        const created = await impersonateUser(
+          admin.deps,
+          CLI_ACTOR,
+          found.id,
+          { ipAddress: null, userAgent: "authd-cli" },
+          { impersonator, lifetimeSeconds: flags.ttl },
+        );
+        // As `session create` does: the value a browser would hold in the session cookie.
+        const { name: cookieName, value: cookieValue } = sessionCookieFor(
+          config,
+          secret,
+          created.token,
+        );
+        emit(
+          {
+            token: created.token,
+            cookieName,
+            cookieValue,
+            session: sessionResponse(created.session),
+            user: userResponse(created.user),
+          },
+          globals,
+          {
+            // -q: the cookie value alone, for `curl -b "name=$(…)"`.
+            quietField: "cookieValue",
+            human: () => {
+              note(
+                `Cookie ${cookieName} impersonating ${created.user.email} as ${impersonator.email}, valid until ${created.session.expiresAt.toISOString()}:`,
+              );
+              process.stdout.write(`${cookieValue}\n`);
+            },
+          },
+        );
+      });
+    });
+
+  registerUserImport(user);
 }

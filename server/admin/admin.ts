@@ -34,8 +34,10 @@ import {
   escapeLike,
   listAllSessionsOfUser,
   searchUsers,
+  searchUsersKeyset,
   USER_COLUMNS,
   type UserColumn,
+  type UserKeyset,
   updateUserAsAdmin,
 } from "./queries.js";
 
@@ -281,14 +283,8 @@ function globToLike(glob: string): string {
   return escapeLike(glob).replace(/\*/g, "%").replace(/\?/g, "_");
 }
 
-/** list-users: search and filter combine with AND; `total` counts every match. */
-export async function listUsers(
-  deps: AdminDeps,
-  actor: AdminActor,
-  input: ListUsersQuery,
-): Promise<UserList> {
-  authorize(deps, actor, { user: ["list"] }, "YOU_ARE_NOT_ALLOWED_TO_LIST_USERS");
-  const query = listUsersQuery.parse(input);
+/** The search, filter and ban conditions of a list-users query, ready for the SQL. */
+function userConditions(query: z.output<typeof listUsersQuery>) {
   let search: { field: "email" | "name"; pattern: string } | undefined;
   if (query.emailGlob !== undefined) {
     search = { field: "email", pattern: globToLike(query.emailGlob.toLowerCase()) };
@@ -311,10 +307,19 @@ export async function listUsers(
           value:
             typeof query.filterValue === "number" ? String(query.filterValue) : query.filterValue,
         };
+  return { search, filter, banned: query.banned };
+}
+
+/** list-users: search and filter combine with AND; `total` counts every match. */
+export async function listUsers(
+  deps: AdminDeps,
+  actor: AdminActor,
+  input: ListUsersQuery,
+): Promise<UserList> {
+  authorize(deps, actor, { user: ["list"] }, "YOU_ARE_NOT_ALLOWED_TO_LIST_USERS");
+  const query = listUsersQuery.parse(input);
   const { users, total } = await searchUsers(deps.sql, {
-    search,
-    filter,
-    banned: query.banned,
+    ...userConditions(query),
     sortBy: query.sortBy ?? "createdAt",
     sortDirection: query.sortDirection,
     limit: query.limit || DEFAULT_LIST_LIMIT,
@@ -326,6 +331,93 @@ export async function listUsers(
     ...(query.limit ? { limit: query.limit } : {}),
     ...(query.offset ? { offset: query.offset } : {}),
   };
+}
+
+/** Filters only the CLI offers (`authd user list`), beside those of list-users. */
+export interface UserPageOptions {
+  emailVerified?: boolean;
+  /** Created strictly after this instant. */
+  createdAfter?: Date;
+  /** From a previous page's `nextCursor`: continue after its last user. */
+  cursor?: string;
+}
+
+export interface UserPage {
+  users: UserRow[];
+  total: number;
+  limit: number;
+  offset: number;
+  /** Where the next page starts; null on the last page. */
+  nextCursor: string | null;
+}
+
+/** An opaque cursor: base64url of the JSON `[createdAt, id]` of the last user shown. */
+export function encodeUserCursor(position: UserKeyset): string {
+  return Buffer.from(JSON.stringify([position.createdAt, position.id])).toString("base64url");
+}
+
+const CURSOR_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
+
+export function decodeUserCursor(cursor: string): UserKeyset {
+  let position: unknown;
+  try {
+    if (!/^[A-Za-z0-9_-]{1,1024}$/.test(cursor)) throw new Error("not base64url");
+    position = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+  } catch {
+    position = undefined;
+  }
+  if (
+    !Array.isArray(position) ||
+    position.length !== 2 ||
+    typeof position[0] !== "string" ||
+    typeof position[1] !== "string" ||
+    !CURSOR_TIMESTAMP.test(position[0]) ||
+    Number.isNaN(Date.parse(position[0]))
+  ) {
+    throw new AuthError("VALIDATION_ERROR", {
+      message: "Invalid cursor: pass a nextCursor value from a previous page",
+      details: [{ path: "cursor", message: "not a cursor this server issued" }],
+    });
+  }
+  return { createdAt: position[0], id: position[1] };
+}
+
+/**
+ * One page of users in creation order (oldest first) with keyset paging: the same
+ * filters as list-users plus the CLI's own. `nextCursor` continues exactly after the
+ * last user shown, however the table changes between pages; it is null on the last page.
+ */
+export async function listUsersPage(
+  deps: AdminDeps,
+  actor: AdminActor,
+  input: ListUsersQuery,
+  options: UserPageOptions = {},
+): Promise<UserPage> {
+  authorize(deps, actor, { user: ["list"] }, "YOU_ARE_NOT_ALLOWED_TO_LIST_USERS");
+  const query = listUsersQuery.parse(input);
+  const after = options.cursor === undefined ? undefined : decodeUserCursor(options.cursor);
+  const limit = query.limit || DEFAULT_LIST_LIMIT;
+  const offset = after ? 0 : (query.offset ?? 0);
+  // One row more than the page tells whether another page follows.
+  const { users: rows, total } = await searchUsersKeyset(
+    deps.sql,
+    {
+      ...userConditions(query),
+      emailVerified: options.emailVerified,
+      createdAfter: options.createdAfter,
+      limit: limit + 1,
+      offset,
+    },
+    after,
+  );
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  const nextCursor =
+    rows.length > limit && last
+      ? encodeUserCursor({ createdAt: last.keysetCreatedAt, id: last.id })
+      : null;
+  const users = page.map(({ keysetCreatedAt: _position, ...user }) => user);
+  return { users, total, limit, offset, nextCursor };
 }
 
 export async function getUser(
@@ -424,12 +516,16 @@ export async function setRole(
   });
 }
 
-/** ban-user: a reason (default "No reason"), an expiry in seconds or none; sessions end. */
+/**
+ * ban-user: a reason (default "No reason"), an expiry in seconds or none; sessions end
+ * unless `keepSessions` (the CLI's `--keep-sessions`; a banned user still cannot sign
+ * in or refresh, but live sessions run until they expire).
+ */
 export async function banUser(
   deps: AdminDeps,
   actor: AdminActor,
   userId: string,
-  input: { reason?: string; expiresIn?: number } = {},
+  input: { reason?: string; expiresIn?: number; keepSessions?: boolean } = {},
 ): Promise<UserRow> {
   authorize(deps, actor, { user: ["ban"] }, "YOU_ARE_NOT_ALLOWED_TO_BAN_USERS");
   if (isSelf(actor, userId)) throw new AuthError("YOU_CANNOT_BAN_YOURSELF");
@@ -439,7 +535,7 @@ export async function banUser(
   return transaction(deps.sql, async (tx) => {
     const user = await updateUserAsAdmin(tx, userId, { banned: true, banReason, banExpires });
     if (!user) throw new AuthError("USER_NOT_FOUND");
-    const sessions = await deleteSessionsOfUser(tx, userId);
+    const sessions = input.keepSessions ? 0 : await deleteSessionsOfUser(tx, userId);
     await audit(
       tx,
       actor,
@@ -449,6 +545,7 @@ export async function banUser(
         reason: banReason,
         expiresAt: banExpires,
         sessionsRevoked: sessions,
+        ...(input.keepSessions ? { sessionsKept: true } : {}),
       },
     );
     return user;
@@ -616,23 +713,60 @@ export async function removeUser(
   });
 }
 
-/** set-user-password: creates the credential account when missing; sessions stay. */
+/**
+ * set-user-password: creates the credential account when missing. Sessions stay (the
+ * HTTP endpoint, api-facts §5) unless `revokeSessions` (the CLI's default, reference/
+ * cli.md); answers how many sessions ended.
+ */
 export async function setUserPassword(
   deps: AdminDeps,
   actor: AdminActor,
   userId: string,
   newPassword: string,
-): Promise<void> {
+  options: { revokeSessions?: boolean } = {},
+): Promise<{ sessionsRevoked: number }> {
   authorize(deps, actor, { user: ["set-password"] }, "YOU_ARE_NOT_ALLOWED_TO_SET_USERS_PASSWORD");
   checkPasswordLength(deps.config, newPassword);
   await requireUser(deps.sql, userId);
   const passwordHash = await hashPassword(newPassword);
-  await transaction(deps.sql, async (tx) => {
+  return transaction(deps.sql, async (tx) => {
     await requireUser(tx, userId);
     const account = await findCredentialAccount(tx, userId);
     if (account) await setCredentialPassword(tx, userId, passwordHash);
     else await insertCredentialAccount(tx, { id: generateId(), userId, passwordHash });
-    await audit(tx, actor, "set_user_password", { type: "user", id: userId });
+    const sessionsRevoked = options.revokeSessions ? await deleteSessionsOfUser(tx, userId) : 0;
+    await audit(
+      tx,
+      actor,
+      "set_user_password",
+      { type: "user", id: userId },
+      options.revokeSessions ? { sessionsRevoked } : undefined,
+    );
+    return { sessionsRevoked };
+  });
+}
+
+/**
+ * A has-permission request (api-facts §6.4): per resource, a list of actions that must
+ * all be allowed, or `{actions, connector}` where connector "OR" lets any one suffice
+ * ("AND", the default, needs them all). Every resource listed must pass.
+ */
+export type PermissionCheck = Partial<
+  Record<Resource, string[] | { actions: string[]; connector?: "OR" | "AND" }>
+>;
+
+function checkAllows(
+  subject: { user?: UserRow; role?: string },
+  check: PermissionCheck,
+  config: AuthdConfig,
+): boolean {
+  const entries = Object.entries(check).filter(([, asked]) => asked !== undefined);
+  if (entries.length === 0) return false;
+  return entries.every(([resource, asked]) => {
+    const allowed = (actions: string[]) => rolesAllow(subject, { [resource]: actions }, config);
+    if (Array.isArray(asked)) return allowed(asked);
+    if (asked?.connector === "OR") return asked.actions.some((action) => allowed([action]));
+    return allowed(asked?.actions ?? []);
   });
 }
 
@@ -643,15 +777,15 @@ export async function setUserPassword(
 export async function hasPermission(
   deps: AdminDeps,
   subject: { user?: UserRow; userId?: string; role?: string },
-  permissions: PermissionRequest,
+  permissions: PermissionCheck,
 ): Promise<boolean> {
-  if (subject.user) return rolesAllow({ user: subject.user }, permissions, deps.config);
+  if (subject.user) return checkAllows({ user: subject.user }, permissions, deps.config);
   if (subject.userId) {
     const user = await findUserById(deps.sql, subject.userId);
     if (!user) throw new AuthError("USER_NOT_FOUND", { status: 400 });
-    return rolesAllow({ user }, permissions, deps.config);
+    return checkAllows({ user }, permissions, deps.config);
   }
-  if (subject.role) return rolesAllow({ role: subject.role }, permissions, deps.config);
+  if (subject.role) return checkAllows({ role: subject.role }, permissions, deps.config);
   throw new AuthError("VALIDATION_ERROR", { message: "user id or role is required" });
 }
 

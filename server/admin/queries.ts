@@ -30,24 +30,52 @@ export interface UserSearch {
   };
   /** The CLI's `--banned`. */
   banned?: boolean;
+  /** The CLI's `--verified` / `--no-verified`. */
+  emailVerified?: boolean;
+  /** The CLI's `--created-after`: created strictly after this instant. */
+  createdAfter?: Date;
   sortBy: UserColumn;
   sortDirection: "asc" | "desc";
   limit: number;
   offset: number;
 }
 
+/**
+ * Keyset position: rows after (createdAt, id) in ascending order. `createdAt` is the
+ * database's text of the timestamp, microseconds included (a JS Date keeps only
+ * milliseconds, which would repeat rows created within the same millisecond).
+ */
+export interface UserKeyset {
+  createdAt: string;
+  id: string;
+}
+
+/** A user row with the keyset position it sorts at. */
+export type KeyedUserRow = UserRow & { keysetCreatedAt: string };
+
 /** `%`, `_` and `\` taken literally inside a LIKE pattern. */
 export function escapeLike(value: string): string {
   return value.replace(/[\\%_]/g, (character) => `\\${character}`);
 }
 
-function conditions(sql: Queryable, query: UserSearch) {
+/** The WHERE conditions of a search (everything but order and page). */
+type UserConditions = Pick<
+  UserSearch,
+  "search" | "filter" | "banned" | "emailVerified" | "createdAfter"
+>;
+
+function conditions(sql: Queryable, query: UserConditions) {
   const search = query.search
     ? sql`and ${sql(USER_COLUMNS[query.search.field])} ilike ${query.search.pattern}`
     : sql``;
   const bannedOnly = query.banned === undefined ? sql`` : sql`and banned = ${query.banned}`;
+  const verified =
+    query.emailVerified === undefined ? sql`` : sql`and email_verified = ${query.emailVerified}`;
+  const created =
+    query.createdAfter === undefined ? sql`` : sql`and created_at > ${query.createdAfter}`;
+  const own = sql`${search} ${bannedOnly} ${verified} ${created}`;
   const filter = query.filter;
-  if (!filter) return sql`${search} ${bannedOnly}`;
+  if (!filter) return own;
   const column = sql(USER_COLUMNS[filter.field]);
   const value = filter.value;
   const comparison =
@@ -64,7 +92,7 @@ function conditions(sql: Queryable, query: UserSearch) {
               : filter.operator === "gt"
                 ? sql`and ${column}::text > ${String(value)}`
                 : sql`and ${column}::text >= ${String(value)}`;
-  return sql`${search} ${bannedOnly} ${comparison}`;
+  return sql`${own} ${comparison}`;
 }
 
 export async function searchUsers(
@@ -77,6 +105,30 @@ export async function searchUsers(
     select * from "user" where true ${where}
     order by ${sql(USER_COLUMNS[query.sortBy])} ${direction}, id ${direction}
     limit ${query.limit} offset ${query.offset}`;
+  const [count] = await sql<{ total: number }[]>`
+    select count(*)::int as total from "user" where true ${conditions(sql, query)}`;
+  return { users, total: count?.total ?? 0 };
+}
+
+/**
+ * One page in (createdAt, id) order after `after` (from the start without it): at most
+ * `limit` rows, each with its keyset position; `total` counts every match (the position
+ * aside). `offset` applies only when there is no `after`.
+ */
+export async function searchUsersKeyset(
+  sql: Queryable,
+  query: Omit<UserSearch, "sortBy" | "sortDirection">,
+  after: UserKeyset | undefined,
+): Promise<{ users: KeyedUserRow[]; total: number }> {
+  const position = after
+    ? sql`and (created_at, id) > (${after.createdAt}::timestamptz, ${after.id})`
+    : sql``;
+  const users = await sql<KeyedUserRow[]>`
+    select *, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
+             as keyset_created_at
+    from "user" where true ${conditions(sql, query)} ${position}
+    order by created_at asc, id asc
+    limit ${query.limit} offset ${after ? 0 : query.offset}`;
   const [count] = await sql<{ total: number }[]>`
     select count(*)::int as total from "user" where true ${conditions(sql, query)}`;
   return { users, total: count?.total ?? 0 };

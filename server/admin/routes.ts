@@ -43,7 +43,7 @@ import {
   listUserSessions,
   listUsers,
   listUsersQuery,
-  type PermissionRequest,
+  type PermissionCheck,
   removeUser,
   revokeUserSession,
   revokeUserSessions,
@@ -85,13 +85,16 @@ const setPasswordBody = z.object({
   userId,
   newPassword: passwordInput.min(1, "newPassword cannot be empty"),
 });
+const actionsShape = z.array(boundedString(64)).max(32);
+/** Per resource: actions (all needed), or `{actions, connector: "OR" | "AND"}` (api-facts §6.4). */
+const resourceCheck = z.union([
+  actionsShape,
+  z.object({ actions: actionsShape, connector: z.enum(["OR", "AND"]).optional() }),
+]);
 const permissionsShape = z.object(
   Object.fromEntries(
-    Object.keys(ADMIN_STATEMENTS).map((resource) => [
-      resource,
-      z.array(boundedString(64)).max(32).optional(),
-    ]),
-  ) as Record<keyof typeof ADMIN_STATEMENTS, z.ZodOptional<z.ZodArray<z.ZodString>>>,
+    Object.keys(ADMIN_STATEMENTS).map((resource) => [resource, resourceCheck.optional()]),
+  ) as Record<keyof typeof ADMIN_STATEMENTS, z.ZodOptional<typeof resourceCheck>>,
 );
 const hasPermissionBody = z.object({
   userId: userId.optional(),
@@ -281,7 +284,7 @@ export function adminRoutes(context: AuthContext) {
         const success = await hasPermission(
           deps,
           { user: current.user },
-          permissions as PermissionRequest,
+          permissions as PermissionCheck,
         );
         return { error: null, success };
       },

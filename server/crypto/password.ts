@@ -2,9 +2,16 @@
  * Password hashing: argon2id at the OWASP parameters (m=19456 KiB, t=2, p=1). Sign-in
  * for an unknown email verifies against a dummy hash so it costs what a wrong password
  * costs (issue 3: emails cannot be enumerated by timing).
+ *
+ * Imported users (`authd user import`) may bring hashes of other systems: argon2id at
+ * any parameters, bcrypt (`$2a$`/`$2b$`/`$2y$`) and the established implementation's
+ * scrypt (`<salt hex>:<key hex>`). All of them verify; `needsRehash` tells sign-in to
+ * replace them with an argon2id hash at the current parameters.
  */
+import { scrypt, timingSafeEqual } from "node:crypto";
 import { availableParallelism } from "node:os";
 import argon2 from "argon2";
+import bcrypt from "bcryptjs";
 
 export const ARGON2_PARAMETERS = {
   type: argon2.argon2id,
@@ -12,6 +19,33 @@ export const ARGON2_PARAMETERS = {
   timeCost: 2,
   parallelism: 1,
 } as const;
+
+/** The stored hash formats authd verifies. */
+export const HASH_FORMATS = ["argon2id", "bcrypt", "scrypt"] as const;
+export type HashFormat = (typeof HASH_FORMATS)[number];
+
+/** PHC string of argon2id; the argon2 package writes m, t, p in any order it likes. */
+const ARGON2ID_PATTERN =
+  /^\$argon2id\$v=(\d+)\$((?:[a-z]=\d+,)*[a-z]=\d+)\$[A-Za-z0-9+/]+={0,2}\$[A-Za-z0-9+/]+={0,2}$/;
+/** Modular crypt format of bcrypt: cost 04-31, 22 salt and 31 hash characters. */
+const BCRYPT_PATTERN = /^\$2[aby]\$(0[4-9]|[12]\d|3[01])\$[./A-Za-z0-9]{53}$/;
+/** The established implementation's scrypt: hex salt (used as text), ':', 64-byte key in hex. */
+const SCRYPT_PATTERN = /^([0-9a-fA-F]{16,256}):([0-9a-fA-F]{128})$/;
+
+/**
+ * The scrypt parameters of that format: N=2^14, r=16, p=1, 64-byte key, password
+ * NFKC-normalized. One derivation needs 128·N·r = 32 MiB, so maxmem is set above it.
+ */
+const SCRYPT_PARAMETERS = { N: 16384, r: 16, p: 1, maxmem: 64 * 1024 * 1024 } as const;
+const SCRYPT_KEY_LENGTH = 64;
+
+/** Which format a stored hash is in; undefined for anything authd cannot verify. */
+export function detectHashFormat(hash: string): HashFormat | undefined {
+  if (ARGON2ID_PATTERN.test(hash)) return "argon2id";
+  if (BCRYPT_PATTERN.test(hash)) return "bcrypt";
+  if (SCRYPT_PATTERN.test(hash)) return "scrypt";
+  return undefined;
+}
 
 /**
  * At most one hash per core at a time: each holds 19 MiB, and more in flight than
@@ -38,13 +72,64 @@ export function hashPassword(password: string): Promise<string> {
   return withHashSlot(() => argon2.hash(password, ARGON2_PARAMETERS));
 }
 
-/** False for a wrong password and for a stored value that is not an argon2 hash. */
+function scryptKey(password: string, salt: string): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    // The salt is the hex text itself (its UTF-8 bytes), not the bytes it spells.
+    scrypt(password.normalize("NFKC"), salt, SCRYPT_KEY_LENGTH, SCRYPT_PARAMETERS, (error, key) => {
+      if (error) reject(error);
+      else resolve(key);
+    });
+  });
+}
+
+async function verifyScrypt(hash: string, password: string): Promise<boolean> {
+  const match = SCRYPT_PATTERN.exec(hash);
+  if (!match?.[1] || !match[2]) return false;
+  const expected = Buffer.from(match[2], "hex");
+  const derived = await scryptKey(password, match[1]);
+  return derived.length === expected.length && timingSafeEqual(derived, expected);
+}
+
+/**
+ * False for a wrong password and for a stored value in no format authd knows.
+ * argon2id (any parameters), bcrypt and scrypt (see the module comment) verify.
+ */
 export async function verifyPassword(hash: string, password: string): Promise<boolean> {
   try {
-    return await withHashSlot(() => argon2.verify(hash, password));
+    switch (detectHashFormat(hash)) {
+      case "bcrypt":
+        return await withHashSlot(() => bcrypt.compare(password, hash));
+      case "scrypt":
+        return await withHashSlot(() => verifyScrypt(hash, password));
+      default:
+        // argon2id, and other argon2 variants the package understands.
+        return await withHashSlot(() => argon2.verify(hash, password));
+    }
   } catch {
     return false;
   }
+}
+
+/**
+ * True when a (verified) stored hash should be replaced by a fresh argon2id one:
+ * another algorithm, another argon2 variant or version, or weaker parameters than
+ * ARGON2_PARAMETERS. Stronger argon2id parameters are kept.
+ */
+export function needsRehash(hash: string): boolean {
+  const match = ARGON2ID_PATTERN.exec(hash);
+  if (!match?.[2]) return true;
+  if (Number(match[1]) !== 19) return true;
+  const parameters = new Map(
+    match[2].split(",").map((pair) => {
+      const [name, value] = pair.split("=");
+      return [name ?? "", Number(value)] as const;
+    }),
+  );
+  return (
+    (parameters.get("m") ?? 0) < ARGON2_PARAMETERS.memoryCost ||
+    (parameters.get("t") ?? 0) < ARGON2_PARAMETERS.timeCost ||
+    (parameters.get("p") ?? 0) < ARGON2_PARAMETERS.parallelism
+  );
 }
 
 let dummyHash: Promise<string> | undefined;

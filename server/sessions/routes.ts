@@ -19,6 +19,7 @@ import {
 } from "../http/session-cookies.js";
 import { closeSession, issueSession } from "../http/session-response.js";
 import type { ZodTypeProvider } from "../http/validation.js";
+import { rehashIfNeeded } from "../users/import.js";
 import { assertNotBanned, findUserByEmail, requireValidEmail } from "../users/users.js";
 import { sendVerificationMail } from "../verification/verification.js";
 import {
@@ -144,6 +145,10 @@ export function sessionRoutes(context: AuthContext) {
         ? await verifyPassword(account.password, password)
         : await verifyAgainstDummy(password);
       if (!found || !valid) throw new AuthError("INVALID_EMAIL_OR_PASSWORD");
+      // An imported bcrypt/scrypt (or weaker argon2) hash becomes argon2id now.
+      if (account?.password) {
+        await rehashIfNeeded(context.sql, found.id, account.password, password);
+      }
       const user = await assertNotBanned(context.sql, found);
       if (config.emailAndPassword.requireEmailVerification && !user.emailVerified) {
         if (config.emailVerification.sendOnSignIn) {

@@ -1,9 +1,11 @@
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runAuthd } from "../helpers/cli.js";
+import { AUTHD_BIN, baseEnv, runAuthd } from "../helpers/cli.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.js";
 
 let testDatabase: TestDatabase;
@@ -279,6 +281,7 @@ describe("authd user get, list, update, set-role, set-password", () => {
       id: created.id,
       email: "upd@example.test",
       passwordSet: true,
+      sessionsRevoked: 0,
     });
     expect(await cliAudit("admin.set_user_password", created.id)).toHaveLength(1);
     const none = await authd(["user", "set-password", created.id]);
@@ -337,7 +340,7 @@ describe("authd user ban, unban, delete", () => {
     const deleted = await authd(["user", "delete", one.id, "--yes", "--json"]);
     expect(deleted.code, deleted.stderr).toBe(0);
     expect(JSON.parse(deleted.stdout)).toEqual({
-      deleted: [{ id: one.id, email: "del1@example.test" }],
+      items: [{ id: one.id, email: "del1@example.test" }],
     });
     expect(await cliAudit("admin.remove_user", one.id)).toHaveLength(1);
     const severe = await authd(["user", "delete", two.id, three.id, "--yes", "--json"]);
@@ -345,64 +348,304 @@ describe("authd user ban, unban, delete", () => {
     expect(JSON.parse(severe.stderr).error.message).toContain("--confirm=2");
     const confirmed = await authd(["user", "delete", two.id, three.id, "--confirm=2", "--json"]);
     expect(confirmed.code, confirmed.stderr).toBe(0);
-    expect(JSON.parse(confirmed.stdout).deleted).toHaveLength(2);
+    expect(JSON.parse(confirmed.stdout).items).toHaveLength(2);
     const gone = await authd(["user", "delete", one.id, "--yes"]);
     expect(gone.code).toBe(3);
   });
 });
 
-describe("authd session", () => {
-  it("create is refused unless cli.allowSessionMint is on", async () => {
-    await createUser("mint@example.test");
-    const refused = await authd(["session", "create", "--user", "mint@example.test", "--json"]);
-    expect(refused.code).toBe(2);
-    expect(JSON.parse(refused.stderr).error.message).toContain("allowSessionMint: true");
+/** A user written straight into the table, with a chosen id and creation time. */
+async function insertUser(
+  id: string,
+  email: string,
+  options: { createdAt?: string; verified?: boolean; banned?: boolean } = {},
+) {
+  await sql`
+    insert into "user" (id, email, name, email_verified, banned, created_at)
+    values (${id}, ${email}, '', ${options.verified ?? false}, ${options.banned ?? false},
+            coalesce(${options.createdAt ?? null}::timestamptz, now()))`;
+}
+
+async function addSession(userId: string) {
+  const id = randomBytes(12).toString("hex");
+  await sql`
+    insert into session (id, user_id, token_hash, expires_at)
+    values (${id}, ${userId}, ${`hash-${id}`}, now() + interval '1 day')`;
+}
+
+async function sessionCount(userId: string): Promise<number> {
+  const [row] = await sql<{ count: number }[]>`
+    select count(*)::int as count from session where user_id = ${userId}`;
+  return row?.count ?? 0;
+}
+
+/** Runs a shell pipeline of authd commands (`"$NODE" "$BIN"` is authd). */
+function shell(script: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("sh", ["-c", script], {
+      env: baseEnv({ ...env, NODE: process.execPath, BIN: AUTHD_BIN }),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe("authd user list: filters and keyset paging", () => {
+  const dayAgo = new Date(Date.now() - 86400_000).toISOString();
+  const hourAgo = new Date(Date.now() - 3600_000).toISOString();
+
+  beforeAll(async () => {
+    // pg1 and pg2 lie within one millisecond; pg3 and pg4 share their creation time.
+    await insertUser("pg1", "p1@page.test", {
+      createdAt: "2020-01-01T00:00:00.000100Z",
+      verified: true,
+    });
+    await insertUser("pg2", "p2@page.test", { createdAt: "2020-01-01T00:00:00.000200Z" });
+    await insertUser("pg3", "p3@page.test", { createdAt: dayAgo, verified: true });
+    await insertUser("pg4", "p4@page.test", { createdAt: dayAgo });
+    await insertUser("pg5", "p5@page.test", { createdAt: hourAgo, banned: true });
   });
 
-  it("mints, lists, revokes and revokes all, with cli audit rows", async () => {
-    const config = path.join(dir, "authd.config.json");
-    await writeFile(config, JSON.stringify({ cli: { allowSessionMint: true } }));
-    const user = await createUser("sessions@example.test");
-    const minted = await authd([
-      "--config",
-      config,
-      "session",
-      "create",
-      "--user",
-      "sessions@example.test",
-      "--ttl",
-      "30m",
+  const ids = (stdout: string) =>
+    (JSON.parse(stdout) as { items: { id: string }[] }).items.map((user) => user.id);
+
+  it("pages with --cursor until nextCursor is null, without repeats or gaps", async () => {
+    const first = await authd(["user", "list", "--email", "*@page.test", "--limit", "2", "--json"]);
+    expect(first.code, first.stderr).toBe(0);
+    const page1 = JSON.parse(first.stdout);
+    expect(page1).toMatchObject({ total: 5, limit: 2, offset: 0 });
+    expect(ids(first.stdout)).toEqual(["pg1", "pg2"]);
+    expect(page1.nextCursor).toMatch(/^[A-Za-z0-9_-]+$/);
+    const second = await authd([
+      "user",
+      "list",
+      "--email",
+      "*@page.test",
+      "--limit",
+      "2",
+      "--cursor",
+      page1.nextCursor,
       "--json",
     ]);
-    expect(minted.code, minted.stderr).toBe(0);
-    const body = JSON.parse(minted.stdout);
-    expect(body.cookieName).toBe("authd.session_token");
-    expect(decodeURIComponent(body.cookieValue).startsWith(`${body.token}.`)).toBe(true);
-    expect(body.user.id).toBe(user.id);
-    const lifetime = new Date(body.session.expiresAt).getTime() - Date.now();
-    expect(lifetime).toBeGreaterThan(29 * 60_000);
-    expect(lifetime).toBeLessThanOrEqual(30 * 60_000);
-    expect(await cliAudit("admin.create_session", body.session.id)).toHaveLength(1);
-    const human = await authd(["--config", config, "session", "create", "--user", user.id]);
-    expect(human.code, human.stderr).toBe(0);
-    expect(human.stdout.trim()).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9%_-]+$/);
+    expect(second.code, second.stderr).toBe(0);
+    expect(ids(second.stdout)).toEqual(["pg3", "pg4"]);
+    const third = await authd([
+      "user",
+      "list",
+      "--email",
+      "*@page.test",
+      "--limit",
+      "2",
+      "--cursor",
+      JSON.parse(second.stdout).nextCursor,
+      "--json",
+    ]);
+    expect(JSON.parse(third.stdout)).toMatchObject({ total: 5, nextCursor: null });
+    expect(ids(third.stdout)).toEqual(["pg5"]);
+  });
 
-    const listed = await authd(["session", "list", "--user", user.id, "--json"]);
-    expect(listed.code, listed.stderr).toBe(0);
-    const { items } = JSON.parse(listed.stdout);
-    expect(items).toHaveLength(2);
-    expect(items.map((session: { id: string }) => session.id)).toContain(body.session.id);
-    const revoked = await authd(["session", "revoke", body.session.id, "--json"]);
-    expect(JSON.parse(revoked.stdout)).toEqual({ revoked: [body.session.id] });
-    expect(await cliAudit("admin.revoke_user_session", body.session.id)).toHaveLength(1);
-    const again = await authd(["session", "revoke", body.session.id, "--json"]);
-    expect(again.code).toBe(3);
-    expect(JSON.parse(again.stderr).error.code).toBe("SESSION_NOT_FOUND");
-    const all = await authd(["session", "revoke-all", "--user", "sessions@example.test", "--json"]);
-    expect(JSON.parse(all.stdout)).toEqual({ userId: user.id, revoked: 1 });
-    const none = await authd(["session", "list", "--user", user.id, "--json"]);
-    expect(JSON.parse(none.stdout).items).toEqual([]);
-    const unknown = await authd(["session", "list", "--user", "ghost@example.test"]);
-    expect(unknown.code).toBe(3);
+  it("--all fetches every page: -q streams ids, json is one document, jsonl one line each", async () => {
+    const quiet = await authd([
+      "user",
+      "list",
+      "--email",
+      "*@page.test",
+      "--all",
+      "--limit",
+      "2",
+      "-q",
+    ]);
+    expect(quiet.code, quiet.stderr).toBe(0);
+    expect(quiet.stdout).toBe("pg1\npg2\npg3\npg4\npg5\n");
+    const json = await authd([
+      "user",
+      "list",
+      "--email",
+      "*@page.test",
+      "--all",
+      "--limit",
+      "2",
+      "--json",
+    ]);
+    const document = JSON.parse(json.stdout);
+    expect(Object.keys(document).sort()).toEqual(["items", "nextCursor", "total"]);
+    expect(document).toMatchObject({ total: 5, nextCursor: null });
+    expect(ids(json.stdout)).toEqual(["pg1", "pg2", "pg3", "pg4", "pg5"]);
+    const jsonl = await authd([
+      "user",
+      "list",
+      "--email",
+      "*@page.test",
+      "--all",
+      "--limit",
+      "2",
+      "-o",
+      "jsonl",
+    ]);
+    const lines = jsonl.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(lines.map((user: { id: string }) => user.id)).toEqual([
+      "pg1",
+      "pg2",
+      "pg3",
+      "pg4",
+      "pg5",
+    ]);
+    expect(lines[0]).toMatchObject({ email: "p1@page.test", emailVerified: true });
+  });
+
+  it("filters by --verified, --no-verified, --banned, --no-banned and --created-after", async () => {
+    const list = async (...flags: string[]) => {
+      const result = await authd(["user", "list", "--email", "*@page.test", ...flags, "--json"]);
+      expect(result.code, result.stderr).toBe(0);
+      return ids(result.stdout);
+    };
+    expect(await list("--verified")).toEqual(["pg1", "pg3"]);
+    expect(await list("--no-verified")).toEqual(["pg2", "pg4", "pg5"]);
+    expect(await list("--banned")).toEqual(["pg5"]);
+    expect(await list("--no-banned", "--verified")).toEqual(["pg1", "pg3"]);
+    expect(await list("--created-after", "7d")).toEqual(["pg3", "pg4", "pg5"]);
+    expect(await list("--created-after", "2h")).toEqual(["pg5"]);
+    expect(await list("--created-after", "2021-06-01")).toEqual(["pg3", "pg4", "pg5"]);
+  });
+
+  it("refuses a forged cursor, --cursor with --offset, and a bad --created-after (exit 2)", async () => {
+    const forged = await authd(["user", "list", "--cursor", "bm90LWEtY3Vyc29y", "--json"]);
+    expect(forged.code).toBe(2);
+    expect(JSON.parse(forged.stderr).error.code).toBe("VALIDATION_ERROR");
+    const both = await authd(["user", "list", "--cursor", "x", "--offset", "1", "--json"]);
+    expect(both.code).toBe(2);
+    expect(JSON.parse(both.stderr).error.code).toBe("USAGE_ERROR");
+    const when = await authd(["user", "list", "--created-after", "last tuesday"]);
+    expect(when.code).toBe(2);
+  });
+});
+
+describe("authd user ban and set-password: sessions", () => {
+  it("the reference recipe bans every user a glob lists, ending their sessions", async () => {
+    for (const name of ["s1", "s2", "s3"]) {
+      await insertUser(`spam-${name}`, `${name}@spam.example`);
+      await addSession(`spam-${name}`);
+    }
+    await insertUser("not-spam", "ham@example.test");
+    await addSession("not-spam");
+    const result = await shell(
+      `"$NODE" "$BIN" user list --email '*@spam.example' --all -q | xargs -r "$NODE" "$BIN" user ban --reason "spam wave" --expires-in 30d --yes --json`,
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout).items.map((user: { id: string }) => user.id)).toEqual([
+      "spam-s1",
+      "spam-s2",
+      "spam-s3",
+    ]);
+    const rows = await sql<{ id: string; banned: boolean; ban_reason: string | null }[]>`
+      select id, banned, ban_reason from "user"
+      where id like 'spam-%' or id = 'not-spam' order by id`;
+    expect(rows).toEqual([
+      { id: "not-spam", banned: false, ban_reason: null },
+      { id: "spam-s1", banned: true, ban_reason: "spam wave" },
+      { id: "spam-s2", banned: true, ban_reason: "spam wave" },
+      { id: "spam-s3", banned: true, ban_reason: "spam wave" },
+    ]);
+    expect(await sessionCount("spam-s1")).toBe(0);
+    expect(await sessionCount("not-spam")).toBe(1);
+    expect(await cliAudit("admin.ban_user", "spam-s2")).toHaveLength(1);
+  });
+
+  it("ban --keep-sessions leaves the sessions; set-password ends them unless --keep-sessions", async () => {
+    await insertUser("keep-1", "keep1@example.test");
+    await addSession("keep-1");
+    const kept = await authd(["user", "ban", "keep-1", "--keep-sessions", "--yes", "--json"]);
+    expect(kept.code, kept.stderr).toBe(0);
+    expect(JSON.parse(kept.stdout).items[0]).toMatchObject({ id: "keep-1", banned: true });
+    expect(await sessionCount("keep-1")).toBe(1);
+    const [audit] = await sql<{ details: Record<string, unknown> }[]>`
+      select details from audit_event where action = 'admin.ban_user' and target_id = 'keep-1'`;
+    expect(audit?.details).toMatchObject({ sessionsRevoked: 0, sessionsKept: true });
+
+    await insertUser("pw-1", "pw1@example.test");
+    await addSession("pw-1");
+    await addSession("pw-1");
+    const keep = await authd(
+      ["user", "set-password", "pw-1", "--password-stdin", "--keep-sessions", "--json"],
+      PASSWORD,
+    );
+    expect(keep.code, keep.stderr).toBe(0);
+    expect(JSON.parse(keep.stdout)).toMatchObject({ passwordSet: true, sessionsRevoked: 0 });
+    expect(await sessionCount("pw-1")).toBe(2);
+    const revoke = await authd(
+      ["user", "set-password", "pw1@example.test", "--password-stdin", "--json"],
+      PASSWORD,
+    );
+    expect(revoke.code, revoke.stderr).toBe(0);
+    expect(JSON.parse(revoke.stdout)).toEqual({
+      id: "pw-1",
+      email: "pw1@example.test",
+      passwordSet: true,
+      sessionsRevoked: 2,
+    });
+    expect(await sessionCount("pw-1")).toBe(0);
+    const [account] = await sql<{ password: string }[]>`
+      select password from account where user_id = 'pw-1'`;
+    expect(account?.password).toMatch(/^\$argon2id\$/);
+  });
+});
+
+describe("--dry-run and -q", () => {
+  it("user create --dry-run prints the user and writes nothing", async () => {
+    const result = await authd(
+      ["user", "create", "--email", "dry@example.test", "--password-stdin", "--dry-run", "--json"],
+      PASSWORD,
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ email: "dry@example.test", banned: false });
+    expect(result.stderr).toContain("Dry run: nothing was written.");
+    const users = await sql`select id from "user" where email = 'dry@example.test'`;
+    expect(users).toHaveLength(0);
+    const audits = await sql`
+      select id from audit_event where action = 'admin.create_user'
+        and details->>'email' = 'dry@example.test'`;
+    expect(audits).toHaveLength(0);
+  });
+
+  it("user ban --dry-run prints the banned user; the user stays unbanned with sessions", async () => {
+    await insertUser("dry-ban", "dryban@example.test");
+    await addSession("dry-ban");
+    const result = await authd(["user", "ban", "dry-ban", "--yes", "--dry-run", "--json"]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout).items[0]).toMatchObject({ id: "dry-ban", banned: true });
+    const [row] = await sql<{ banned: boolean }[]>`select banned from "user" where id = 'dry-ban'`;
+    expect(row?.banned).toBe(false);
+    expect(await sessionCount("dry-ban")).toBe(1);
+    expect(await cliAudit("admin.ban_user", "dry-ban")).toHaveLength(0);
+  });
+
+  it("-q prints only ids", async () => {
+    const created = await authd([
+      "user",
+      "create",
+      "--email",
+      "quiet@example.test",
+      "--no-password",
+      "-q",
+    ]);
+    expect(created.code, created.stderr).toBe(0);
+    const [row] = await sql<
+      { id: string }[]
+    >`select id from "user" where email = 'quiet@example.test'`;
+    expect(created.stdout).toBe(`${row?.id}\n`);
+    const got = await authd(["user", "get", "quiet@example.test", "-q"]);
+    expect(got.stdout).toBe(`${row?.id}\n`);
   });
 });

@@ -1,0 +1,653 @@
+/**
+ * Bulk import of users with their password hashes (`authd user import`, reference/cli.md),
+ * and the upgrade of such hashes at sign-in. No Fastify and no terminal here: the CLI
+ * reads the file and prints; the rules live in this module (DESIGN §1).
+ *
+ * Every record is validated before anything is written (each error with its record and
+ * line number). Unless `continueOnError`, one invalid record means nothing is written.
+ * Records go in batches, one transaction each, with one audit_event per batch; a run
+ * stopped half-way resumes with `resumeFrom` = the records already imported.
+ */
+import { z } from "zod";
+import {
+  CREDENTIAL_PROVIDER,
+  findCredentialAccount,
+  insertAccounts,
+  insertCredentialAccount,
+  type NewAccount,
+  setCredentialPassword,
+} from "../accounts/queries.js";
+import { type AdminActor, type AdminDeps, normalizeRole, rolesAllow } from "../admin/admin.js";
+import { updateUserAsAdmin } from "../admin/queries.js";
+import { recordAuditEvent } from "../audit/audit.js";
+import {
+  detectHashFormat,
+  HASH_FORMATS,
+  type HashFormat,
+  hashPassword,
+  needsRehash,
+} from "../crypto/password.js";
+import { generateId } from "../crypto/random.js";
+import type { Queryable, Sql } from "../db/connection.js";
+import { transaction } from "../db/transaction.js";
+import { AuthError, type ErrorCode } from "../errors.js";
+import { CsvSyntaxError, parseCsv } from "./csv.js";
+import {
+  type ImportedUserRow,
+  insertImportedUsers,
+  replacePasswordHash,
+} from "./import-queries.js";
+import { findUsersByEmails, type UserRow } from "./queries.js";
+import { checkPasswordLength, requireValidEmail } from "./users.js";
+
+export const IMPORT_FORMATS = ["jsonl", "json", "csv"] as const;
+export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+export type IfExists = "skip" | "update" | "fail";
+
+/** The fields a record may carry. */
+export const IMPORT_FIELDS = [
+  "email",
+  "name",
+  "emailVerified",
+  "role",
+  "image",
+  "createdAt",
+  "password",
+  "passwordHash",
+] as const;
+
+/** One record as read from the file, before validation. */
+export interface RawRecord {
+  /** 1-based position among the records of the file. */
+  record: number;
+  /** The line it starts on (jsonl and csv). */
+  line?: number;
+  data?: unknown;
+  /** The record could not even be read (a bad JSON line, a short CSV row). */
+  error?: string;
+}
+
+export interface ImportFailure {
+  record: number;
+  line?: number;
+  email?: string;
+  code: string;
+  message: string;
+}
+
+export type ImportOutcome =
+  | { record: number; status: "created" | "updated" | "skipped"; id: string; email: string }
+  | ({ status: "failed" } & ImportFailure);
+
+export interface ImportResult {
+  /** Records looked at (after resumeFrom). */
+  records: number;
+  created: number;
+  updated: number;
+  skipped: number;
+  failed: ImportFailure[];
+  /** Per record, in file order. */
+  outcomes: ImportOutcome[];
+}
+
+export interface ImportProgress {
+  batch: number;
+  batches: number;
+  /** Valid records written so far (of `total`, the valid ones after the resume point). */
+  done: number;
+  total: number;
+  /** The last record number of this batch: resume from here. */
+  lastRecord: number;
+}
+
+export interface ImportOptions {
+  ifExists: IfExists;
+  /** The declared format of every `passwordHash`; a different one is a record error. */
+  hash?: HashFormat;
+  batchSize: number;
+  /** Skip the first N records (they were imported by an earlier run). */
+  resumeFrom: number;
+  continueOnError: boolean;
+  /** --dry-run: the caller rolls back; plain passwords are not hashed (costly, unused). */
+  dryRun: boolean;
+  onBatch?: (progress: ImportProgress) => void;
+}
+
+/** Strict mode found invalid records: nothing was written. */
+export class ImportRejectedError extends AuthError {
+  readonly failures: ImportFailure[];
+  constructor(code: ErrorCode, message: string, failures: ImportFailure[]) {
+    super(code, { message, details: failures });
+    this.failures = failures;
+  }
+}
+
+function fileError(message: string): AuthError {
+  return new AuthError("VALIDATION_ERROR", { message });
+}
+
+/** The records of a file in one of IMPORT_FORMATS. Unreadable files throw. */
+export function parseImportFile(text: string, format: ImportFormat): RawRecord[] {
+  if (format === "json") {
+    let document: unknown;
+    try {
+      document = JSON.parse(text);
+    } catch (error) {
+      throw fileError(`the file is not valid JSON: ${(error as Error).message}`);
+    }
+    const list =
+      Array.isArray(document) ||
+      typeof document !== "object" ||
+      document === null ||
+      !("users" in document)
+        ? document
+        : (document as { users: unknown }).users;
+    if (!Array.isArray(list)) {
+      throw fileError('a JSON import file holds an array of users (or {"users": [...]})');
+    }
+    return list.map((data, index) => ({ record: index + 1, data }));
+  }
+  if (format === "jsonl") {
+    const records: RawRecord[] = [];
+    const lines = text.split(/\r?\n/);
+    for (const [index, lineText] of lines.entries()) {
+      if (lineText.trim() === "") continue;
+      const record = records.length + 1;
+      try {
+        records.push({ record, line: index + 1, data: JSON.parse(lineText) });
+      } catch (error) {
+        records.push({
+          record,
+          line: index + 1,
+          error: `not valid JSON: ${(error as Error).message}`,
+        });
+      }
+    }
+    return records;
+  }
+  let rows: ReturnType<typeof parseCsv>;
+  try {
+    rows = parseCsv(text);
+  } catch (error) {
+    if (error instanceof CsvSyntaxError)
+      throw fileError(`the CSV file is malformed: ${error.message}`);
+    throw error;
+  }
+  const [header, ...body] = rows;
+  if (!header) return [];
+  const columns = header.fields.map((name) => name.trim());
+  const seen = new Set<string>();
+  for (const column of columns) {
+    if (column === "") throw fileError("the CSV header has an empty column name");
+    if (seen.has(column)) throw fileError(`the CSV header names "${column}" twice`);
+    seen.add(column);
+  }
+  if (!seen.has("email")) throw fileError('the CSV header has no "email" column');
+  return body.map((row, index) => {
+    const record = index + 1;
+    if (row.fields.length !== columns.length) {
+      return {
+        record,
+        line: row.line,
+        error: `expected ${columns.length} fields as in the header, found ${row.fields.length}`,
+      };
+    }
+    // An empty cell is an absent value.
+    const data: Record<string, string> = {};
+    for (const [position, column] of columns.entries()) {
+      const value = row.fields[position] ?? "";
+      if (value !== "") data[column] = value;
+    }
+    return { record, line: row.line, data };
+  });
+}
+
+const ISO_DATE =
+  /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+
+const booleanText = z
+  .enum(["true", "false", "TRUE", "FALSE", "True", "False", "1", "0"])
+  .transform((value) => value === "1" || value.toLowerCase() === "true");
+
+const importRecord = z.strictObject({
+  email: z.string().max(320),
+  name: z.string().max(255).optional(),
+  emailVerified: z
+    .union([z.boolean(), booleanText], { error: "expected true or false" })
+    .optional(),
+  role: z.union([z.string().max(255), z.array(z.string().max(64)).max(32)]).optional(),
+  image: z.string().max(2048).optional(),
+  createdAt: z
+    .string()
+    .max(64)
+    .refine((value) => ISO_DATE.test(value) && !Number.isNaN(Date.parse(value)), {
+      message: "expected an ISO 8601 date, e.g. 2024-05-01T12:00:00Z",
+    })
+    .optional(),
+  password: z.string().optional(),
+  passwordHash: z.string().max(1024).optional(),
+});
+
+/** A record that passed validation. */
+export interface ValidRecord {
+  record: number;
+  line?: number;
+  email: string;
+  name?: string;
+  emailVerified?: boolean;
+  /** Normalized (comma-joined, every name known). */
+  role?: string;
+  image?: string;
+  createdAt?: Date;
+  password?: string;
+  passwordHash?: string;
+  hashFormat?: HashFormat;
+}
+
+class RecordError extends Error {
+  readonly code: string;
+  constructor(code: string, message: string) {
+    super(message);
+    this.code = code;
+  }
+}
+
+const HASH_EXAMPLES: Record<HashFormat, string> = {
+  argon2id: "$argon2id$v=19$m=…,t=…,p=…$salt$hash",
+  bcrypt: "$2a$/$2b$/$2y$ with a cost and 53 characters",
+  scrypt: "<hex salt>:<128 hex digits of key>",
+};
+
+/** Checks one record; throws a RecordError (or AuthError) naming the problem. */
+export function validateRecord(
+  raw: RawRecord,
+  deps: AdminDeps,
+  options: Pick<ImportOptions, "hash">,
+): ValidRecord {
+  if (raw.error) throw new RecordError("VALIDATION_ERROR", raw.error);
+  if (typeof raw.data !== "object" || raw.data === null || Array.isArray(raw.data)) {
+    throw new RecordError("VALIDATION_ERROR", "expected an object with at least an email");
+  }
+  // null is "not given", as an empty CSV cell is.
+  const present = Object.fromEntries(
+    Object.entries(raw.data as Record<string, unknown>).filter(([, value]) => value !== null),
+  );
+  const parsed = importRecord.safeParse(present);
+  if (!parsed.success) {
+    const message = parsed.error.issues
+      .map((issue) =>
+        issue.code === "unrecognized_keys"
+          ? `unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.join(", ")} (known: ${IMPORT_FIELDS.join(", ")})`
+          : `${issue.path.map(String).join(".") || "record"}: ${issue.message}`,
+      )
+      .join("; ");
+    throw new RecordError("VALIDATION_ERROR", message);
+  }
+  const data = parsed.data;
+  const valid: ValidRecord = {
+    record: raw.record,
+    ...(raw.line === undefined ? {} : { line: raw.line }),
+    email: requireValidEmail(data.email),
+  };
+  if (data.name !== undefined) valid.name = data.name;
+  if (data.emailVerified !== undefined) valid.emailVerified = data.emailVerified;
+  if (data.image !== undefined) valid.image = data.image;
+  if (data.createdAt !== undefined) valid.createdAt = new Date(data.createdAt);
+  if (data.role !== undefined) valid.role = normalizeRole(data.role, deps.config);
+  if (data.password !== undefined && data.passwordHash !== undefined) {
+    throw new RecordError("VALIDATION_ERROR", "give password or passwordHash, not both");
+  }
+  if (data.password !== undefined) {
+    checkPasswordLength(deps.config, data.password);
+    valid.password = data.password;
+  }
+  if (data.passwordHash !== undefined) {
+    const format = detectHashFormat(data.passwordHash);
+    if (!format) {
+      throw new RecordError(
+        "VALIDATION_ERROR",
+        `passwordHash is in no supported format: ${HASH_FORMATS.map((name) => `${name} (${HASH_EXAMPLES[name]})`).join(", ")}`,
+      );
+    }
+    if (options.hash && format !== options.hash) {
+      throw new RecordError(
+        "VALIDATION_ERROR",
+        `passwordHash is not a ${options.hash} hash as --hash declares (it looks like ${format})`,
+      );
+    }
+    valid.passwordHash = data.passwordHash;
+    valid.hashFormat = format;
+  }
+  return valid;
+}
+
+function failureOf(raw: RawRecord, error: unknown, email?: string): ImportFailure {
+  const code =
+    error instanceof RecordError || error instanceof AuthError ? error.code : "INTERNAL_ERROR";
+  const message = error instanceof Error ? error.message : String(error);
+  return {
+    record: raw.record,
+    ...(raw.line === undefined ? {} : { line: raw.line }),
+    ...(email === undefined ? {} : { email }),
+    code,
+    message,
+  };
+}
+
+function emailOf(raw: RawRecord): string | undefined {
+  const data = raw.data as { email?: unknown } | undefined;
+  return typeof data?.email === "string" ? data.email.trim().toLowerCase() : undefined;
+}
+
+/** Never verifies (no known format); only ever written inside a rolled-back dry run. */
+const DRY_RUN_HASH = "dry-run:not-hashed";
+
+/**
+ * Under --dry-run the rows are rolled back: a stand-in spares the costly hashing and
+ * keeps every outcome what the real run's would be.
+ */
+function hashFor(password: string, options: Pick<ImportOptions, "dryRun">): Promise<string> {
+  return options.dryRun ? Promise.resolve(DRY_RUN_HASH) : hashPassword(password);
+}
+
+const CONFLICT_CODE: ErrorCode = "USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL";
+
+function conflictMessage(email: string): string {
+  return `${email} already exists (--if-exists skip or update to accept it)`;
+}
+
+async function existingEmails(sql: Queryable, emails: string[]): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (let start = 0; start < emails.length; start += 1000) {
+    for (const user of await findUsersByEmails(sql, emails.slice(start, start + 1000))) {
+      found.add(user.email);
+    }
+  }
+  return found;
+}
+
+interface BatchTotals {
+  outcomes: ImportOutcome[];
+}
+
+/** Writes one batch in one transaction; answers the outcome of each record. */
+async function writeBatch(
+  deps: AdminDeps,
+  actor: AdminActor,
+  batch: ValidRecord[],
+  hashes: Map<number, string>,
+  options: ImportOptions,
+): Promise<BatchTotals> {
+  return transaction(deps.sql, async (tx) => {
+    const outcomes: ImportOutcome[] = [];
+    const existing = new Map<string, UserRow>(
+      (
+        await findUsersByEmails(
+          tx,
+          batch.map((entry) => entry.email),
+        )
+      ).map((user) => [user.email, user]),
+    );
+    const now = new Date();
+    const fresh = batch.filter((entry) => !existing.has(entry.email));
+    const rows: ImportedUserRow[] = fresh.map((entry) => ({
+      id: generateId(),
+      email: entry.email,
+      name: entry.name ?? "",
+      image: entry.image ?? null,
+      emailVerified: entry.emailVerified ?? false,
+      role: entry.role ?? deps.config.admin.defaultRole,
+      createdAt: entry.createdAt ?? now,
+    }));
+    const inserted = new Map(
+      (await insertImportedUsers(tx, rows)).map((row) => [row.email, row.id]),
+    );
+    // Taken since the batch looked (a concurrent writer): handled as existing users.
+    const raced = fresh.filter((entry) => !inserted.has(entry.email));
+    for (const user of await findUsersByEmails(
+      tx,
+      raced.map((entry) => entry.email),
+    )) {
+      existing.set(user.email, user);
+    }
+    const accounts: NewAccount[] = [];
+    const hashOf = async (entry: ValidRecord) =>
+      entry.passwordHash ??
+      hashes.get(entry.record) ??
+      (entry.password === undefined ? undefined : await hashFor(entry.password, options));
+    for (const entry of batch) {
+      const id = inserted.get(entry.email);
+      if (id) {
+        const passwordHash = await hashOf(entry);
+        if (passwordHash) {
+          accounts.push({
+            id: generateId(),
+            userId: id,
+            providerId: CREDENTIAL_PROVIDER,
+            accountId: id,
+            password: passwordHash,
+          });
+        }
+        outcomes.push({ record: entry.record, status: "created", id, email: entry.email });
+        continue;
+      }
+      const user = existing.get(entry.email);
+      if (!user) throw new Error(`import: ${entry.email} neither inserted nor found`);
+      if (options.ifExists === "fail") {
+        if (!options.continueOnError) {
+          throw new AuthError(CONFLICT_CODE, {
+            message: `record ${entry.record}: ${conflictMessage(entry.email)}`,
+          });
+        }
+        outcomes.push({
+          status: "failed",
+          record: entry.record,
+          ...(entry.line === undefined ? {} : { line: entry.line }),
+          email: entry.email,
+          code: CONFLICT_CODE,
+          message: conflictMessage(entry.email),
+        });
+        continue;
+      }
+      const changes = {
+        ...(entry.name === undefined ? {} : { name: entry.name }),
+        ...(entry.image === undefined ? {} : { image: entry.image }),
+        ...(entry.emailVerified === undefined ? {} : { emailVerified: entry.emailVerified }),
+        ...(entry.role === undefined ? {} : { role: entry.role }),
+      };
+      const givesPassword = entry.password !== undefined || entry.passwordHash !== undefined;
+      const changing =
+        options.ifExists === "update" && (Object.keys(changes).length > 0 || givesPassword);
+      if (!changing) {
+        outcomes.push({ record: entry.record, status: "skipped", id: user.id, email: user.email });
+        continue;
+      }
+      if (Object.keys(changes).length > 0) await updateUserAsAdmin(tx, user.id, changes);
+      const passwordHash = await hashOf(entry);
+      if (passwordHash !== undefined) {
+        if (await findCredentialAccount(tx, user.id)) {
+          await setCredentialPassword(tx, user.id, passwordHash);
+        } else {
+          await insertCredentialAccount(tx, { id: generateId(), userId: user.id, passwordHash });
+        }
+      }
+      outcomes.push({ record: entry.record, status: "updated", id: user.id, email: user.email });
+    }
+    await insertAccounts(tx, accounts);
+    const idsWith = (status: "created" | "updated") =>
+      outcomes.flatMap((outcome) => (outcome.status === status ? [outcome.id] : []));
+    const formats: Record<string, number> = {};
+    for (const entry of batch) {
+      const kind = entry.hashFormat ?? (entry.password === undefined ? undefined : "plain");
+      if (kind) formats[kind] = (formats[kind] ?? 0) + 1;
+    }
+    await recordAuditEvent(tx, {
+      action: "admin.import_users",
+      actorType: actor.kind === "user" ? "user" : "cli",
+      actorId: actor.kind === "user" ? actor.user.id : null,
+      targetType: "user",
+      ipAddress: actor.kind === "user" ? actor.ipAddress : null,
+      userAgent: actor.kind === "user" ? (actor.userAgent ?? null) : null,
+      details: {
+        records: [batch[0]?.record, batch.at(-1)?.record],
+        created: idsWith("created"),
+        updated: idsWith("updated"),
+        skipped: outcomes.filter((outcome) => outcome.status === "skipped").length,
+        failed: outcomes.filter((outcome) => outcome.status === "failed").length,
+        ifExists: options.ifExists,
+        passwords: formats,
+      },
+    });
+    return { outcomes };
+  });
+}
+
+/**
+ * Imports the records (see the module comment). Strict mode (no `continueOnError`)
+ * throws ImportRejectedError when any record is invalid, before writing anything:
+ * USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL when every problem is an existing email under
+ * `ifExists: "fail"`, VALIDATION_ERROR otherwise.
+ */
+export async function importUsers(
+  deps: AdminDeps,
+  actor: AdminActor,
+  raws: RawRecord[],
+  options: ImportOptions,
+): Promise<ImportResult> {
+  if (
+    actor.kind === "user" &&
+    !rolesAllow(
+      { user: actor.user },
+      { user: ["create", "update", "set-role", "set-password"] },
+      deps.config,
+    )
+  ) {
+    throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_CREATE_USERS");
+  }
+  const pending = raws.filter((raw) => raw.record > options.resumeFrom);
+  const failures: ImportFailure[] = [];
+  const valid: ValidRecord[] = [];
+  const firstRecordOf = new Map<string, number>();
+  for (const raw of pending) {
+    try {
+      const entry = validateRecord(raw, deps, options);
+      const earlier = firstRecordOf.get(entry.email);
+      if (earlier !== undefined) {
+        throw new RecordError(
+          "VALIDATION_ERROR",
+          `${entry.email} appears twice in the file (also record ${earlier})`,
+        );
+      }
+      firstRecordOf.set(entry.email, entry.record);
+      valid.push(entry);
+    } catch (error) {
+      if (!(error instanceof RecordError || error instanceof AuthError)) throw error;
+      failures.push(failureOf(raw, error, emailOf(raw)));
+    }
+  }
+  if (options.ifExists === "fail" && valid.length > 0) {
+    const taken = await existingEmails(
+      deps.sql,
+      valid.map((entry) => entry.email),
+    );
+    for (const entry of valid.filter((candidate) => taken.has(candidate.email))) {
+      failures.push({
+        record: entry.record,
+        ...(entry.line === undefined ? {} : { line: entry.line }),
+        email: entry.email,
+        code: CONFLICT_CODE,
+        message: conflictMessage(entry.email),
+      });
+    }
+  }
+  failures.sort((a, b) => a.record - b.record);
+  if (failures.length > 0 && !options.continueOnError) {
+    const conflictsOnly = failures.every((failure) => failure.code === CONFLICT_CODE);
+    throw new ImportRejectedError(
+      conflictsOnly ? CONFLICT_CODE : "VALIDATION_ERROR",
+      `${failures.length} of ${pending.length} record${pending.length === 1 ? " is" : "s are"} invalid; nothing was imported (--continue-on-error imports the valid ones)`,
+      failures,
+    );
+  }
+  const failedRecords = new Set(failures.map((failure) => failure.record));
+  const writable = valid.filter((entry) => !failedRecords.has(entry.record));
+
+  const outcomes: ImportOutcome[] = failures.map((failure) => ({ status: "failed", ...failure }));
+  const batches = Math.ceil(writable.length / options.batchSize);
+  let done = 0;
+  for (let index = 0; index < batches; index++) {
+    const batch = writable.slice(index * options.batchSize, (index + 1) * options.batchSize);
+    // Hashing happens before the transaction, so no row is locked meanwhile;
+    // hashPassword runs one hash per core at a time. Users that exist and are not
+    // updated need no hash (writeBatch hashes any it still lacks).
+    const existing =
+      options.ifExists === "update"
+        ? new Set<string>()
+        : await existingEmails(
+            deps.sql,
+            batch.map((entry) => entry.email),
+          );
+    const hashes = new Map<number, string>();
+    await Promise.all(
+      batch.map(async (entry) => {
+        if (entry.password === undefined || existing.has(entry.email)) return;
+        hashes.set(entry.record, await hashFor(entry.password, options));
+      }),
+    );
+    const lastRecord = batch.at(-1)?.record ?? options.resumeFrom;
+    try {
+      const written = await writeBatch(deps, actor, batch, hashes, options);
+      outcomes.push(...written.outcomes);
+    } catch (error) {
+      const resumeFrom =
+        index === 0
+          ? options.resumeFrom
+          : (writable[index * options.batchSize - 1]?.record ?? options.resumeFrom);
+      const hint =
+        index === 0 || options.dryRun
+          ? "nothing of this run was written"
+          : `records up to ${resumeFrom} are imported; rerun with --resume-from ${resumeFrom}`;
+      if (error instanceof AuthError) {
+        throw new AuthError(error.code, {
+          message: `${error.message} (${hint})`,
+          status: error.status,
+          details: { resumeFrom },
+        });
+      }
+      if (error instanceof Error) error.message = `${error.message} (${hint})`;
+      throw error;
+    }
+    done += batch.length;
+    options.onBatch?.({ batch: index + 1, batches, done, total: writable.length, lastRecord });
+  }
+  outcomes.sort((a, b) => a.record - b.record);
+  const count = (status: ImportOutcome["status"]) =>
+    outcomes.filter((outcome) => outcome.status === status).length;
+  return {
+    records: pending.length,
+    created: count("created"),
+    updated: count("updated"),
+    skipped: count("skipped"),
+    failed: outcomes.flatMap((outcome) => {
+      if (outcome.status !== "failed") return [];
+      const { status: _status, ...failure } = outcome;
+      return [failure];
+    }),
+    outcomes,
+  };
+}
+
+/**
+ * After a successful password check at sign-in: a stored hash in another format (an
+ * imported bcrypt or scrypt one) or with weaker argon2 parameters is replaced by an
+ * argon2id hash of the same password. Answers whether it was replaced.
+ */
+export async function rehashIfNeeded(
+  sql: Sql,
+  userId: string,
+  stored: string,
+  password: string,
+): Promise<boolean> {
+  if (!needsRehash(stored)) return false;
+  return replacePasswordHash(sql, userId, stored, await hashPassword(password));
+}
