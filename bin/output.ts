@@ -12,8 +12,16 @@ import { errorCodeFor, UsageError } from "./exit-codes.js";
 export const OUTPUT_FORMATS = ["human", "json", "jsonl", "yaml", "csv", "env"] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
+// `authd … | head -1`: the reader may leave early. That is no failure of authd: stop
+// quietly (with the exit code so far) instead of dying on an unhandled EPIPE.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code !== "EPIPE") throw error;
+  process.exit(typeof process.exitCode === "number" ? process.exitCode : 0);
+});
+
 export interface GlobalOptions {
   config?: string;
+  databaseUrl?: string;
   json?: boolean;
   output?: string;
   quiet?: boolean;
@@ -142,9 +150,10 @@ function pick(record: Plain, fields: string[]): Plain {
   return picked;
 }
 
-function checkFields(fields: string[], records: Plain[]): void {
-  if (records.length === 0) return;
-  const known = new Set<string>();
+function checkFields(fields: string[], records: Plain[], columns: string[] = []): void {
+  // An empty list names no fields: only the declared columns can be checked then.
+  if (records.length === 0 && columns.length === 0) return;
+  const known = new Set<string>(columns);
   for (const record of records) {
     for (const key of Object.keys(record)) known.add(key);
     for (const key of Object.keys(flatten(record))) known.add(key);
@@ -162,8 +171,18 @@ export interface EmitOptions {
   human?: () => void;
   /** Table and CSV columns of a list when --fields is not given (default: every field). */
   columns?: string[];
-  /** The field `-q` prints per item (default `id`). */
+  /** The field `-q` prints per item (default `id`); an array value prints one line per element. */
   quietField?: string;
+  /**
+   * The array that makes the document a list when it is not `items` (e.g. `migrations`
+   * of `migrate status`): its elements are the rows of jsonl, csv, tables and `-q`.
+   */
+  listField?: string;
+}
+
+/** A column's value: a flattened (dotted) key, else the field itself (an object prints as JSON). */
+function valueAt(flat: Plain, item: Plain, column: string): unknown {
+  return column in flat ? flat[column] : item[column];
 }
 
 /**
@@ -174,26 +193,35 @@ export interface EmitOptions {
 export function emit(data: unknown, globals: GlobalOptions, options: EmitOptions = {}): void {
   const format = outputFormat(globals);
   const plain = toPlain(data);
-  const list = isRecord(plain) && Array.isArray(plain.items) ? plain : undefined;
+  const listField = options.listField ?? "items";
+  const list = isRecord(plain) && Array.isArray(plain[listField]) ? plain : undefined;
   const items: Plain[] = list
-    ? (list.items as unknown[]).filter(isRecord)
+    ? (list[listField] as unknown[]).filter(isRecord)
     : isRecord(plain)
       ? [plain]
       : [];
   const fields = globals.fields;
-  if (fields) checkFields(fields, items);
+  if (fields) checkFields(fields, items, list ? options.columns : undefined);
 
   if (globals.quiet) {
     const field = options.quietField ?? "id";
+    const lines: string[] = [];
     for (const item of items) {
-      const value = flatten(item)[field] ?? item[field];
-      if (value !== undefined && value !== null) process.stdout.write(`${cellText(value, "")}\n`);
+      const value = valueAt(flatten(item), item, field);
+      for (const one of Array.isArray(value) ? value : [value]) {
+        if (one !== undefined && one !== null) lines.push(cellText(one, ""));
+      }
     }
+    if (lines.length > 0) process.stdout.write(`${lines.join("\n")}\n`);
     return;
   }
 
   const selected = fields ? items.map((item) => pick(item, fields)) : items;
-  const document: unknown = fields ? (list ? { ...list, items: selected } : selected[0]) : plain;
+  const document: unknown = fields
+    ? list
+      ? { ...list, [listField]: selected }
+      : selected[0]
+    : plain;
 
   switch (format) {
     case "json":
@@ -204,7 +232,8 @@ export function emit(data: unknown, globals: GlobalOptions, options: EmitOptions
       return;
     case "jsonl":
       if (list || isRecord(document)) {
-        for (const item of selected) process.stdout.write(`${JSON.stringify(item)}\n`);
+        const lines = selected.map((item) => `${JSON.stringify(item)}\n`);
+        if (lines.length > 0) process.stdout.write(lines.join(""));
       } else {
         process.stdout.write(`${JSON.stringify(document)}\n`);
       }
@@ -213,7 +242,10 @@ export function emit(data: unknown, globals: GlobalOptions, options: EmitOptions
       const flat = selected.map((item) => flatten(item));
       const columns = fields ?? options.columns ?? unionKeys(flat);
       const lines = [columns.map(csvCell).join(",")];
-      for (const row of flat) lines.push(columns.map((column) => csvCell(row[column])).join(","));
+      selected.forEach((item, index) => {
+        const row = flat[index] ?? {};
+        lines.push(columns.map((column) => csvCell(valueAt(row, item, column))).join(","));
+      });
       process.stdout.write(`${lines.join("\r\n")}\r\n`);
       return;
     }
@@ -222,9 +254,10 @@ export function emit(data: unknown, globals: GlobalOptions, options: EmitOptions
         throw new UsageError("-o env prints a single record; use -o csv or -o jsonl for lists");
       }
       const flat = flatten(selected[0] ?? {});
-      for (const [key, value] of Object.entries(flat)) {
-        process.stdout.write(`${envName(key)}=${shellQuote(cellText(value, ""))}\n`);
-      }
+      const lines = Object.entries(flat).map(
+        ([key, value]) => `${envName(key)}=${shellQuote(cellText(value, ""))}\n`,
+      );
+      if (lines.length > 0) process.stdout.write(lines.join(""));
       return;
     }
     case "human": {
@@ -238,7 +271,9 @@ export function emit(data: unknown, globals: GlobalOptions, options: EmitOptions
         process.stdout.write(
           `${formatTable(
             columns.map((column) => envName(column).replaceAll("_", " ")),
-            flat.map((row) => columns.map((column) => cellText(row[column], "-"))),
+            flat.map((row, index) =>
+              columns.map((column) => cellText(valueAt(row, selected[index] ?? {}, column), "-")),
+            ),
           )}\n`,
         );
       } else {

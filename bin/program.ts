@@ -3,6 +3,7 @@
  * and the mapping of every failure to a documented exit code.
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { readCliEnvironment } from "../server/config.js";
 import { registerAccount } from "./commands/account.js";
 import { registerCompletion } from "./commands/completion.js";
 import { registerConfig } from "./commands/config.js";
@@ -18,8 +19,8 @@ import { registerServe } from "./commands/serve.js";
 import { registerSession } from "./commands/session.js";
 import { registerUser } from "./commands/user.js";
 import { registerVersion } from "./commands/version.js";
-import { CommandTimeoutError, EXIT, exitCodeFor } from "./exit-codes.js";
-import { type GlobalOptions, OUTPUT_FORMATS, reportError } from "./output.js";
+import { CommandTimeoutError, EXIT, exitCodeFor, UsageError } from "./exit-codes.js";
+import { type GlobalOptions, OUTPUT_FORMATS, outputFormat, reportError } from "./output.js";
 
 /** `30s`, `2m`, `500ms` or plain seconds, as seconds. */
 export function parseTimeout(value: string): number {
@@ -48,6 +49,10 @@ export function buildProgram(): Command {
   const program = new Command("authd")
     .description("Self-hosted account and organization service")
     .option("-c, --config <path>", "config file (default: $AUTHD_CONFIG, then ./authd.config.*)")
+    .option(
+      "--database-url <url>",
+      "PostgreSQL URL (default: $AUTHD_DATABASE_URL, then $DATABASE_URL); refused in the production profile",
+    )
     .option("--json", "print one JSON document on stdout (alias of -o json)")
     .addOption(
       new Option(
@@ -81,6 +86,17 @@ export function buildProgram(): Command {
     const globals = root.opts<GlobalOptions>();
     // Flags > environment: the profile reaches loadConfig through $AUTHD_PROFILE.
     if (globals.profile) process.env.AUTHD_PROFILE = globals.profile;
+    if (globals.databaseUrl !== undefined) {
+      // A URL with a password in argv shows in `ps` and shell history (clig.dev).
+      if (readCliEnvironment().production) {
+        throw new UsageError(
+          "--database-url is refused in the production profile: set AUTHD_DATABASE_URL or DATABASE_URL",
+        );
+      }
+      process.env.AUTHD_DATABASE_URL = globals.databaseUrl;
+    }
+    // A bad $AUTHD_OUTPUT is a usage error before any work, not after a write.
+    outputFormat(globals);
     // Global flags a command also reads as its own options.
     if (globals.dryRun) actionCommand.setOptionValue("dryRun", true);
     if (globals.quiet) actionCommand.setOptionValue("quiet", true);

@@ -243,6 +243,8 @@ export const CONFIG_FILE_NAMES = [
 /** Environment variables that override the file (DESIGN §3), by config path. */
 const ENV_OVERRIDES: ReadonlyArray<{ name: string; path: string[]; numeric?: boolean }> = [
   { name: "DATABASE_URL", path: ["database", "url"] },
+  // Later entries win: AUTHD_DATABASE_URL (also what `--database-url` sets) over DATABASE_URL.
+  { name: "AUTHD_DATABASE_URL", path: ["database", "url"] },
   { name: "AUTHD_SECRET", path: ["secret"] },
   { name: "AUTHD_BASE_URL", path: ["baseURL"] },
   { name: "AUTHD_DATA_DIR", path: ["dataDir"] },
@@ -597,6 +599,8 @@ export interface CliEnvironment {
   output?: string;
   /** AUTHD_PROFILE: dev, test or production (the `--profile` flag sets it). */
   profile?: string;
+  /** NODE_ENV=production or AUTHD_PROFILE=production (what `loaded.production` says). */
+  production: boolean;
 }
 
 export function readCliEnvironment(
@@ -609,6 +613,7 @@ export function readCliEnvironment(
     noColor: truthy(env.NO_COLOR) || env.TERM === "dumb" || truthy(env.AUTHD_NO_COLOR),
     output: env.AUTHD_OUTPUT || undefined,
     profile: env.AUTHD_PROFILE || undefined,
+    production: env.NODE_ENV === "production" || env.AUTHD_PROFILE === "production",
   };
 }
 

@@ -2,14 +2,14 @@
  * Starting and stopping the HTTP server around buildApp: secret, database, schema
  * check (or migration), listen, and a graceful drain on shutdown.
  */
-import type { FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance } from "fastify";
 import { buildApp } from "./app.js";
 import { recordAuditEvent } from "./audit/audit.js";
 import { ensureSecret, type LoadedConfig } from "./config.js";
 import type { Queryable } from "./db/connection.js";
 import { type Database, openDatabase } from "./db/connection.js";
 import { migrationStatus, runMigrations } from "./db/migrations.js";
-import type { Readiness } from "./health/routes.js";
+import { healthRoutes, type Readiness } from "./health/routes.js";
 import type { Logger } from "./logger.js";
 import { createMailer, type Mailer } from "./mail/mailer.js";
 import { createMailTransport } from "./mail/transport.js";
@@ -48,10 +48,17 @@ export function createMailerFor(loaded: LoadedConfig, sql: Queryable): Mailer {
   });
 }
 
+export type MigrationsMode = "check" | "apply" | "ignore";
+
 export interface StartServerOptions {
   logger: Logger;
-  /** Apply pending migrations before listening instead of refusing to start. */
-  migrate?: boolean;
+  /**
+   * Pending migrations: `check` refuses to start (SchemaOutOfDateError), `apply` runs
+   * them first, `ignore` starts anyway with /readyz at 503 until they are applied.
+   */
+  migrations?: MigrationsMode;
+  /** Also serve /healthz and /readyz on this port (a management port, as Keycloak does). */
+  managementPort?: number;
 }
 
 export interface RunningServer {
@@ -60,6 +67,8 @@ export interface RunningServer {
   /** The URL the server answers on, e.g. http://127.0.0.1:3000. */
   url: string;
   readiness: Readiness;
+  /** The management port actually bound (with `managementPort: 0`, the one chosen). */
+  managementPort?: number;
   /** Drain: refuse new work, finish in-flight requests, close the database. */
   close(): Promise<void>;
 }
@@ -73,13 +82,22 @@ export async function startServer(
   await ensureSecret(loaded);
   const db = await openDatabase(loaded, { logger });
   try {
+    const mode = options.migrations ?? "check";
     let status = await migrationStatus(db.sql);
-    if (options.migrate && status.pending.length > 0) {
+    if (mode === "apply" && status.pending.length > 0) {
       const ran = await runMigrations(db, { direction: "up", waitForLock: true });
       if (ran.length > 0) logger.info({ migrations: ran }, "applied migrations");
       status = await migrationStatus(db.sql);
     }
-    if (status.pending.length > 0) throw new SchemaOutOfDateError(status.pending);
+    const readiness: Readiness = { draining: false };
+    if (status.pending.length > 0) {
+      if (mode !== "ignore") throw new SchemaOutOfDateError(status.pending);
+      logger.warn(
+        { pending: status.pending },
+        "starting with pending migrations (--migrations ignore): /readyz answers 503 until `authd migrate` applies them",
+      );
+      readiness.schemaPending = async () => (await migrationStatus(db.sql)).pending.length > 0;
+    }
     if (status.unknown.length > 0) {
       logger.warn(
         { unknown: status.unknown },
@@ -87,7 +105,6 @@ export async function startServer(
       );
     }
 
-    const readiness: Readiness = { draining: false };
     const mailer = createMailerFor(loaded, db.sql);
     // ioredis costs ~25 MB resident: loaded only when Redis is configured.
     const redis = config.redis.url
@@ -116,6 +133,22 @@ export async function startServer(
     }
     const address = app.server.address();
     const port = typeof address === "object" && address ? address.port : config.server.port;
+    let management: FastifyInstance | undefined;
+    if (options.managementPort !== undefined) {
+      management = Fastify({ logger: false });
+      await management.register(healthRoutes(db.sql, readiness));
+      try {
+        await management.listen({ host: config.server.host, port: options.managementPort });
+      } catch (error) {
+        await management.close();
+        await app.close();
+        const where = `${config.server.host}:${options.managementPort}`;
+        throw new ListenError(
+          `cannot listen on the management port ${where}: ${(error as Error).message}`,
+        );
+      }
+    }
+    const managementAddress = management?.server.address();
     const host =
       config.server.host === "0.0.0.0" || config.server.host === "::"
         ? "127.0.0.1"
@@ -126,10 +159,15 @@ export async function startServer(
       db,
       url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
       readiness,
+      managementPort:
+        typeof managementAddress === "object" && managementAddress
+          ? managementAddress.port
+          : undefined,
       close() {
         closing ??= (async () => {
           readiness.draining = true;
           await app.close();
+          await management?.close();
           await db.close();
         })();
         return closing;

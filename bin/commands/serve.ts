@@ -1,15 +1,39 @@
 /** `authd serve`: listen, log where, drain on SIGTERM/SIGINT. */
-import type { Command } from "commander";
+import { type Command, InvalidArgumentError, Option } from "commander";
 import { loadConfig } from "../../server/config.js";
 import { createLogger, type Logger } from "../../server/logger.js";
-import { type RunningServer, startServer } from "../../server/serve.js";
+import { type MigrationsMode, type RunningServer, startServer } from "../../server/serve.js";
 import type { GlobalOptions } from "../output.js";
+import { parseTimeout } from "../program.js";
 import { parsePort } from "./shared.js";
 
 interface ServeFlags {
   port?: number;
   host?: string;
   migrate?: boolean;
+  migrations?: MigrationsMode;
+  basePath?: string;
+  shutdownTimeout?: number;
+  trustProxy?: boolean | number | string[];
+  managementPort?: number;
+}
+
+/** `true`, a hop count, or comma-separated addresses/CIDRs (Fastify's trustProxy). */
+function parseTrustProxy(value: string): boolean | number | string[] {
+  if (value === "true") return true;
+  if (value === "false") return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  const entries = value
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  const address = /^[0-9A-Fa-f.:]+(\/\d{1,3})?$/;
+  if (entries.length === 0 || !entries.every((entry) => address.test(entry))) {
+    throw new InvalidArgumentError(
+      "expected true, false, a hop count, or addresses/CIDRs like 10.0.0.0/8,127.0.0.1",
+    );
+  }
+  return entries;
 }
 
 /**
@@ -60,22 +84,66 @@ export function registerServe(program: Command): void {
     .description("run the auth HTTP server")
     .option("-p, --port <port>", "port to listen on (default 3000, or $PORT)", parsePort)
     .option("--host <host>", "address to bind (default 0.0.0.0, or $HOST)")
-    .option("--migrate", "apply pending migrations before listening")
+    .option("--base-path <path>", "where the API is mounted (default /api/auth)")
+    .addOption(
+      new Option(
+        "--migrations <mode>",
+        "pending migrations: check (refuse to start, exit 10), apply, or ignore (start; /readyz 503 until applied); default check, apply for the embedded database",
+      ).choices(["check", "apply", "ignore"]),
+    )
+    .option("--migrate", "same as --migrations apply")
+    .option(
+      "--shutdown-timeout <duration>",
+      "longest drain on SIGTERM before exit 1, e.g. 30s (default server.shutdownTimeout)",
+      parseTimeout,
+    )
+    .option(
+      "--trust-proxy <value>",
+      "trust X-Forwarded-* from: true, a hop count, or addresses/CIDRs (comma-separated)",
+      parseTrustProxy,
+    )
+    .option(
+      "--management-port <port>",
+      "also serve /healthz and /readyz on this port (for probes kept off the public port)",
+      parsePort,
+    )
     .action(async (flags: ServeFlags, command: Command) => {
       const globals = command.optsWithGlobals<GlobalOptions>();
+      if (flags.migrate && flags.migrations && flags.migrations !== "apply") {
+        throw new InvalidArgumentError("--migrate contradicts --migrations " + flags.migrations);
+      }
       const loaded = await loadConfig({
         configPath: globals.config,
-        overrides: { server: { port: flags.port, host: flags.host } },
+        overrides: {
+          basePath: flags.basePath,
+          server: {
+            port: flags.port,
+            host: flags.host,
+            trustProxy: flags.trustProxy,
+            shutdownTimeout:
+              flags.shutdownTimeout === undefined
+                ? undefined
+                : Math.max(1, Math.ceil(flags.shutdownTimeout)),
+          },
+        },
       });
       const logger = createLogger(loaded.config);
       // The embedded database belongs to authd alone, so its schema follows the binary.
-      const migrate = flags.migrate === true || !loaded.config.database.url;
-      const server = await startServer(loaded, { logger, migrate });
+      const migrations: MigrationsMode =
+        flags.migrations ?? (flags.migrate || !loaded.config.database.url ? "apply" : "check");
+      const server = await startServer(loaded, {
+        logger,
+        migrations,
+        managementPort: flags.managementPort,
+      });
       logger.info(
         {
           url: `${server.url}${loaded.config.basePath}`,
           database: server.db.label,
           config: loaded.file ?? "defaults",
+          ...(server.managementPort !== undefined
+            ? { managementUrl: `${server.url.replace(/:\d+$/, "")}:${server.managementPort}` }
+            : {}),
         },
         "authd listening",
       );

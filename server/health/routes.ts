@@ -1,13 +1,19 @@
 /**
  * Probes for load balancers and orchestrators (reference/cli.md "serve"): `/healthz`
  * answers while the process runs; `/readyz` also needs the database to answer and the
- * server not to be draining, and turns 503 as soon as a shutdown begins.
+ * schema to be current and the server not to be draining, and turns 503 as soon as a
+ * shutdown begins. `serve --management-port` serves them on a port of their own too.
  */
 import type { FastifyInstance } from "fastify";
 import type { Sql } from "../db/connection.js";
 
 export interface Readiness {
   draining: boolean;
+  /**
+   * Set when the server started with migrations pending (`serve --migrations ignore`):
+   * answers whether they still are, and readiness stays 503 until they are applied.
+   */
+  schemaPending?: () => Promise<boolean>;
 }
 
 export function healthRoutes(sql: Sql, readiness: Readiness) {
@@ -23,6 +29,13 @@ export function healthRoutes(sql: Sql, readiness: Readiness) {
       } catch (error) {
         request.log.warn({ err: error }, "readiness check: database unavailable");
         return reply.code(503).send({ status: "database unavailable" });
+      }
+      if (readiness.schemaPending) {
+        if (await readiness.schemaPending()) {
+          return reply.code(503).send({ status: "migrations pending" });
+        }
+        // Applied meanwhile (by `authd migrate`): no need to look again.
+        readiness.schemaPending = undefined;
       }
       return { status: "ready" };
     });
