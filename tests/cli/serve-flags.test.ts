@@ -1,0 +1,110 @@
+/**
+ * `authd serve` flags of reference/cli.md "serve": --migrations check|apply|ignore,
+ * --management-port, --base-path, --trust-proxy, --shutdown-timeout.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runAuthd, startServe } from "../helpers/cli.js";
+import { createTestDatabase, type TestDatabase } from "../helpers/database.js";
+
+const SECRET = "serve-flags-secret-0123456789-0123456789";
+let unmigrated: TestDatabase;
+let migrated: TestDatabase;
+
+beforeAll(async () => {
+  [unmigrated, migrated] = await Promise.all([createTestDatabase(), createTestDatabase()]);
+  const result = await runAuthd(["migrate"], {
+    env: { DATABASE_URL: migrated.url, AUTHD_SECRET: SECRET },
+  });
+  expect(result.code, result.stderr).toBe(0);
+});
+afterAll(async () => {
+  await unmigrated?.drop();
+  await migrated?.drop();
+});
+
+function listeningLine(output: string): Record<string, unknown> {
+  const line = output.split("\n").find((text) => text.includes('"msg":"authd listening"'));
+  return JSON.parse(line ?? "{}");
+}
+
+describe("serve --migrations", () => {
+  it("ignore starts with pending migrations and stays unready until they are applied", async () => {
+    const env = { DATABASE_URL: unmigrated.url, AUTHD_SECRET: SECRET };
+    const server = await startServe(["--migrations", "ignore"], { env });
+    try {
+      expect(server.output()).toContain("starting with pending migrations");
+      const before = await fetch(`${server.url}/readyz`);
+      expect(before.status).toBe(503);
+      expect(await before.json()).toEqual({ status: "migrations pending" });
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+      const applied = await runAuthd(["migrate"], { env });
+      expect(applied.code, applied.stderr).toBe(0);
+      const after = await fetch(`${server.url}/readyz`);
+      expect(after.status).toBe(200);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  });
+
+  it("check refuses pending migrations (exit 10); --migrate contradicting it is a usage error", async () => {
+    const fresh = await createTestDatabase();
+    try {
+      const env = { DATABASE_URL: fresh.url, AUTHD_SECRET: SECRET };
+      const checked = await runAuthd(["serve", "--port", "0", "--migrations", "check"], { env });
+      expect(checked.code).toBe(10);
+      expect(checked.stderr).toContain("authd migrate");
+      const both = await runAuthd(["serve", "--migrate", "--migrations", "ignore"], { env });
+      expect(both.code).toBe(2);
+      const bad = await runAuthd(["serve", "--migrations", "later"], { env });
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain("check, apply, ignore");
+    } finally {
+      await fresh.drop();
+    }
+  });
+});
+
+describe("serve --management-port and --base-path", () => {
+  it("serves the probes on the management port and the API under the base path", async () => {
+    const server = await startServe(["--management-port", "0", "--base-path", "/auth"], {
+      env: { DATABASE_URL: migrated.url, AUTHD_SECRET: SECRET },
+    });
+    try {
+      const line = listeningLine(server.output());
+      expect(line.url).toBe(`${server.url}/auth`);
+      const management = line.managementUrl as string;
+      expect(management).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(management).not.toBe(server.url);
+      expect((await fetch(`${management}/healthz`)).status).toBe(200);
+      const ready = await fetch(`${management}/readyz`);
+      expect(ready.status).toBe(200);
+      expect(await ready.json()).toEqual({ status: "ready" });
+      // The management port carries nothing but the probes.
+      expect((await fetch(`${management}/auth/ok`)).status).toBe(404);
+      expect((await fetch(`${server.url}/auth/ok`)).status).toBe(200);
+      expect((await fetch(`${server.url}/api/auth/ok`)).status).toBe(404);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  });
+
+  it("accepts --trust-proxy and --shutdown-timeout, and refuses malformed values (exit 2)", async () => {
+    const env = { DATABASE_URL: migrated.url, AUTHD_SECRET: SECRET };
+    const server = await startServe(
+      ["--trust-proxy", "10.0.0.0/8,127.0.0.1", "--shutdown-timeout", "5s"],
+      { env },
+    );
+    expect((await fetch(`${server.url}/api/auth/ok`)).status).toBe(200);
+    expect(await server.stop()).toBe(0);
+    for (const args of [
+      ["--trust-proxy", "everyone"],
+      ["--shutdown-timeout", "soon"],
+      ["--base-path", "no-slash"],
+      ["--management-port", "70000"],
+    ]) {
+      const result = await runAuthd(["serve", "--port", "0", ...args], { env });
+      expect(result.code, `${args.join(" ")}: ${result.stderr}`).not.toBe(0);
+      expect([2, 78]).toContain(result.code);
+    }
+  });
+});
