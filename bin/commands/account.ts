@@ -7,7 +7,7 @@ import type { Command } from "commander";
 import { listAccounts, unlinkAccount } from "../../server/accounts/accounts.js";
 import { resolveUser } from "../../server/admin/admin.js";
 import { recordAuditEvent } from "../../server/audit/audit.js";
-import { formatTable, type GlobalOptions, printJson, wantsJson } from "../output.js";
+import { emit, formatTable, type GlobalOptions } from "../output.js";
 import { withAdmin } from "./user.js";
 
 interface UnlinkFlags {
@@ -29,22 +29,21 @@ export function registerAccount(program: Command): void {
       await withAdmin(globals, async (admin) => {
         const user = await resolveUser(admin.deps.sql, flags.user);
         const accounts = await listAccounts(admin.db.sql, user.id);
-        if (wantsJson(globals)) {
-          printJson({ items: accounts });
-          return;
-        }
-        process.stdout.write(
-          `${formatTable(
-            ["ID", "PROVIDER", "ACCOUNT ID", "SCOPES", "CREATED"],
-            accounts.map((row) => [
-              row.id,
-              row.providerId,
-              row.accountId,
-              row.scopes.join(",") || "-",
-              row.createdAt.toISOString(),
-            ]),
-          )}\n`,
-        );
+        emit({ items: accounts, nextCursor: null }, globals, {
+          human: () =>
+            process.stdout.write(
+              `${formatTable(
+                ["ID", "PROVIDER", "ACCOUNT ID", "SCOPES", "CREATED"],
+                accounts.map((row) => [
+                  row.id,
+                  row.providerId,
+                  row.accountId,
+                  row.scopes.join(",") || "-",
+                  row.createdAt.toISOString(),
+                ]),
+              )}\n`,
+            ),
+        });
       });
     });
 
@@ -82,9 +81,10 @@ export function registerAccount(program: Command): void {
           targetId: user.id,
           details: { providerId: flags.provider, accountId: flags.accountId ?? null },
         });
-        if (wantsJson(globals))
-          printJson({ status: true, userId: user.id, providerId: flags.provider });
-        else process.stdout.write(`Unlinked ${flags.provider} from ${user.email}.\n`);
+        emit({ status: true, userId: user.id, providerId: flags.provider }, globals, {
+          quietField: "userId",
+          human: () => process.stdout.write(`Unlinked ${flags.provider} from ${user.email}.\n`),
+        });
       });
     });
 }

@@ -16,6 +16,7 @@ import { INVITATION_STATUSES, type InvitationStatus } from "../../server/invitat
 import type { LogSink } from "../../server/logger.js";
 import { createMailer } from "../../server/mail/mailer.js";
 import { createMailTransport } from "../../server/mail/transport.js";
+import { organizationBlastRadius } from "../../server/organization/blast-radius.js";
 import {
   addMemberAsOperator,
   createOrganizationAsOperator,
@@ -30,6 +31,8 @@ import {
   setMemberRoleAsOperator,
   updateOrganizationAsOperator,
 } from "../../server/organization/organization.js";
+import type { OrganizationRow } from "../../server/organization/queries.js";
+import type { TeamRow } from "../../server/teams/queries.js";
 import {
   addTeamMemberAsOperator,
   createTeamAsOperator,
@@ -38,28 +41,66 @@ import {
   removeTeamAsOperator,
   removeTeamMemberAsOperator,
   renameTeamAsOperator,
+  type TeamDeps,
   teamMemberResponse,
   teamResponse,
 } from "../../server/teams/teams.js";
 import type { UserRow } from "../../server/users/queries.js";
 import { findUserByEmail, findUserById, normalizeEmail } from "../../server/users/users.js";
 import { EXIT, UsageError } from "../exit-codes.js";
-import { formatTable, type GlobalOptions, note, printJson, wantsJson } from "../output.js";
+import { emit, formatTable, type GlobalOptions, note } from "../output.js";
 import { withDatabase } from "../with-database.js";
 import { confirmModerate } from "./shared.js";
 
 interface Context {
   loaded: LoadedConfig;
   db: Database;
+  /** What the domain functions take: the command's connection and the config. */
+  deps: TeamDeps;
   globals: GlobalOptions;
   /** --dry-run: writes are rolled back and no mail is sent. */
   dryRun: boolean;
 }
 
-async function withContext(command: Command, work: (context: Context) => Promise<void>) {
-  const globals = command.optsWithGlobals<GlobalOptions>();
-  await withDatabase(globals, ({ loaded, db, dryRun }) => work({ loaded, db, globals, dryRun }));
-  process.exitCode = EXIT.ok;
+/**
+ * An action for commander, which calls it with the positional arguments, the command's
+ * own options and the command: `work` gets the arguments and options with the database
+ * open (in one rolled-back transaction under --dry-run). `teams` first refuses when
+ * teams are disabled.
+ */
+function run<Args extends string[] = [], Flags = Record<string, never>>(
+  work: (context: Context, args: Args, flags: Flags) => Promise<void>,
+  options: { teams?: boolean } = {},
+): (...params: unknown[]) => Promise<void> {
+  return async (...params) => {
+    const command = params.at(-1) as Command;
+    const flags = params.at(-2) as Flags;
+    const args = params.slice(0, -2) as Args;
+    const globals = command.optsWithGlobals<GlobalOptions>();
+    await withDatabase(globals, ({ loaded, db, dryRun }) => {
+      if (options.teams) requireTeamsEnabled(loaded);
+      const deps = { sql: db.sql, config: loaded.config };
+      return work({ loaded, db, deps, globals, dryRun }, args, flags);
+    });
+    process.exitCode = EXIT.ok;
+  };
+}
+
+/** What each positional argument of the org commands means (for --help). */
+const ARGUMENTS: Record<string, string> = {
+  "<org>": "organization id or slug",
+  "<user>": "user id or email",
+  "<team>": "team id or name",
+  "<role>": "role(s), comma-separated",
+  "<invitation-id>": "the invitation's id",
+};
+
+/** `subcommand(member, "add <org> <user>", …)`: the name, then described arguments. */
+function subcommand(parent: Command, usage: string, description: string): Command {
+  const [name = usage, ...args] = usage.split(" ");
+  const command = parent.command(name).description(description);
+  for (const argument of args) command.argument(argument, ARGUMENTS[argument] ?? "");
+  return command;
 }
 
 /** A user by id, or by email when the argument has an @. */
@@ -94,9 +135,9 @@ function parseLogo(value: string): string {
   throw new UsageError("--logo: expected an http(s) URL");
 }
 
-function print(globals: GlobalOptions, json: unknown, human: string): void {
-  if (wantsJson(globals)) printJson(json);
-  else process.stdout.write(`${human}\n`);
+/** Prints `data` (any -o format); the human rendering is `human`, one line or more. */
+function print(globals: GlobalOptions, data: unknown, human: string, quietField?: string): void {
+  emit(data, globals, { human: () => process.stdout.write(`${human}\n`), quietField });
 }
 
 const date = (value: Date) => value.toISOString();
@@ -132,9 +173,7 @@ interface UpdateFlags {
 }
 
 function registerOrganizationCommands(org: Command): void {
-  org
-    .command("create")
-    .description("create an organization with an owner")
+  subcommand(org, "create", "create an organization with an owner")
     .requiredOption("--name <name>", "display name")
     .requiredOption("--slug <slug>", "lowercase letters and digits joined by hyphens")
     .requiredOption("--owner <user>", "the owner: user id or email")
@@ -145,8 +184,8 @@ function registerOrganizationCommands(org: Command): void {
         .choices(["skip", "fail"])
         .default("fail"),
     )
-    .action((flags: CreateFlags, command: Command) =>
-      withContext(command, async ({ loaded, db, globals }) => {
+    .action(
+      run<[], CreateFlags>(async ({ loaded, db, globals }, _args, flags) => {
         const owner = await findUser(db, flags.owner);
         try {
           const created = await createOrganizationAsOperator(db.sql, loaded.config, owner, {
@@ -160,6 +199,7 @@ function registerOrganizationCommands(org: Command): void {
             globals,
             { created: true, organization, member: memberResponse(created.member) },
             `Created organization ${organization.slug} (${organization.id}) owned by ${owner.email}.`,
+            "organization.id",
           );
         } catch (error) {
           if (
@@ -176,17 +216,16 @@ function registerOrganizationCommands(org: Command): void {
             globals,
             { created: false, organization: existing },
             `Organization ${existing.slug} (${existing.id}) exists; nothing changed.`,
+            "organization.id",
           );
         }
       }),
     );
 
-  org
-    .command("list")
-    .description("list organizations (all, or those of --member)")
+  subcommand(org, "list", "list organizations (all, or those of --member)")
     .option("--member <user>", "only organizations this user (id or email) belongs to")
-    .action((flags: { member?: string }, command: Command) =>
-      withContext(command, async ({ db, globals }) => {
+    .action(
+      run<[], { member?: string }>(async ({ db, globals }, _args, flags) => {
         const member = flags.member ? await findUser(db, flags.member) : undefined;
         const items = (await listOrganizationsAsOperator(db.sql, member?.id)).map(
           organizationResponse,
@@ -195,46 +234,39 @@ function registerOrganizationCommands(org: Command): void {
       }),
     );
 
-  org
-    .command("get")
-    .description("an organization and its members")
-    .argument("<org>", "organization id or slug")
-    .action((selector: string, _flags: unknown, command: Command) =>
-      withContext(command, async ({ db, globals }) => {
-        const organization = await findOrganizationAsOperator(db.sql, selector);
-        const members = (await listMembersAsOperator(db.sql, organization)).map(
-          memberWithUserResponse,
-        );
-        const shown = organizationResponse(organization);
-        print(
-          globals,
-          { ...shown, members },
-          `${formatTable(
-            ["FIELD", "VALUE"],
-            [
-              ["id", shown.id],
-              ["slug", shown.slug],
-              ["name", shown.name],
-              ["logo", shown.logo ?? ""],
-              ["metadata", shown.metadata ? JSON.stringify(shown.metadata) : ""],
-              ["createdAt", date(shown.createdAt)],
-            ],
-          )}\n\n${memberTable(members)}`,
-        );
-      }),
-    );
+  subcommand(org, "get <org>", "an organization and its members").action(
+    run<[string]>(async ({ db, globals }, [selector]) => {
+      const organization = await findOrganizationAsOperator(db.sql, selector);
+      const members = (await listMembersAsOperator(db.sql, organization)).map(
+        memberWithUserResponse,
+      );
+      const shown = organizationResponse(organization);
+      print(
+        globals,
+        { ...shown, members },
+        `${formatTable(
+          ["FIELD", "VALUE"],
+          [
+            ["id", shown.id],
+            ["slug", shown.slug],
+            ["name", shown.name],
+            ["logo", shown.logo ?? ""],
+            ["metadata", shown.metadata ? JSON.stringify(shown.metadata) : ""],
+            ["createdAt", date(shown.createdAt)],
+          ],
+        )}\n\n${memberTable(members)}`,
+      );
+    }),
+  );
 
-  org
-    .command("update")
-    .description("change an organization's name, slug, logo or metadata")
-    .argument("<org>", "organization id or slug")
+  subcommand(org, "update <org>", "change an organization's name, slug, logo or metadata")
     .option("--name <name>", "display name")
     .option("--slug <slug>", "lowercase letters and digits joined by hyphens")
     .option("--logo <url>", "logo URL", parseLogo)
     .option("--no-logo", "remove the logo")
     .option("--metadata <json>", "metadata as a JSON object (replaces it)", parseMetadata)
-    .action((selector: string, flags: UpdateFlags, command: Command) =>
-      withContext(command, async ({ db, globals }) => {
+    .action(
+      run<[string], UpdateFlags>(async ({ db, globals }, [selector], flags) => {
         const changes = {
           name: flags.name,
           slug: flags.slug,
@@ -254,122 +286,132 @@ function registerOrganizationCommands(org: Command): void {
           globals,
           { updated: true, organization: updated },
           `Updated organization ${updated.slug} (${updated.id}).`,
+          "organization.id",
         );
       }),
     );
 
-  org
-    .command("delete")
-    .description("delete an organization with its members, invitations and teams (severe)")
-    .argument("<org>", "organization id or slug")
+  subcommand(
+    org,
+    "delete <org>",
+    "delete an organization with its members, invitations and teams (severe); --dry-run shows what would go",
+  )
     .option("--confirm <slug>", "the organization's slug: required, even with --yes")
-    .action((selector: string, flags: { confirm?: string }, command: Command) =>
-      withContext(command, async ({ loaded, db, globals }) => {
-        // Severe (reference/cli.md "Confirmation policy"): --yes is not enough.
-        if (flags.confirm === undefined) {
-          throw new UsageError(`deleting an organization needs --confirm=<slug> (even with --yes)`);
-        }
-        const organization = await findOrganizationAsOperator(db.sql, selector);
-        if (flags.confirm !== organization.slug) {
-          throw new UsageError(
-            `--confirm=${flags.confirm} does not match the organization's slug (${organization.slug})`,
+    .action(
+      run<[string], { confirm?: string }>(
+        async ({ loaded, db, globals, dryRun }, [selector], flags) => {
+          // Severe (reference/cli.md "Confirmation policy"): --yes is not enough; a dry
+          // run deletes nothing, so it shows the blast radius without --confirm.
+          if (flags.confirm === undefined && !dryRun) {
+            throw new UsageError(
+              `deleting an organization needs --confirm=<slug> (even with --yes); --dry-run shows what would be removed`,
+            );
+          }
+          const organization = await findOrganizationAsOperator(db.sql, selector);
+          if (flags.confirm !== undefined && flags.confirm !== organization.slug) {
+            throw new UsageError(
+              `--confirm=${flags.confirm} does not match the organization's slug (${organization.slug})`,
+            );
+          }
+          const radius = dryRun ? await organizationBlastRadius(db.sql, organization.id) : null;
+          // Under --dry-run the delete runs too (its rules are checked) and is rolled back.
+          const deleted = organizationResponse(
+            await deleteOrganizationAsOperator(db.sql, loaded.config, organization),
           );
-        }
-        const deleted = organizationResponse(
-          await deleteOrganizationAsOperator(db.sql, loaded.config, organization),
-        );
-        print(
-          globals,
-          { deleted: true, organization: deleted },
-          `Deleted organization ${deleted.slug} (${deleted.id}).`,
-        );
-      }),
+          if (!radius) {
+            print(
+              globals,
+              { deleted: true, organization: deleted },
+              `Deleted organization ${deleted.slug} (${deleted.id}).`,
+              "organization.id",
+            );
+            return;
+          }
+          const { members, invitations, teams, teamMembers } = radius.wouldRemove;
+          print(
+            globals,
+            { dryRun: true, organization: deleted, ...radius },
+            [
+              `Would delete organization ${deleted.slug} (${deleted.id}) with ${members} member(s), ${invitations} invitation(s), ${teams} team(s) and ${teamMembers} team membership(s).`,
+              `${radius.activeSessions} unexpired session(s) have it active; they would stay signed in without an active organization.`,
+            ].join("\n"),
+            "organization.id",
+          );
+        },
+      ),
     );
 }
 
 function registerMemberCommands(org: Command): void {
   const member = org.command("member").description("members of an organization");
 
-  member
-    .command("list")
-    .description("list the members of an organization")
-    .argument("<org>", "organization id or slug")
-    .action((selector: string, _flags: unknown, command: Command) =>
-      withContext(command, async ({ db, globals }) => {
-        const organization = await findOrganizationAsOperator(db.sql, selector);
-        const items = (await listMembersAsOperator(db.sql, organization)).map(
-          memberWithUserResponse,
-        );
-        print(globals, { items, nextCursor: null }, memberTable(items));
-      }),
-    );
+  subcommand(member, "list <org>", "list the members of an organization").action(
+    run<[string]>(async ({ db, globals }, [selector]) => {
+      const organization = await findOrganizationAsOperator(db.sql, selector);
+      const items = (await listMembersAsOperator(db.sql, organization)).map(memberWithUserResponse);
+      print(globals, { items, nextCursor: null }, memberTable(items));
+    }),
+  );
 
-  member
-    .command("add")
-    .description("add a user to an organization")
-    .argument("<org>", "organization id or slug")
-    .argument("<user>", "user id or email")
+  subcommand(member, "add <org> <user>", "add a user to an organization")
     .requiredOption("--role <role>", "role(s), comma-separated (owner, admin, member, or custom)")
-    .action((selector: string, userArgument: string, flags: { role: string }, command: Command) =>
-      withContext(command, async ({ loaded, db, globals }) => {
-        const organization = await findOrganizationAsOperator(db.sql, selector);
-        const user = await findUser(db, userArgument);
-        const added = memberResponse(
-          await addMemberAsOperator(db.sql, loaded.config, organization, user, flags.role),
-        );
-        print(
-          globals,
-          added,
-          `Added ${user.email} to ${organization.slug} as ${added.role} (member ${added.id}).`,
-        );
-      }),
-    );
-
-  member
-    .command("set-role")
-    .description("change a member's role")
-    .argument("<org>", "organization id or slug")
-    .argument("<user>", "user id or email")
-    .argument("<role>", "role(s), comma-separated")
     .action(
-      (selector: string, userArgument: string, role: string, _flags: unknown, command: Command) =>
-        withContext(command, async ({ loaded, db, globals }) => {
+      run<[string, string], { role: string }>(
+        async ({ loaded, db, globals }, [selector, userArgument], flags) => {
           const organization = await findOrganizationAsOperator(db.sql, selector);
           const user = await findUser(db, userArgument);
-          const updated = memberResponse(
-            await setMemberRoleAsOperator(db.sql, loaded.config, organization, user, role),
+          const added = memberResponse(
+            await addMemberAsOperator(db.sql, loaded.config, organization, user, flags.role),
           );
-          print(globals, updated, `${user.email} is now ${updated.role} in ${organization.slug}.`);
-        }),
+          print(
+            globals,
+            added,
+            `Added ${user.email} to ${organization.slug} as ${added.role} (member ${added.id}).`,
+          );
+        },
+      ),
     );
 
-  member
-    .command("remove")
-    .description("remove a member (moderate: --yes off a terminal)")
-    .argument("<org>", "organization id or slug")
-    .argument("<user>", "user id or email")
-    .action((selector: string, userArgument: string, _flags: unknown, command: Command) =>
-      withContext(command, async ({ loaded, db, globals }) => {
+  subcommand(member, "set-role <org> <user> <role>", "change a member's role").action(
+    run<[string, string, string]>(
+      async ({ loaded, db, globals }, [selector, userArgument, role]) => {
         const organization = await findOrganizationAsOperator(db.sql, selector);
         const user = await findUser(db, userArgument);
-        const confirmed = await confirmModerate(
-          `Remove ${user.email} from ${organization.slug}?`,
-          globals,
+        const updated = memberResponse(
+          await setMemberRoleAsOperator(db.sql, loaded.config, organization, user, role),
         );
-        if (!confirmed) {
-          note("Nothing removed.");
-          return;
-        }
-        const removed = memberWithUserResponse(
-          await removeMemberAsOperator(db.sql, loaded.config, organization, user),
-        );
-        print(
-          globals,
-          { removed: true, member: removed },
-          `Removed ${user.email} from ${organization.slug}.`,
-        );
-      }),
-    );
+        print(globals, updated, `${user.email} is now ${updated.role} in ${organization.slug}.`);
+      },
+    ),
+  );
+
+  subcommand(
+    member,
+    "remove <org> <user>",
+    "remove a member (moderate: --yes off a terminal)",
+  ).action(
+    run<[string, string]>(async ({ loaded, db, globals }, [selector, userArgument]) => {
+      const organization = await findOrganizationAsOperator(db.sql, selector);
+      const user = await findUser(db, userArgument);
+      const confirmed = await confirmModerate(
+        `Remove ${user.email} from ${organization.slug}?`,
+        globals,
+      );
+      if (!confirmed) {
+        note("Nothing removed.");
+        return;
+      }
+      const removed = memberWithUserResponse(
+        await removeMemberAsOperator(db.sql, loaded.config, organization, user),
+      );
+      print(
+        globals,
+        { removed: true, member: removed },
+        `Removed ${user.email} from ${organization.slug}.`,
+        "member.id",
+      );
+    }),
+  );
 }
 
 /** Mail problems go to stderr; the outbox's "written" line is not news to an operator. */
@@ -386,16 +428,13 @@ const stderrLog: LogSink = {
 function registerInvitationCommands(org: Command): void {
   const invite = org.command("invite").description("invitations to an organization");
 
-  invite
-    .command("create")
-    .description("invite an address; prints the accept URL")
-    .argument("<org>", "organization id or slug")
+  subcommand(invite, "create <org>", "invite an address; prints the accept URL")
     .requiredOption("--email <email>", "the address to invite")
     .requiredOption("--role <role>", "role(s) the invitee gets, comma-separated")
     .option("--no-send", "do not mail the invitation; only print its URL")
     .action(
-      (selector: string, flags: { email: string; role: string; send: boolean }, command: Command) =>
-        withContext(command, async ({ loaded, db, globals, dryRun }) => {
+      run<[string], { email: string; role: string; send: boolean }>(
+        async ({ loaded, db, globals, dryRun }, [selector], flags) => {
           const { config } = loaded;
           const organization = await findOrganizationAsOperator(db.sql, selector);
           const transport = createMailTransport(loaded);
@@ -409,27 +448,28 @@ function registerInvitationCommands(org: Command): void {
               // A dry run mails nobody: the invitation it shows is rolled back.
               { email: flags.email, role: flags.role, sendEmail: flags.send && !dryRun },
             );
-            print(globals, invited, invited.url);
-            if (!wantsJson(globals)) {
-              note(
-                invited.delivery === null
-                  ? `Invited ${invited.invitation.email} (not mailed).`
-                  : `Invited ${invited.invitation.email}; mail ${invited.delivery}.`,
-              );
-            }
+            emit(invited, globals, {
+              quietField: "invitation.id",
+              human: () => {
+                process.stdout.write(`${invited.url}\n`);
+                note(
+                  invited.delivery === null
+                    ? `Invited ${invited.invitation.email} (not mailed).`
+                    : `Invited ${invited.invitation.email}; mail ${invited.delivery}.`,
+                );
+              },
+            });
           } finally {
             transport.close();
           }
-        }),
+        },
+      ),
     );
 
-  invite
-    .command("list")
-    .description("list the invitations of an organization")
-    .argument("<org>", "organization id or slug")
+  subcommand(invite, "list <org>", "list the invitations of an organization")
     .addOption(new Option("--status <status>", "only this status").choices(INVITATION_STATUSES))
-    .action((selector: string, flags: { status?: InvitationStatus }, command: Command) =>
-      withContext(command, async ({ db, globals }) => {
+    .action(
+      run<[string], { status?: InvitationStatus }>(async ({ db, globals }, [selector], flags) => {
         const organization = await findOrganizationAsOperator(db.sql, selector);
         const items = await listInvitationsAsOperator(db.sql, organization.id, flags.status);
         print(
@@ -442,20 +482,18 @@ function registerInvitationCommands(org: Command): void {
         );
       }),
     );
-  invite
-    .command("cancel")
-    .description("cancel a pending invitation")
-    .argument("<invitation-id>", "the invitation's id")
-    .action((invitationId: string, _flags: unknown, command: Command) =>
-      withContext(command, async ({ db, globals }) => {
-        const canceled = await cancelInvitationAsOperator(db.sql, invitationId);
-        print(
-          globals,
-          { canceled: true, invitation: canceled },
-          `Canceled the invitation of ${canceled.email} (${canceled.id}).`,
-        );
-      }),
-    );
+
+  subcommand(invite, "cancel <invitation-id>", "cancel a pending invitation").action(
+    run<[string]>(async ({ db, globals }, [invitationId]) => {
+      const canceled = await cancelInvitationAsOperator(db.sql, invitationId);
+      print(
+        globals,
+        { canceled: true, invitation: canceled },
+        `Canceled the invitation of ${canceled.email} (${canceled.id}).`,
+        "invitation.id",
+      );
+    }),
+  );
 }
 
 /** Team commands need `organization.teams.enabled` (the HTTP team routes do too). */
@@ -474,171 +512,126 @@ function teamTable(rows: ReturnType<typeof teamResponse>[]): string {
   );
 }
 
+/** The organization and team (id or name) a team command names. */
+async function findTeam(
+  { db }: Context,
+  selector: string,
+  teamArgument: string,
+): Promise<{ organization: OrganizationRow; team: TeamRow }> {
+  const organization = await findOrganizationAsOperator(db.sql, selector);
+  return { organization, team: await findTeamAsOperator(db.sql, organization, teamArgument) };
+}
+
+const TEAMS = { teams: true };
+
 function registerTeamCommands(org: Command): void {
   const team = org.command("team").description("teams of an organization");
 
-  team
-    .command("create")
-    .description("create a team in an organization")
-    .argument("<org>", "organization id or slug")
+  subcommand(team, "create <org>", "create a team in an organization")
     .requiredOption("--name <name>", "team name, unique in the organization")
-    .action((selector: string, flags: { name: string }, command: Command) =>
-      withContext(command, async ({ loaded, db, globals }) => {
-        requireTeamsEnabled(loaded);
+    .action(
+      run<[string], { name: string }>(async ({ db, deps, globals }, [selector], flags) => {
         const organization = await findOrganizationAsOperator(db.sql, selector);
-        const created = teamResponse(
-          await createTeamAsOperator(
-            { sql: db.sql, config: loaded.config },
-            organization,
-            flags.name,
-          ),
-        );
+        const created = teamResponse(await createTeamAsOperator(deps, organization, flags.name));
         print(
           globals,
           { created: true, team: created },
           `Created team ${created.name} (${created.id}) in ${organization.slug}.`,
+          "team.id",
         );
-      }),
+      }, TEAMS),
     );
 
-  team
-    .command("list")
-    .description("list the teams of an organization")
-    .argument("<org>", "organization id or slug")
-    .action((selector: string, _flags: unknown, command: Command) =>
-      withContext(command, async ({ loaded, db, globals }) => {
-        requireTeamsEnabled(loaded);
-        const organization = await findOrganizationAsOperator(db.sql, selector);
-        const items = (await listTeamsAsOperator(db.sql, organization)).map(teamResponse);
-        print(globals, { items, nextCursor: null }, teamTable(items));
-      }),
-    );
+  subcommand(team, "list <org>", "list the teams of an organization").action(
+    run<[string]>(async ({ db, globals }, [selector]) => {
+      const organization = await findOrganizationAsOperator(db.sql, selector);
+      const items = (await listTeamsAsOperator(db.sql, organization)).map(teamResponse);
+      print(globals, { items, nextCursor: null }, teamTable(items));
+    }, TEAMS),
+  );
 
-  team
-    .command("rename")
-    .description("rename a team")
-    .argument("<org>", "organization id or slug")
-    .argument("<team>", "team id or name")
+  subcommand(team, "rename <org> <team>", "rename a team")
     .requiredOption("--name <name>", "the new name, unique in the organization")
-    .action((selector: string, teamArgument: string, flags: { name: string }, command: Command) =>
-      withContext(command, async ({ loaded, db, globals }) => {
-        requireTeamsEnabled(loaded);
-        const organization = await findOrganizationAsOperator(db.sql, selector);
-        const found = await findTeamAsOperator(db.sql, organization, teamArgument);
+    .action(
+      run<[string, string], { name: string }>(async (context, [selector, teamArgument], flags) => {
+        const { organization, team: found } = await findTeam(context, selector, teamArgument);
         const renamed = teamResponse(
-          await renameTeamAsOperator(
-            { sql: db.sql, config: loaded.config },
-            organization,
-            found,
-            flags.name,
-          ),
+          await renameTeamAsOperator(context.deps, organization, found, flags.name),
         );
         print(
-          globals,
+          context.globals,
           { updated: true, team: renamed },
           `Renamed team ${found.name} to ${renamed.name} (${renamed.id}).`,
+          "team.id",
         );
-      }),
+      }, TEAMS),
     );
 
-  team
-    .command("remove")
-    .description("remove a team and its memberships (moderate: --yes off a terminal)")
-    .argument("<org>", "organization id or slug")
-    .argument("<team>", "team id or name")
-    .action((selector: string, teamArgument: string, _flags: unknown, command: Command) =>
-      withContext(command, async ({ loaded, db, globals }) => {
-        requireTeamsEnabled(loaded);
-        const organization = await findOrganizationAsOperator(db.sql, selector);
-        const found = await findTeamAsOperator(db.sql, organization, teamArgument);
-        const confirmed = await confirmModerate(
-          `Remove team ${found.name} from ${organization.slug}?`,
-          globals,
-        );
-        if (!confirmed) {
-          note("Nothing removed.");
-          return;
-        }
-        const removed = teamResponse(
-          await removeTeamAsOperator({ sql: db.sql, config: loaded.config }, organization, found),
-        );
-        print(
-          globals,
-          { removed: true, team: removed },
-          `Removed team ${removed.name} (${removed.id}) from ${organization.slug}.`,
-        );
-      }),
-    );
+  subcommand(
+    team,
+    "remove <org> <team>",
+    "remove a team and its memberships (moderate: --yes off a terminal)",
+  ).action(
+    run<[string, string]>(async (context, [selector, teamArgument]) => {
+      const { organization, team: found } = await findTeam(context, selector, teamArgument);
+      const confirmed = await confirmModerate(
+        `Remove team ${found.name} from ${organization.slug}?`,
+        context.globals,
+      );
+      if (!confirmed) {
+        note("Nothing removed.");
+        return;
+      }
+      const removed = teamResponse(await removeTeamAsOperator(context.deps, organization, found));
+      print(
+        context.globals,
+        { removed: true, team: removed },
+        `Removed team ${removed.name} (${removed.id}) from ${organization.slug}.`,
+        "team.id",
+      );
+    }, TEAMS),
+  );
 
   const teamMember = team.command("member").description("members of a team");
 
-  teamMember
-    .command("add")
-    .description("put a member of the organization in a team")
-    .argument("<org>", "organization id or slug")
-    .argument("<team>", "team id or name")
-    .argument("<user>", "user id or email")
-    .action(
-      (
-        selector: string,
-        teamArgument: string,
-        userArgument: string,
-        _flags: unknown,
-        command: Command,
-      ) =>
-        withContext(command, async ({ loaded, db, globals }) => {
-          requireTeamsEnabled(loaded);
-          const organization = await findOrganizationAsOperator(db.sql, selector);
-          const found = await findTeamAsOperator(db.sql, organization, teamArgument);
-          const user = await findUser(db, userArgument);
-          const { member, added } = await addTeamMemberAsOperator(
-            { sql: db.sql, config: loaded.config },
-            organization,
-            found,
-            user.id,
-          );
-          print(
-            globals,
-            { added, member: teamMemberResponse(member) },
-            added
-              ? `Added ${user.email} to team ${found.name}.`
-              : `${user.email} is already in team ${found.name}; nothing changed.`,
-          );
-        }),
-    );
+  subcommand(
+    teamMember,
+    "add <org> <team> <user>",
+    "put a member of the organization in a team",
+  ).action(
+    run<[string, string, string]>(async (context, [selector, teamArgument, userArgument]) => {
+      const { organization, team: found } = await findTeam(context, selector, teamArgument);
+      const user = await findUser(context.db, userArgument);
+      const { member, added } = await addTeamMemberAsOperator(
+        context.deps,
+        organization,
+        found,
+        user.id,
+      );
+      print(
+        context.globals,
+        { added, member: teamMemberResponse(member) },
+        added
+          ? `Added ${user.email} to team ${found.name}.`
+          : `${user.email} is already in team ${found.name}; nothing changed.`,
+        "member.id",
+      );
+    }, TEAMS),
+  );
 
-  teamMember
-    .command("remove")
-    .description("take a user out of a team")
-    .argument("<org>", "organization id or slug")
-    .argument("<team>", "team id or name")
-    .argument("<user>", "user id or email")
-    .action(
-      (
-        selector: string,
-        teamArgument: string,
-        userArgument: string,
-        _flags: unknown,
-        command: Command,
-      ) =>
-        withContext(command, async ({ loaded, db, globals }) => {
-          requireTeamsEnabled(loaded);
-          const organization = await findOrganizationAsOperator(db.sql, selector);
-          const found = await findTeamAsOperator(db.sql, organization, teamArgument);
-          const user = await findUser(db, userArgument);
-          await removeTeamMemberAsOperator(
-            { sql: db.sql, config: loaded.config },
-            organization,
-            found,
-            user.id,
-          );
-          print(
-            globals,
-            { removed: true, teamId: found.id, userId: user.id },
-            `Removed ${user.email} from team ${found.name}.`,
-          );
-        }),
-    );
+  subcommand(teamMember, "remove <org> <team> <user>", "take a user out of a team").action(
+    run<[string, string, string]>(async (context, [selector, teamArgument, userArgument]) => {
+      const { organization, team: found } = await findTeam(context, selector, teamArgument);
+      const user = await findUser(context.db, userArgument);
+      await removeTeamMemberAsOperator(context.deps, organization, found, user.id);
+      print(
+        context.globals,
+        { removed: true, teamId: found.id, userId: user.id },
+        `Removed ${user.email} from team ${found.name}.`,
+        "userId",
+      );
+    }, TEAMS),
+  );
 }
 
 export function registerOrg(program: Command): void {

@@ -1,32 +1,45 @@
 /**
- * `authd session …`: list and revoke any user's sessions, and mint one for browser
- * tests when `cli.allowSessionMint` is on. Same domain functions as `/admin/*`.
+ * `authd session …`: list and revoke sessions (any user's, or platform-wide), and mint
+ * one for browser tests when `cli.allowSessionMint` is on and the profile is not
+ * production. Same domain functions as `/admin/*`.
  */
-import type { Command } from "commander";
+import { type Command, InvalidArgumentError } from "commander";
 import {
-  listUserSessions,
   mintSession,
   resolveUser,
   revokeUserSession,
   revokeUserSessions,
 } from "../../server/admin/admin.js";
+import { listSessionsPage } from "../../server/admin/session-queries.js";
 import { ensureSecret } from "../../server/config.js";
 import { AuthError } from "../../server/errors.js";
 import { sessionCookieFor } from "../../server/http/session-cookies.js";
+import { findOrganizationAsOperator } from "../../server/organization/organization.js";
 import type { SessionRow } from "../../server/sessions/queries.js";
 import { sessionResponse, userResponse } from "../../server/sessions/sessions.js";
 import { UsageError } from "../exit-codes.js";
-import { formatTable, type GlobalOptions, note, printJson, wantsJson } from "../output.js";
+import { emit, formatTable, type GlobalOptions, note } from "../output.js";
 import { CLI_ACTOR, parseDuration, withAdmin } from "./user.js";
+
+const MAX_PAGE = 1000;
+
+function parseLimit(value: string): number {
+  const limit = Number(value);
+  if (!/^\d+$/.test(value) || limit < 1 || limit > MAX_PAGE) {
+    throw new InvalidArgumentError(`expected a whole number from 1 to ${MAX_PAGE}`);
+  }
+  return limit;
+}
 
 function printSessions(sessions: SessionRow[]): void {
   process.stdout.write(
     `${formatTable(
-      ["ID", "USER", "EXPIRES", "IP", "IMPERSONATED BY", "CREATED"],
+      ["ID", "USER", "EXPIRES", "ACTIVE ORG", "IP", "IMPERSONATED BY", "CREATED"],
       sessions.map((session) => [
         session.id,
         session.userId,
         session.expiresAt.toISOString(),
+        session.activeOrganizationId ?? "-",
         session.ipAddress ?? "-",
         session.impersonatedBy ?? "-",
         session.createdAt.toISOString(),
@@ -35,20 +48,48 @@ function printSessions(sessions: SessionRow[]): void {
   );
 }
 
+interface ListFlags {
+  user?: string;
+  active?: boolean;
+  org?: string;
+  limit: number;
+  cursor?: string;
+}
+
 export function registerSession(program: Command): void {
   const session = program.command("session").description("manage sessions (platform admin)");
 
   session
     .command("list")
-    .description("a user's sessions, expired ones included")
-    .requiredOption("--user <user>", "user id or email")
-    .action(async (flags: { user: string }, command: Command) => {
+    .description("sessions, newest first: all, or a user's; expired ones unless --active")
+    .option("--user <user>", "only this user's sessions (id or email)")
+    .option("--active", "only sessions that have not expired")
+    .option("--org <org>", "only sessions whose active organization is this one (id or slug)")
+    .option("--limit <n>", `at most N sessions per page (1-${MAX_PAGE})`, parseLimit, 50)
+    .option("--cursor <cursor>", "the nextCursor of the previous page")
+    .action(async (flags: ListFlags, command: Command) => {
       const globals = command.optsWithGlobals<GlobalOptions>();
       await withAdmin(globals, async (admin) => {
-        const user = await resolveUser(admin.deps.sql, flags.user);
-        const sessions = await listUserSessions(admin.deps, CLI_ACTOR, user.id);
-        if (wantsJson(globals)) printJson({ items: sessions.map(sessionResponse) });
-        else printSessions(sessions);
+        const { sql } = admin.deps;
+        const user = flags.user === undefined ? undefined : await resolveUser(sql, flags.user);
+        const organization =
+          flags.org === undefined ? undefined : await findOrganizationAsOperator(sql, flags.org);
+        const page = await listSessionsPage(sql, {
+          userId: user?.id,
+          activeOnly: flags.active === true,
+          organizationId: organization?.id,
+          limit: flags.limit,
+          cursor: flags.cursor,
+        });
+        // sessionResponse's `token` is the opaque handle (the id), never the cookie secret.
+        emit({ items: page.sessions.map(sessionResponse), nextCursor: page.nextCursor }, globals, {
+          human: () => {
+            printSessions(page.sessions);
+            note(
+              `${page.sessions.length} session(s).${page.nextCursor ? ` Next page: --cursor ${page.nextCursor}` : ""}`,
+            );
+          },
+        });
       });
     });
 
@@ -71,8 +112,11 @@ export function registerSession(program: Command): void {
             details: { revoked, missing },
           });
         }
-        if (wantsJson(globals)) printJson({ revoked });
-        else for (const id of revoked) process.stdout.write(`Revoked ${id}.\n`);
+        emit({ revoked }, globals, {
+          human: () => {
+            for (const id of revoked) process.stdout.write(`Revoked ${id}.\n`);
+          },
+        });
       });
     });
 
@@ -85,20 +129,31 @@ export function registerSession(program: Command): void {
       await withAdmin(globals, async (admin) => {
         const user = await resolveUser(admin.deps.sql, flags.user);
         const count = await revokeUserSessions(admin.deps, CLI_ACTOR, user.id);
-        if (wantsJson(globals)) printJson({ userId: user.id, revoked: count });
-        else process.stdout.write(`Revoked ${count} session(s) of ${user.email}.\n`);
+        emit({ userId: user.id, revoked: count }, globals, {
+          quietField: "userId",
+          human: () => process.stdout.write(`Revoked ${count} session(s) of ${user.email}.\n`),
+        });
       });
     });
 
   session
     .command("create")
-    .description("mint a session for browser tests (needs cli.allowSessionMint: true)")
+    .description(
+      "mint a session for browser tests (needs cli.allowSessionMint: true; refused in production)",
+    )
     .requiredOption("--user <user>", "user id or email")
     .option("--ttl <duration>", "lifetime, e.g. 30m or 1h", parseDuration, 3600)
     .action(async (flags: { user: string; ttl: number }, command: Command) => {
       const globals = command.optsWithGlobals<GlobalOptions>();
       await withAdmin(globals, async (admin) => {
         const { config } = admin.loaded;
+        // reference/cli.md "Global flags": the production profile refuses session create,
+        // whatever the config file says.
+        if (admin.loaded.production) {
+          throw new UsageError(
+            "session create is refused in production (NODE_ENV=production or the production profile): minted sessions are for test and CI setups",
+          );
+        }
         if (!config.cli.allowSessionMint) {
           throw new UsageError(
             "session create is disabled: set `cli: { allowSessionMint: true }` in the config file (test and CI setups only)",
@@ -112,20 +167,26 @@ export function registerSession(program: Command): void {
           secret,
           minted.token,
         );
-        if (wantsJson(globals)) {
-          printJson({
+        // Printing the token is the purpose of this command; -q prints the cookie value only.
+        emit(
+          {
             token: minted.token,
             cookieName,
             cookieValue,
             session: sessionResponse(minted.session),
             user: userResponse(minted.user),
-          });
-        } else {
-          note(
-            `Cookie ${cookieName} for ${minted.user.email}, valid until ${minted.session.expiresAt.toISOString()}:`,
-          );
-          process.stdout.write(`${cookieValue}\n`);
-        }
+          },
+          globals,
+          {
+            quietField: "cookieValue",
+            human: () => {
+              note(
+                `Cookie ${cookieName} for ${minted.user.email}, valid until ${minted.session.expiresAt.toISOString()}:`,
+              );
+              process.stdout.write(`${cookieValue}\n`);
+            },
+          },
+        );
       });
     });
 }

@@ -57,6 +57,19 @@ describe("authd account", () => {
 
   it("unlinks, keeps the last account unless --allow-last, and audits", async () => {
     const id = await userWithGithub("unlink@example.test");
+    const dry = await authd([
+      "account",
+      "unlink",
+      "--user",
+      id,
+      "--provider",
+      "github",
+      "--dry-run",
+    ]);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toBe("Unlinked github from unlink@example.test.\n");
+    expect(dry.stderr).toContain("Dry run: nothing was written.");
+    expect(await sql`select id from account where user_id = ${id}`).toHaveLength(2);
     const first = await authd([
       "account",
       "unlink",

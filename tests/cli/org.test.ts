@@ -133,7 +133,10 @@ describe("authd org create / list / get", () => {
 
   it("lists organizations, all or by member, and gets one by slug or id", async () => {
     await json(["org", "create", "--name", "Beta", "--slug", "beta", "--owner", USERS.other.email]);
-    const all = await json<{ items: { slug: string }[]; nextCursor: null }>(["org", "list"]);
+    const all = await json<{ items: { id: string; slug: string }[]; nextCursor: null }>([
+      "org",
+      "list",
+    ]);
     expect(all.items.map((item) => item.slug)).toEqual(["acme", "beta"]);
     expect(all.nextCursor).toBeNull();
     const mine = await json<{ items: { slug: string }[] }>([
@@ -156,6 +159,8 @@ describe("authd org create / list / get", () => {
     const human = await authd(["org", "list"]);
     expect(human.stdout).toMatch(/^ID\s+SLUG\s+NAME\s+CREATED\n/);
     expect(human.stdout).toContain("beta");
+    const quiet = await authd(["org", "list", "-q"]);
+    expect(quiet.stdout).toBe(`${all.items.map((item) => item.id).join("\n")}\n`);
 
     const missing = await authd(["org", "get", "nope", "--json"]);
     expect(missing.code).toBe(3);
@@ -164,6 +169,34 @@ describe("authd org create / list / get", () => {
 });
 
 describe("authd org member", () => {
+  it("add --dry-run shows the member it would add and writes nothing", async () => {
+    const dry = await authd([
+      "org",
+      "member",
+      "add",
+      "acme",
+      USERS.other.email,
+      "--role",
+      "member",
+      "--dry-run",
+      "--json",
+    ]);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(JSON.parse(dry.stdout)).toMatchObject({ userId: USERS.other.id, role: "member" });
+    expect(dry.stderr).toContain("Dry run: nothing was written.");
+    expect(await sql`select id from member where user_id = ${USERS.other.id}`).toHaveLength(1);
+    expect(
+      await sql`
+        select m.id from member m join organization o on o.id = m.organization_id
+        where o.slug = 'acme' and m.user_id = ${USERS.other.id}`,
+    ).toHaveLength(0);
+    expect(
+      await sql`
+        select id from audit_event
+        where action = 'organization.member_added' and target_id = ${USERS.other.id}`,
+    ).toHaveLength(0);
+  });
+
   it("adds a member with a role; twice is a conflict; an unknown role is refused", async () => {
     const added = await json<{ userId: string; role: string }>([
       "org",
@@ -362,6 +395,56 @@ describe("authd org invite", () => {
 });
 
 describe("authd org delete", () => {
+  it("--dry-run shows the blast radius without --confirm and deletes nothing", async () => {
+    const [acme] = await sql<{ id: string }[]>`select id from organization where slug = 'acme'`;
+    const orgId = acme?.id as string;
+    await sql`insert into team (id, name, organization_id) values ('team-core', 'Core', ${orgId})`;
+    await sql`insert into team_member (id, team_id, user_id) values ('tm-1', 'team-core', ${USERS.owner.id})`;
+    const sessions = [
+      ["s-live-1", USERS.owner.id, "1 hour", orgId],
+      ["s-live-2", USERS.member.id, "1 hour", orgId],
+      ["s-expired", USERS.owner.id, "-1 hour", orgId],
+      ["s-other", USERS.other.id, "1 hour", null],
+    ] as const;
+    for (const [id, userId, lifetime, active] of sessions) {
+      await sql`
+        insert into session (id, user_id, token_hash, expires_at, active_organization_id)
+        values (${id}, ${userId}, ${`hash-${id}`}, now() + ${lifetime}::interval, ${active})`;
+    }
+    const counts = () => sql`
+      select (select count(*)::int from organization) as organizations,
+             (select count(*)::int from member) as members,
+             (select count(*)::int from invitation) as invitations,
+             (select count(*)::int from team) as teams,
+             (select count(*)::int from team_member) as team_members,
+             (select count(*)::int from session where active_organization_id is not null) as active`;
+    const before = await counts();
+
+    const dry = await authd(["org", "delete", "acme", "--dry-run", "--json"]);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(JSON.parse(dry.stdout)).toEqual({
+      dryRun: true,
+      organization: expect.objectContaining({ id: orgId, slug: "acme" }),
+      // The owner; the two invitations made above; the team and its one member.
+      wouldRemove: { members: 1, invitations: 2, teams: 1, teamMembers: 1 },
+      // Unexpired sessions with acme active (the expired one is not counted).
+      activeSessions: 2,
+    });
+    expect(dry.stderr).toContain("Dry run: nothing was written.");
+    const human = await authd(["org", "delete", orgId, "--dry-run", "--yes"]);
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).toBe(
+      `Would delete organization acme (${orgId}) with 1 member(s), 2 invitation(s), 1 team(s) and 1 team membership(s).\n` +
+        "2 unexpired session(s) have it active; they would stay signed in without an active organization.\n",
+    );
+    const mismatch = await authd(["org", "delete", "acme", "--dry-run", "--confirm=beta"]);
+    expect(mismatch.code).toBe(2);
+    expect(await counts()).toEqual(before);
+    expect(await sql`select id from audit_event where action = 'organization.deleted'`).toEqual([]);
+    await sql`delete from session`;
+    await sql`delete from team`;
+  });
+
   it("needs --confirm=<slug>, even with --yes (exit 2), then deletes", async () => {
     const withYes = await authd(["org", "delete", "beta", "--yes"]);
     expect(withYes.code).toBe(2);
