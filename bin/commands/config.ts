@@ -15,7 +15,7 @@ import {
   redactConfig,
 } from "../../server/config.js";
 import { EXIT } from "../exit-codes.js";
-import { formatTable, type GlobalOptions, note, printJson, wantsJson } from "../output.js";
+import { emit, formatTable, type GlobalOptions, note, printJson } from "../output.js";
 
 export type ConfigSource = "flag" | "env" | "file" | "default";
 
@@ -133,16 +133,19 @@ async function validateCommand(_flags: unknown, command: Command): Promise<void>
     problems = error.problems;
   }
   const valid = problems.length === 0;
-  if (wantsJson(globals)) {
-    printJson({ valid, file, problems });
-  } else if (valid) {
-    process.stdout.write(`valid (${file ?? "no config file: defaults and environment"})\n`);
-  } else {
-    process.stderr.write(`${problems.map((problem) => `${problem}\n`).join("")}`);
-    note(
-      `invalid: ${problems.length} problem${problems.length === 1 ? "" : "s"} in ${file ?? "the environment"}`,
-    );
-  }
+  emit({ valid, file, problems }, globals, {
+    human: () => {
+      if (valid) {
+        process.stdout.write(`valid (${file ?? "no config file: defaults and environment"})\n`);
+        return;
+      }
+      process.stderr.write(`${problems.map((problem) => `${problem}\n`).join("")}`);
+      note(
+        `invalid: ${problems.length} problem${problems.length === 1 ? "" : "s"} in ${file ?? "the environment"}`,
+      );
+    },
+    quietField: "problems",
+  });
   process.exitCode = valid ? EXIT.ok : EXIT.config;
 }
 
@@ -152,17 +155,20 @@ async function showCommand(flags: { reveal?: boolean }, command: Command): Promi
   const reveal = flags.reveal === true;
   if (reveal) note("warning: --reveal prints secrets in clear text; do not share this output.");
   const settings = effectiveSettings(loaded, reveal);
-  if (wantsJson(globals)) {
-    printJson({ file: loaded.file, revealed: reveal, settings });
-  } else {
-    process.stdout.write(
-      `${formatTable(
-        ["SETTING", "VALUE", "SOURCE"],
-        settings.map((setting) => [setting.key, display(setting.value), describeSource(setting)]),
-      )}\n`,
-    );
-    note(`Configuration file: ${loaded.file ?? "none (defaults)"}`);
-  }
+  emit({ file: loaded.file, revealed: reveal, settings }, globals, {
+    listField: "settings",
+    columns: ["key", "value", "source", "variable"],
+    quietField: "key",
+    human: () => {
+      process.stdout.write(
+        `${formatTable(
+          ["SETTING", "VALUE", "SOURCE"],
+          settings.map((setting) => [setting.key, display(setting.value), describeSource(setting)]),
+        )}\n`,
+      );
+      note(`Configuration file: ${loaded.file ?? "none (defaults)"}`);
+    },
+  });
   process.exitCode = EXIT.ok;
 }
 
@@ -185,8 +191,11 @@ export function registerConfig(program: Command): void {
   config
     .command("schema")
     .description("print the JSON Schema of the config file")
-    .action(() => {
-      printJson(configJsonSchema());
+    .action((_flags: unknown, command: Command) => {
+      const globals = command.optsWithGlobals<GlobalOptions>();
+      const schema = configJsonSchema();
+      // JSON Schema is JSON: the human form is the JSON document too (-o yaml also works).
+      emit(schema, globals, { human: () => printJson(schema) });
       process.exitCode = EXIT.ok;
     });
 }

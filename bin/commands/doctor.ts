@@ -19,14 +19,7 @@ import { EmbeddedDatabaseLockedError } from "../../server/db/embedded.js";
 import { migrationStatus } from "../../server/db/migrations.js";
 import { createMailTransport } from "../../server/mail/transport.js";
 import { EXIT, ExitError } from "../exit-codes.js";
-import {
-  formatTable,
-  type GlobalOptions,
-  note,
-  printJson,
-  useColor,
-  wantsJson,
-} from "../output.js";
+import { emit, formatTable, type GlobalOptions, note, outputFormat, useColor } from "../output.js";
 
 export type CheckStatus = "ok" | "warn" | "fail";
 
@@ -421,11 +414,12 @@ export function registerDoctor(program: Command): void {
       } finally {
         leave();
       }
-      if (wantsJson(globals)) {
-        printJson({ config: report.config, checks: report.checks, ok: report.ok });
-      } else {
-        printHuman(report, useColor(globals));
-      }
+      emit({ config: report.config, checks: report.checks, ok: report.ok }, globals, {
+        listField: "checks",
+        columns: ["status", "name", "detail"],
+        quietField: "name",
+        human: () => printHuman(report, useColor(globals)),
+      });
       const failed = report.checks.filter((check) => check.status === "fail");
       if (failed.length > 0) {
         const names = failed.map((check) => check.name).join(", ");
@@ -434,7 +428,7 @@ export function registerDoctor(program: Command): void {
           report.exitCode,
         );
       }
-      if (!wantsJson(globals)) {
+      if (outputFormat(globals) === "human" && !globals.quiet) {
         const warned = report.checks.filter((check) => check.status === "warn");
         note(
           warned.length > 0

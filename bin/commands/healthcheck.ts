@@ -6,7 +6,7 @@
 import { type Command, InvalidArgumentError } from "commander";
 import { ConfigError, loadConfig } from "../../server/config.js";
 import { EXIT } from "../exit-codes.js";
-import { type GlobalOptions, note, printJson, wantsJson } from "../output.js";
+import { emit, type GlobalOptions, note } from "../output.js";
 
 interface HealthcheckFlags {
   url?: string;
@@ -84,8 +84,13 @@ export function registerHealthcheck(program: Command): void {
     .action(async (flags: HealthcheckFlags, command: Command) => {
       const globals = command.optsWithGlobals<GlobalOptions>();
       const result = await probe(await probeUrl(flags, globals), globals.timeout ?? 5);
-      if (wantsJson(globals)) printJson(result);
-      else if (!result.ok) note(`authd: unhealthy: ${result.url}: ${result.error}`);
+      emit(result, globals, {
+        // Silent when healthy: a probe's output only matters when it fails.
+        human: () => {
+          if (!result.ok) note(`authd: unhealthy: ${result.url}: ${result.error}`);
+        },
+        quietField: "url",
+      });
       process.exitCode = result.ok ? EXIT.ok : EXIT.internal;
     });
 }

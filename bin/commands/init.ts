@@ -11,7 +11,7 @@ import { CONFIG_FILE_NAMES, configSchema, validateConfig } from "../../server/co
 import { generateSecret } from "../../server/crypto/random.js";
 import { packageRoot } from "../../server/db/migrations.js";
 import { EXIT, ExitError, FileExistsError, UsageError } from "../exit-codes.js";
-import { canPrompt, type GlobalOptions, note, printJson, wantsJson } from "../output.js";
+import { canPrompt, emit, type GlobalOptions, note } from "../output.js";
 
 const DEFAULT_BASE_URL = "http://localhost:3000";
 /** The schema's default sender, written out so operators see where to change it. */
@@ -407,7 +407,6 @@ async function prepareDirectory(dir: string, dryRun: boolean): Promise<void> {
 
 async function runInit(flags: InitFlags, command: Command): Promise<void> {
   const globals = command.optsWithGlobals<GlobalOptions>();
-  const json = wantsJson(globals);
   const dir = path.resolve(flags.dir ?? ".");
   const configName = flags.format === "json" ? "authd.config.json" : "authd.config.ts";
   const configFile = path.join(dir, configName);
@@ -417,7 +416,11 @@ async function runInit(flags: InitFlags, command: Command): Promise<void> {
 
   // Before any question: nobody should answer five prompts to be refused.
   refuseExisting(dir, configName, force);
-  let answers = answersFromFlags(flags);
+  // --database-url is also a global flag (the program parses it wherever it stands).
+  let answers = answersFromFlags({
+    ...flags,
+    databaseUrl: flags.databaseUrl ?? globals.databaseUrl,
+  });
   if (canPrompt(globals) && !globals.yes) {
     validateAnswers(answers);
     try {
@@ -459,57 +462,70 @@ async function runInit(flags: InitFlags, command: Command): Promise<void> {
   }
 
   const embeddedDatabase = answers.databaseUrl === undefined;
-  if (json) {
-    printJson({
-      files: [configFile, envFile],
-      format: flags.format,
-      embeddedDatabase,
-      socialProviders: answers.socialProviders,
-      organizations: answers.organizations,
-      gitignoreAdded: ignoreAdditions,
-      dryRun,
-    });
-    return;
-  }
-
-  if (dryRun) {
-    process.stdout.write(`==> ${configFile} <==\n${configText}\n==> ${envFile} <==\n${envText}`);
+  const result = {
+    files: [configFile, envFile],
+    format: flags.format,
+    embeddedDatabase,
+    socialProviders: answers.socialProviders,
+    organizations: answers.organizations,
+    gitignoreAdded: ignoreAdditions,
+    dryRun,
+  };
+  /** After writing: what was written, and what to do next (stderr: stdout stays data). */
+  const printNextSteps = (): void => {
+    note(`Wrote ${displayPath(configFile)}`);
+    note(`Wrote ${displayPath(envFile)} (mode 600, with a new AUTHD_SECRET; keep it out of git)`);
     if (ignoreAdditions.length > 0) {
-      process.stdout.write(`\n==> ${gitignore} (appended) <==\n${ignoreAdditions.join("\n")}\n`);
+      note(`Added ${ignoreAdditions.join(" and ")} to ${displayPath(gitignore)}`);
     }
-    note("Dry run: nothing was written.");
-    return;
-  }
+    const steps: string[] = [];
+    if (dir !== process.cwd()) steps.push(`cd ${displayPath(dir)}`);
+    if (answers.socialProviders.length > 0) {
+      const ids = answers.socialProviders.join(", ");
+      if (flags.format === "ts") {
+        steps.push(`fill in the ${ids} client id(s) and secret(s) in .env`);
+      } else {
+        note(
+          `The social providers (${ids}) have empty clientId and clientSecret in ${configName}; fill them in before starting (a JSON config cannot read .env, so keep the file out of git, or use --format ts).`,
+        );
+        steps.push(`fill in socialProviders in ${configName}`);
+      }
+    }
+    if (!embeddedDatabase) steps.push("npx authd migrate");
+    steps.push("npx authd serve");
+    note(`\nNext steps:\n${steps.map((step) => `  ${step}`).join("\n")}`);
+  };
+  emit(result, globals, {
+    quietField: "files",
+    human: () =>
+      dryRun
+        ? printDryRun([
+            { file: configFile, text: configText },
+            { file: envFile, text: envText },
+            ...(ignoreAdditions.length > 0
+              ? [{ file: `${gitignore} (appended)`, text: `${ignoreAdditions.join("\n")}\n` }]
+              : []),
+          ])
+        : printNextSteps(),
+  });
+  if (dryRun) note("Dry run: nothing was written.");
+}
 
-  note(`Wrote ${displayPath(configFile)}`);
-  note(`Wrote ${displayPath(envFile)} (mode 600, with a new AUTHD_SECRET; keep it out of git)`);
-  if (ignoreAdditions.length > 0) {
-    note(`Added ${ignoreAdditions.join(" and ")} to ${displayPath(gitignore)}`);
-  }
-  const steps: string[] = [];
-  if (dir !== process.cwd()) steps.push(`cd ${displayPath(dir)}`);
-  if (answers.socialProviders.length > 0) {
-    const ids = answers.socialProviders.join(", ");
-    if (flags.format === "ts") {
-      steps.push(`fill in the ${ids} client id(s) and secret(s) in .env`);
-    } else {
-      note(
-        `The social providers (${ids}) have empty clientId and clientSecret in ${configName}; fill them in before starting (a JSON config cannot read .env, so keep the file out of git, or use --format ts).`,
-      );
-      steps.push(`fill in socialProviders in ${configName}`);
-    }
-  }
-  if (!embeddedDatabase) steps.push("npx authd migrate");
-  steps.push("npx authd serve");
-  note(`\nNext steps:\n${steps.map((step) => `  ${step}`).join("\n")}`);
+/** The files a dry run would write, each under a `==> path <==` header (as `head` prints them). */
+function printDryRun(files: Array<{ file: string; text: string }>): void {
+  process.stdout.write(files.map(({ file, text }) => `==> ${file} <==\n${text}`).join("\n"));
 }
 
 export function registerInit(program: Command): void {
-  program
+  const init = program
     .command("init")
     .description("write authd.config.ts (or .json) and .env with a new secret")
-    .option("--base-url <url>", "public URL of the server", DEFAULT_BASE_URL)
-    .option("--database-url <url>", "PostgreSQL URL for .env (default: embedded PGlite)")
+    .option("--base-url <url>", "public URL of the server", DEFAULT_BASE_URL);
+  // Where the program declares --database-url globally, that one carries the value.
+  if (!program.options.some((option) => option.long === "--database-url")) {
+    init.option("--database-url <url>", "PostgreSQL URL for .env (default: embedded PGlite)");
+  }
+  init
     .addOption(
       new Option("--social <ids>", "social provider ids, comma-separated (e.g. github,google)")
         .argParser(parseProviderList)

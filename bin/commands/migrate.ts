@@ -1,4 +1,5 @@
 /** `authd migrate [up|down|status|create|baseline]`: the schema, through node-pg-migrate. */
+import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Command } from "commander";
@@ -11,9 +12,14 @@ import {
   runMigrations,
 } from "../../server/db/migrations.js";
 import { EXIT, FileExistsError, UsageError } from "../exit-codes.js";
-import { formatTable, type GlobalOptions, note, printJson, wantsJson } from "../output.js";
+import { emit, formatTable, type GlobalOptions, note } from "../output.js";
 import { confirmModerate, parseCount } from "./shared.js";
 
+/**
+ * Not bin/with-database.ts: node-pg-migrate opens its own connection (db.url), so a
+ * rolled-back transaction could not contain it. Dry runs here write nothing by
+ * themselves: they read the status, or let node-pg-migrate skip every statement.
+ */
 async function withDatabase<T>(
   globals: GlobalOptions,
   work: (db: Database) => Promise<T>,
@@ -32,24 +38,45 @@ interface UpFlags {
   dryRun?: boolean;
 }
 
+/** Prints the names that ran (or would run) under a one-line summary. */
+function printRun(verb: string, names: string[], label: string): void {
+  process.stdout.write(`${verb} ${names.length} migration(s) on ${label}:\n`);
+  for (const name of names) process.stdout.write(`  ${name}\n`);
+}
+
+/**
+ * A dry run on a database that records no migration yet (perhaps without the
+ * migrations table, which node-pg-migrate would create even in a dry run): the
+ * pending files are what would run, so nothing needs to touch the database.
+ */
+async function dryRunMigrations(
+  db: Database,
+  direction: "up" | "down",
+  count: number | undefined,
+): Promise<string[]> {
+  const status = await migrationStatus(db.sql);
+  if (status.applied.length === 0) {
+    return direction === "up" ? status.pending.slice(0, count ?? status.pending.length) : [];
+  }
+  // node-pg-migrate checks the order and the files as for real, and skips every statement.
+  return runMigrations(db, { direction, count, dryRun: true, log: note });
+}
+
 async function migrateUp(flags: UpFlags, command: Command): Promise<void> {
   const globals = command.optsWithGlobals<GlobalOptions>();
+  const dryRun = flags.dryRun === true;
   await withDatabase(globals, async (db) => {
-    const ran = await runMigrations(db, {
-      direction: "up",
-      count: flags.count,
-      dryRun: flags.dryRun,
-      log: flags.dryRun ? note : undefined,
+    const ran = dryRun
+      ? await dryRunMigrations(db, "up", flags.count)
+      : await runMigrations(db, { direction: "up", count: flags.count });
+    emit({ direction: "up", dryRun, migrations: ran }, globals, {
+      quietField: "migrations",
+      human: () => {
+        if (ran.length === 0) process.stdout.write(`Schema is up to date (${db.label}).\n`);
+        else printRun(dryRun ? "Would apply" : "Applied", ran, db.label);
+      },
     });
-    if (wantsJson(globals)) {
-      printJson({ direction: "up", dryRun: flags.dryRun === true, migrations: ran });
-    } else if (ran.length === 0) {
-      process.stdout.write(`Schema is up to date (${db.label}).\n`);
-    } else {
-      const verb = flags.dryRun ? "Would apply" : "Applied";
-      process.stdout.write(`${verb} ${ran.length} migration(s) on ${db.label}:\n`);
-      for (const name of ran) process.stdout.write(`  ${name}\n`);
-    }
+    if (dryRun) note("Dry run: nothing was applied.");
   });
 }
 
@@ -71,18 +98,20 @@ function migrationTemplate(name: string, number: string): string {
 /** Writes NNNN_<name>.sql (the next number) into dir; never overwrites. */
 async function migrateCreate(
   name: string,
-  flags: { dir?: string },
+  flags: { dir?: string; dryRun?: boolean },
   command: Command,
 ): Promise<void> {
   const globals = command.optsWithGlobals<GlobalOptions>();
+  const dryRun = flags.dryRun === true;
   if (!MIGRATION_NAME.test(name)) {
     throw new UsageError(
       `invalid migration name "${name}": use kebab-case letters, digits and dashes (e.g. add-user-locale)`,
     );
   }
   const dir = path.resolve(flags.dir ?? migrationsDirectory());
-  await mkdir(dir, { recursive: true });
-  const existing = await listMigrationFiles(dir);
+  // A dry run creates no directory either: a missing one simply holds no migrations.
+  if (!dryRun) await mkdir(dir, { recursive: true });
+  const existing = existsSync(dir) ? await listMigrationFiles(dir) : [];
   const highest = existing.reduce((max, file) => {
     const match = /^(\d+)_/.exec(file);
     return match ? Math.max(max, Number(match[1])) : max;
@@ -95,19 +124,30 @@ async function migrateCreate(
   }
   const number = String(highest + 1).padStart(4, "0");
   const file = path.join(dir, `${number}_${name}.sql`);
+  const content = migrationTemplate(name, number);
+  if (dryRun) {
+    emit({ file, dryRun: true, content }, globals, {
+      quietField: "file",
+      human: () => process.stdout.write(`==> ${file} <==\n${content}`),
+    });
+    note("Dry run: nothing was written.");
+    return;
+  }
   try {
-    await writeFile(file, migrationTemplate(name, number), { flag: "wx" });
+    await writeFile(file, content, { flag: "wx" });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EEXIST") {
       throw new FileExistsError(`${file} already exists; not overwriting it`);
     }
     throw error;
   }
-  if (wantsJson(globals)) printJson({ file });
-  else {
-    process.stdout.write(`${file}\n`);
-    note("Fill in the Up and Down sections, then run `authd migrate`.");
-  }
+  emit({ file }, globals, {
+    quietField: "file",
+    human: () => {
+      process.stdout.write(`${file}\n`);
+      note("Fill in the Up and Down sections, then run `authd migrate`.");
+    },
+  });
 }
 
 /** Accepts a full migration name or its number prefix (`0001`, `1`). */
@@ -122,8 +162,12 @@ function findMigration(files: string[], id: string): string | undefined {
   return undefined;
 }
 
-async function migrateBaseline(flags: { markApplied: string }, command: Command): Promise<void> {
+async function migrateBaseline(
+  flags: { markApplied: string; dryRun?: boolean },
+  command: Command,
+): Promise<void> {
   const globals = command.optsWithGlobals<GlobalOptions>();
+  const dryRun = flags.dryRun === true;
   const files = await listMigrationFiles();
   const target = findMigration(files, flags.markApplied);
   if (!target) {
@@ -135,7 +179,7 @@ async function migrateBaseline(flags: { markApplied: string }, command: Command)
   await withDatabase(globals, async (db) => {
     const status = await migrationStatus(db.sql);
     const toMark = upTo.filter((name) => status.pending.includes(name));
-    if (toMark.length > 0) {
+    if (toMark.length > 0 && !dryRun) {
       const confirmed = await confirmModerate(
         `Record ${toMark.length} migration(s) up to ${target} as applied on ${db.label} without running them?`,
         globals,
@@ -145,19 +189,82 @@ async function migrateBaseline(flags: { markApplied: string }, command: Command)
         return;
       }
     }
+    // node-pg-migrate records fake runs even in its dry-run mode: a dry run stops here.
     const marked =
-      toMark.length === 0
-        ? []
+      toMark.length === 0 || dryRun
+        ? toMark
         : await runMigrations(db, { direction: "up", count: toMark.length, fake: true });
-    if (wantsJson(globals)) printJson({ baseline: target, markedApplied: marked });
-    else if (marked.length === 0) {
-      process.stdout.write(`Nothing to do: migrations up to ${target} are already applied.\n`);
-    } else {
-      process.stdout.write(
-        `Marked ${marked.length} migration(s) as applied on ${db.label} (not run):\n`,
-      );
-      for (const name of marked) process.stdout.write(`  ${name}\n`);
+    emit(
+      dryRun
+        ? { baseline: target, dryRun, markedApplied: marked }
+        : { baseline: target, markedApplied: marked },
+      globals,
+      {
+        quietField: "markedApplied",
+        human: () => {
+          if (marked.length === 0) {
+            process.stdout.write(
+              `Nothing to do: migrations up to ${target} are already applied.\n`,
+            );
+          } else {
+            printRun(dryRun ? "Would mark" : "Marked", marked, `${db.label} as applied (not run)`);
+          }
+        },
+      },
+    );
+    if (dryRun) note("Dry run: nothing was recorded.");
+  });
+}
+
+/**
+ * `migrate down`: the production profile (NODE_ENV=production, --profile production or
+ * AUTHD_PROFILE=production) refuses it without --force-production, dry run or not.
+ */
+async function migrateDown(
+  flags: { count: number; forceProduction?: boolean; dryRun?: boolean },
+  command: Command,
+): Promise<void> {
+  const globals = command.optsWithGlobals<GlobalOptions>();
+  const dryRun = flags.dryRun === true;
+  // Refused before anything else: no prompt, no connection.
+  const { production } = await loadConfig({ configPath: globals.config });
+  if (production && !flags.forceProduction) {
+    throw new UsageError(
+      "refusing to revert migrations in the production profile (NODE_ENV=production or --profile production) without --force-production",
+    );
+  }
+  if (!dryRun) {
+    const confirmed = await confirmModerate(
+      `Revert ${flags.count} migration(s)? Data in the dropped tables is lost.`,
+      globals,
+    );
+    if (!confirmed) {
+      note("Nothing reverted.");
+      process.exitCode = EXIT.ok;
+      return;
     }
+  }
+  await withDatabase(globals, async (db) => {
+    const reverted = dryRun
+      ? await dryRunMigrations(db, "down", flags.count)
+      : await runMigrations(db, { direction: "down", count: flags.count });
+    emit(
+      dryRun
+        ? { direction: "down", dryRun, migrations: reverted }
+        : { direction: "down", migrations: reverted },
+      globals,
+      {
+        quietField: "migrations",
+        human: () => {
+          if (reverted.length === 0) {
+            process.stdout.write(`Nothing to revert: no migration is applied on ${db.label}.\n`);
+          } else {
+            printRun(dryRun ? "Would revert" : "Reverted", reverted, db.label);
+          }
+        },
+      },
+    );
+    if (dryRun) note("Dry run: nothing was reverted.");
   });
 }
 
@@ -176,33 +283,11 @@ export function registerMigrate(program: Command): void {
     .command("down")
     .description("revert the most recent migration (or --count N)")
     .option("--count <n>", "revert N migrations", parseCount, 1)
-    .option("--force-production", "allow reverting when NODE_ENV=production")
-    .action(async (flags: { count: number; forceProduction?: boolean }, command: Command) => {
-      const globals = command.optsWithGlobals<GlobalOptions>();
-      const loaded = await loadConfig({ configPath: globals.config });
-      if (loaded.production && !flags.forceProduction) {
-        throw new UsageError(
-          "refusing to revert migrations when NODE_ENV=production without --force-production",
-        );
-      }
-      const confirmed = await confirmModerate(
-        `Revert ${flags.count} migration(s)? Data in the dropped tables is lost.`,
-        globals,
-      );
-      if (!confirmed) {
-        note("Nothing reverted.");
-        process.exitCode = EXIT.ok;
-        return;
-      }
-      await withDatabase(globals, async (db) => {
-        const reverted = await runMigrations(db, { direction: "down", count: flags.count });
-        if (wantsJson(globals)) printJson({ direction: "down", migrations: reverted });
-        else {
-          process.stdout.write(`Reverted ${reverted.length} migration(s) on ${db.label}:\n`);
-          for (const name of reverted) process.stdout.write(`  ${name}\n`);
-        }
-      });
-    });
+    .option(
+      "--force-production",
+      "allow reverting in the production profile (NODE_ENV=production, --profile production)",
+    )
+    .action(migrateDown);
 
   migrate
     .command("status")
@@ -221,21 +306,24 @@ export function registerMigrate(program: Command): void {
           ...status.pending.map((name) => ({ name, status: "pending", runOn: null })),
         ];
         const upToDate = status.pending.length === 0 && status.unknown.length === 0;
-        if (wantsJson(globals)) {
-          printJson({ database: db.label, upToDate, migrations });
-        } else {
-          process.stdout.write(
-            `${formatTable(
-              ["STATUS", "MIGRATION", "RUN ON"],
-              migrations.map((row) => [row.status, row.name, row.runOn ?? "-"]),
-            )}\n`,
-          );
-          note(
-            upToDate
-              ? "Schema is up to date."
-              : `${status.pending.length} pending; run \`authd migrate\`.`,
-          );
-        }
+        emit({ database: db.label, upToDate, migrations }, globals, {
+          listField: "migrations",
+          columns: ["name", "status", "runOn"],
+          quietField: "name",
+          human: () => {
+            process.stdout.write(
+              `${formatTable(
+                ["STATUS", "MIGRATION", "RUN ON"],
+                migrations.map((row) => [row.status, row.name, row.runOn ?? "-"]),
+              )}\n`,
+            );
+            note(
+              upToDate
+                ? "Schema is up to date."
+                : `${status.pending.length} pending; run \`authd migrate\`.`,
+            );
+          },
+        });
         if (flags.exitCode) {
           if (status.unknown.length > 0) process.exitCode = EXIT.migrationDrift;
           else if (status.pending.length > 0) process.exitCode = EXIT.migrationsPending;

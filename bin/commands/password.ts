@@ -7,7 +7,7 @@ import { performance } from "node:perf_hooks";
 import argon2 from "argon2";
 import { type Command, InvalidArgumentError } from "commander";
 import { ARGON2_PARAMETERS } from "../../server/crypto/password.js";
-import { formatTable, type GlobalOptions, note, printJson, wantsJson } from "../output.js";
+import { emit, formatTable, type GlobalOptions, note, outputFormat } from "../output.js";
 
 const OWASP_MIN_MEMORY_KIB = 19456;
 const MIN_TIME_COST = 2;
@@ -145,32 +145,34 @@ export function registerPassword(program: Command): void {
     .option("--max-memory <size>", "largest memory cost to try, e.g. 64MiB", parseMemory, 65536)
     .action(async (flags: { targetMs: number; maxMemory: number }, command: Command) => {
       const globals = command.optsWithGlobals<GlobalOptions>();
-      if (!wantsJson(globals)) note(`Measuring argon2id (target ${flags.targetMs} ms)...`);
+      if (outputFormat(globals) === "human") {
+        note(`Measuring argon2id (target ${flags.targetMs} ms)...`);
+      }
       const result = await calibrate(flags.targetMs, flags.maxMemory);
-      if (wantsJson(globals)) {
-        printJson({
-          targetMs: result.targetMs,
-          current: result.current,
-          suggested: result.suggested,
-        });
-        return;
-      }
-      process.stdout.write(
-        `${formatTable(
-          ["", "MEMORY", "TIME COST", "PARALLELISM", "MEDIAN"],
-          [
-            ["current", ...describe(result.current)],
-            ["suggested", ...describe(result.suggested)],
-          ],
-        )}\n`,
-      );
-      if (!result.reachedTarget) {
-        process.stdout.write(
-          `No parameters up to ${flags.maxMemory} KiB and t=${MAX_TIME_COST} reached ${flags.targetMs} ms; the slowest measured is shown.\n`,
-        );
-      }
-      process.stdout.write(
-        "authd's parameters are fixed in server/crypto/password.ts (ARGON2_PARAMETERS); this command changes nothing.\n",
+      emit(
+        { targetMs: result.targetMs, current: result.current, suggested: result.suggested },
+        globals,
+        { human: () => printCalibration(result, flags.maxMemory) },
       );
     });
+}
+
+function printCalibration(result: Calibration, maxMemory: number): void {
+  process.stdout.write(
+    `${formatTable(
+      ["", "MEMORY", "TIME COST", "PARALLELISM", "MEDIAN"],
+      [
+        ["current", ...describe(result.current)],
+        ["suggested", ...describe(result.suggested)],
+      ],
+    )}\n`,
+  );
+  if (!result.reachedTarget) {
+    process.stdout.write(
+      `No parameters up to ${maxMemory} KiB and t=${MAX_TIME_COST} reached ${result.targetMs} ms; the slowest measured is shown.\n`,
+    );
+  }
+  process.stdout.write(
+    "authd's parameters are fixed in server/crypto/password.ts (ARGON2_PARAMETERS); this command changes nothing.\n",
+  );
 }

@@ -1,7 +1,7 @@
 /** `authd secret generate`: a fresh secret, the value alone on stdout (pipe-safe). */
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { generateSecretIn } from "../../server/crypto/random.js";
-import { type GlobalOptions, printJson, wantsJson } from "../output.js";
+import { emit, type GlobalOptions } from "../output.js";
 
 function parseBytes(value: string): number {
   const bytes = Number(value);
@@ -26,8 +26,11 @@ export function registerSecret(program: Command): void {
       (flags: { bytes: number; encoding: "base64url" | "base64" | "hex" }, command: Command) => {
         const globals = command.optsWithGlobals<GlobalOptions>();
         const value = generateSecretIn(flags.bytes, flags.encoding);
-        if (wantsJson(globals)) printJson({ secret: value });
-        else process.stdout.write(`${value}\n`);
+        // The value is the point of this command: -q and human print it alone.
+        emit({ secret: value }, globals, {
+          human: () => process.stdout.write(`${value}\n`),
+          quietField: "secret",
+        });
       },
     );
 }

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
 import { packageRoot } from "../../server/db/migrations.js";
-import { type GlobalOptions, printJson, wantsJson } from "../output.js";
+import { emit, type GlobalOptions } from "../output.js";
 
 export function authdVersion(): string {
   const manifest = JSON.parse(readFileSync(path.join(packageRoot(), "package.json"), "utf8")) as {
@@ -20,7 +20,9 @@ export function registerVersion(program: Command): void {
     .action((_flags: unknown, command: Command) => {
       const globals = command.optsWithGlobals<GlobalOptions>();
       const info = { authd: authdVersion(), node: process.versions.node };
-      if (wantsJson(globals)) printJson(info);
-      else process.stdout.write(`authd ${info.authd} (node ${info.node})\n`);
+      emit(info, globals, {
+        human: () => process.stdout.write(`authd ${info.authd} (node ${info.node})\n`),
+        quietField: "authd",
+      });
     });
 }

@@ -332,6 +332,24 @@ describe("authd init, validation and output modes", () => {
     expect(result.stdout).toContain("\nGITHUB_CLIENT_ID=\n");
   });
 
+  it("a --dry-run before the command (global) works too; --json says dryRun and writes nothing", async () => {
+    await writeFile(path.join(dir, ".gitignore"), "node_modules\n");
+    const result = await runAuthd(["--dry-run", "--json", "init"], { cwd: dir });
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({
+      files: [path.join(dir, "authd.config.ts"), path.join(dir, ".env")],
+      format: "ts",
+      embeddedDatabase: true,
+      socialProviders: [],
+      organizations: true,
+      gitignoreAdded: [".env", ".authd/"],
+      dryRun: true,
+    });
+    expect(result.stderr).toBe("Dry run: nothing was written.\n");
+    expect(await readdir(dir)).toEqual([".gitignore"]);
+    expect(await read(".gitignore")).toBe("node_modules\n");
+  });
+
   it("--json prints one JSON document on stdout and nothing else", async () => {
     const result = await init(["--json", "--database-url", "postgres://u@h:5432/db"]);
     expect(result.code).toBe(0);

@@ -40,6 +40,54 @@ describe("authd migrate create", () => {
     expect(JSON.parse(json.stdout)).toEqual({ file: path.join(dir, "0009_second.sql") });
   });
 
+  it("--dry-run prints the path and the content and writes nothing", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "authd-migrate-create-"));
+    await writeFile(path.join(dir, "0003_existing.sql"), "-- Up Migration\n");
+    const json = await runAuthd([
+      "migrate",
+      "create",
+      "add-locale",
+      "--dir",
+      dir,
+      "--dry-run",
+      "--json",
+    ]);
+    expect(json.code, json.stderr).toBe(0);
+    const document = JSON.parse(json.stdout);
+    expect(document).toEqual({
+      file: path.join(dir, "0004_add-locale.sql"),
+      dryRun: true,
+      content: expect.stringMatching(/^-- authd migration 0004: add-locale\n/),
+    });
+    expect(document.content).toContain("\n-- Up Migration\n");
+    expect(document.content).toContain("\n-- Down Migration\n");
+    expect(json.stderr).toContain("Dry run: nothing was written.");
+
+    const human = await runAuthd(["migrate", "create", "add-locale", "--dir", dir, "--dry-run"]);
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).toMatch(
+      new RegExp(`^==> ${path.join(dir, "0004_add-locale.sql")} <==\n-- authd migration 0004`),
+    );
+    expect(await readdir(dir)).toEqual(["0003_existing.sql"]);
+
+    // A directory that does not exist is not created either; a twin is still refused.
+    const missing = path.join(dir, "not-yet");
+    const fresh = await runAuthd([
+      "migrate",
+      "create",
+      "first",
+      "--dir",
+      missing,
+      "--dry-run",
+      "-q",
+    ]);
+    expect(fresh.code, fresh.stderr).toBe(0);
+    expect(fresh.stdout).toBe(`${path.join(missing, "0001_first.sql")}\n`);
+    const twin = await runAuthd(["migrate", "create", "existing", "--dir", dir, "--dry-run"]);
+    expect(twin.code).toBe(73);
+    expect(await readdir(dir)).toEqual(["0003_existing.sql"]);
+  });
+
   it("starts at 0001 in an empty directory", async () => {
     const dir = await mkdtemp(path.join(tmpdir(), "authd-migrate-create-"));
     const result = await runAuthd(["migrate", "create", "first", "--dir", dir, "--json"]);
@@ -90,6 +138,32 @@ describe("authd migrate baseline", () => {
     });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("--yes");
+    const status = JSON.parse((await runAuthd(["migrate", "status", "--json"], { env })).stdout);
+    expect(status.migrations.every((row: { status: string }) => row.status === "pending")).toBe(
+      true,
+    );
+  });
+
+  it("--dry-run says what would be marked applied, records nothing, needs no --yes", async () => {
+    const last = files[files.length - 1] ?? "";
+    const result = await runAuthd(
+      ["migrate", "baseline", "--mark-applied", last, "--dry-run", "--json"],
+      { env },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({
+      baseline: last,
+      dryRun: true,
+      markedApplied: files,
+    });
+    expect(result.stderr).toContain("Dry run: nothing was recorded.");
+    const human = await runAuthd(["migrate", "baseline", "--mark-applied", "1", "--dry-run"], {
+      env,
+    });
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).toBe(
+      `Would mark 1 migration(s) on 127.0.0.1:5432/${testDatabase.name} as applied (not run):\n  ${files[0]}\n`,
+    );
     const status = JSON.parse((await runAuthd(["migrate", "status", "--json"], { env })).stdout);
     expect(status.migrations.every((row: { status: string }) => row.status === "pending")).toBe(
       true,

@@ -1,3 +1,4 @@
+import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listMigrationFiles } from "../../server/db/migrations.js";
 import { runAuthd } from "../helpers/cli.js";
@@ -16,6 +17,34 @@ beforeAll(async () => {
 afterAll(async () => {
   await testDatabase?.drop();
 });
+
+async function query<T extends object>(run: (sql: postgres.Sql) => Promise<T[]>): Promise<T[]> {
+  const sql = postgres(testDatabase.url, { max: 1, onnotice: () => {} });
+  try {
+    return await run(sql);
+  } finally {
+    await sql.end();
+  }
+}
+
+/** The tables of the public schema, sorted. */
+async function tables(): Promise<string[]> {
+  const rows = await query(
+    (sql) => sql<{ name: string }[]>`
+    select table_name as name from information_schema.tables
+    where table_schema = 'public' order by table_name`,
+  );
+  return rows.map((row) => row.name);
+}
+
+/** The migrations the database records as applied, in order. */
+async function appliedNames(): Promise<string[]> {
+  const rows = await query(
+    (sql) => sql<{ name: string }[]>`
+    select name from authd_migrations order by run_on, id`,
+  );
+  return rows.map((row) => row.name);
+}
 
 describe("authd migrate", () => {
   it("status lists every migration as pending on an empty database", async () => {
@@ -42,6 +71,14 @@ describe("authd migrate", () => {
     expect(JSON.parse(result.stdout)).toEqual({ direction: "up", dryRun: true, migrations: files });
     const status = JSON.parse((await runAuthd(["migrate", "status", "--json"], { env })).stdout);
     expect(status.upToDate).toBe(false);
+    // Not even node-pg-migrate's bookkeeping table is created.
+    expect(await tables()).toEqual([]);
+    const counted = await runAuthd(["migrate", "--dry-run", "--count", "1"], { env });
+    expect(counted.code, counted.stderr).toBe(0);
+    expect(counted.stdout).toBe(
+      `Would apply 1 migration(s) on 127.0.0.1:5432/${testDatabase.name}:\n  ${files[0]}\n`,
+    );
+    expect(counted.stderr).toContain("Dry run: nothing was applied.");
   });
 
   it("`authd migrate` applies everything; a second run is a no-op", async () => {
@@ -85,12 +122,67 @@ describe("authd migrate", () => {
     expect(JSON.parse(up.stdout).migrations).toEqual(files);
   });
 
+  it("down --dry-run shows what would be reverted, reverts nothing, needs no --yes", async () => {
+    const applied = await appliedNames();
+    expect(applied).toEqual(files);
+    const result = await runAuthd(["migrate", "down", "--dry-run", "--count", "2", "--json"], {
+      env,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({
+      direction: "down",
+      dryRun: true,
+      migrations: files.slice(-2).reverse(),
+    });
+    expect(result.stderr).toContain("Dry run: nothing was reverted.");
+    const human = await runAuthd(["migrate", "down", "--dry-run"], { env });
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).toBe(
+      `Would revert 1 migration(s) on 127.0.0.1:5432/${testDatabase.name}:\n  ${files.at(-1)}\n`,
+    );
+    expect(await appliedNames()).toEqual(applied);
+    expect(await tables()).toContain("user");
+  });
+
   it("down is refused in production without --force-production", async () => {
     const result = await runAuthd(["migrate", "down", "--yes"], {
       env: { ...env, NODE_ENV: "production" },
     });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("--force-production");
+  });
+
+  it("down is refused under --profile production or AUTHD_PROFILE=production", async () => {
+    const before = await appliedNames();
+    for (const [args, extra] of [
+      [["--profile", "production"], {}],
+      [[], { AUTHD_PROFILE: "production" }],
+      [["--dry-run", "--profile", "production"], {}],
+    ] as const) {
+      const result = await runAuthd(["migrate", "down", "--yes", "--json", ...args], {
+        env: { ...env, ...extra },
+      });
+      expect(result.code, JSON.stringify([args, extra])).toBe(2);
+      expect(result.stdout).toBe("");
+      expect(JSON.parse(result.stderr).error).toEqual({
+        code: "USAGE_ERROR",
+        message:
+          "refusing to revert migrations in the production profile (NODE_ENV=production or --profile production) without --force-production",
+      });
+    }
+    expect(await appliedNames()).toEqual(before);
+    // --force-production lets it through (a dry run here, so nothing is lost).
+    const forced = await runAuthd(
+      ["migrate", "down", "--dry-run", "--force-production", "--profile", "production", "--json"],
+      { env },
+    );
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(JSON.parse(forced.stdout).migrations).toEqual([files.at(-1)]);
+    // The dev profile changes nothing: down still asks for --yes.
+    const dev = await runAuthd(["migrate", "down", "--profile", "dev"], { env });
+    expect(dev.code).toBe(2);
+    expect(dev.stderr).toContain("--yes");
+    expect(await appliedNames()).toEqual(before);
   });
 
   it("rejects a bad --count as a usage error", async () => {
