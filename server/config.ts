@@ -601,6 +601,8 @@ export interface CliEnvironment {
   profile?: string;
   /** NODE_ENV=production or AUTHD_PROFILE=production (what `loaded.production` says). */
   production: boolean;
+  /** libuv's thread pool (argon2 hashes run there): UV_THREADPOOL_SIZE, else 4. */
+  threadPoolSize: number;
 }
 
 export function readCliEnvironment(
@@ -614,6 +616,7 @@ export function readCliEnvironment(
     output: env.AUTHD_OUTPUT || undefined,
     profile: env.AUTHD_PROFILE || undefined,
     production: env.NODE_ENV === "production" || env.AUTHD_PROFILE === "production",
+    threadPoolSize: Number(env.UV_THREADPOOL_SIZE) || 4,
   };
 }
 

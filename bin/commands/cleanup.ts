@@ -5,12 +5,11 @@
  */
 import type { Command } from "commander";
 import { recordAuditEvent } from "../../server/audit/audit.js";
-import { loadConfig } from "../../server/config.js";
-import { openDatabase } from "../../server/db/connection.js";
 import { transaction } from "../../server/db/transaction.js";
 import { deleteExpiredSessions } from "../../server/sessions/queries.js";
 import { deleteExpiredVerifications } from "../../server/verification/queries.js";
-import { type GlobalOptions, printJson, wantsJson } from "../output.js";
+import { emit, type GlobalOptions } from "../output.js";
+import { withDatabase } from "../with-database.js";
 import { parseDuration } from "./user.js";
 
 interface CleanupFlags {
@@ -35,11 +34,9 @@ export function registerCleanup(db: Command): void {
     .action(async (flags: CleanupFlags, command: Command) => {
       const globals = command.optsWithGlobals<GlobalOptions>();
       const before = new Date(Date.now() - flags.olderThan * 1000);
-      const loaded = await loadConfig({ configPath: globals.config });
-      const database = await openDatabase(loaded, { max: 2 });
-      try {
-        const dryRun = flags.dryRun === true;
-        const counts = await transaction(database.sql, async (tx) => {
+      const dryRun = flags.dryRun === true;
+      await withDatabase(globals, async ({ db }) => {
+        const counts = await transaction(db.sql, async (tx) => {
           const sessions = await deleteExpiredSessions(tx, before, dryRun);
           const verifications = await deleteExpiredVerifications(tx, before, dryRun);
           if (!dryRun) {
@@ -51,16 +48,14 @@ export function registerCleanup(db: Command): void {
           }
           return { sessions, verifications };
         });
-        if (wantsJson(globals)) {
-          printJson({ dryRun, expiredBefore: before.toISOString(), ...counts });
-        } else {
-          const verb = dryRun ? "Would delete" : "Deleted";
-          process.stdout.write(
-            `${verb} ${counts.sessions} expired session(s) and ${counts.verifications} expired verification value(s).\n`,
-          );
-        }
-      } finally {
-        await database.close();
-      }
+        emit({ dryRun, expiredBefore: before.toISOString(), ...counts }, globals, {
+          human() {
+            const verb = dryRun ? "Would delete" : "Deleted";
+            process.stdout.write(
+              `${verb} ${counts.sessions} expired session(s) and ${counts.verifications} expired verification value(s).\n`,
+            );
+          },
+        });
+      });
     });
 }

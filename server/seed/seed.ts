@@ -17,7 +17,7 @@ import {
 } from "../accounts/queries.js";
 import { recordAuditEvent } from "../audit/audit.js";
 import type { AuthdConfig } from "../config.js";
-import { hashPassword, verifyPassword } from "../crypto/password.js";
+import { detectHashFormat, hashPassword, verifyPassword } from "../crypto/password.js";
 import { generateId } from "../crypto/random.js";
 import type { Queryable, Sql } from "../db/connection.js";
 import { transaction } from "../db/transaction.js";
@@ -52,6 +52,7 @@ import {
   type UserRow,
   updateUserSeedFields,
 } from "../users/queries.js";
+import { assembleSeedLines, looksLikeSeedLines } from "./document.js";
 
 /** Rows per multi-row INSERT: well under PostgreSQL's 65,535 parameters. */
 export const SEED_BATCH_SIZE = 500;
@@ -60,18 +61,24 @@ export const IF_EXISTS = ["skip", "update", "fail"] as const;
 export type IfExists = (typeof IF_EXISTS)[number];
 
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-/** PHC string: parameters in any order (the argon2 package writes m, p, t). */
-const ARGON2ID_HASH =
-  /^\$argon2id\$v=\d+\$[a-z]=\d+(?:,[a-z]=\d+)*\$[A-Za-z0-9+/]+\$[A-Za-z0-9+/]+$/;
 
 // ---------------------------------------------------------------------------------
 // Parsing.
 
 /**
- * Parses the text of a seed file: YAML for `.yaml`/`.yml` files, JSON for `.json`; from
- * stdin, JSON when the text starts with `{`, YAML otherwise (JSON is YAML anyway).
+ * Parses the text of a seed file: YAML for `.yaml`/`.yml` files, JSON for `.json`, JSONL
+ * (server/seed/document.ts) for `.jsonl`/`.ndjson`; from stdin, JSONL when the first line
+ * is an object with a `kind`, JSON when the text starts with `{`, YAML otherwise.
  */
 export function parseSeedText(text: string, source: string): unknown {
+  const asLines =
+    /\.(jsonl|ndjson)$/i.test(source) ||
+    (!/\.(json|ya?ml)$/i.test(source) && looksLikeSeedLines(text));
+  if (asLines) {
+    const assembled = assembleSeedLines(text);
+    if (assembled.issues.length > 0) throw invalidFile(assembled.issues, source);
+    return "document" in assembled ? assembled.document : {};
+  }
   const asJson = /\.json$/i.test(source) || (!/\.ya?ml$/i.test(source) && /^\s*\{/.test(text));
   if (asJson) {
     try {
@@ -100,11 +107,14 @@ const email = z
   .toLowerCase()
   .pipe(z.email({ error: "not a valid email address" }));
 
-type PasswordSource = { fromEnv: string } | { file: string } | { hash: string };
+/** `true`: the password of `db seed --password-file`. */
+type PasswordSource = { fromEnv: string } | { file: string } | { hash: string } | { flag: true };
 
-const PASSWORD_SHAPES = 'use {"fromEnv": "NAME"}, {"file": "path"} or {"hash": "$argon2id$..."}';
+const PASSWORD_SHAPES =
+  'use {"fromEnv": "NAME"}, {"file": "path"}, {"hash": "$argon2id$..."} or true (the --password-file password)';
 
 const password = z.unknown().transform((value, ctx): PasswordSource => {
+  if (value === true) return { flag: true };
   if (typeof value === "string") {
     ctx.addIssue({
       code: "custom",
@@ -127,11 +137,12 @@ const password = z.unknown().transform((value, ctx): PasswordSource => {
     ctx.addIssue({ code: "custom", path: [key], message: "expected a non-empty string" });
     return z.NEVER;
   }
-  if (key === "hash" && !ARGON2ID_HASH.test(text)) {
+  if (key === "hash" && detectHashFormat(text) === undefined) {
     ctx.addIssue({
       code: "custom",
       path: [key],
-      message: 'expected an argon2id hash ("$argon2id$v=19$m=...")',
+      message:
+        'expected a hash authd verifies: argon2id ("$argon2id$v=19$m=..."), bcrypt ("$2b$10$...") or scrypt ("<salt hex>:<key hex>")',
     });
     return z.NEVER;
   }
@@ -177,6 +188,8 @@ const duration = z.union([z.number(), z.string()]).transform((value, ctx): numbe
   return seconds;
 });
 
+const teamName = z.string().trim().min(1);
+
 const seedOrganization = z.strictObject({
   slug: z.string().regex(SLUG_PATTERN, {
     error: "expected lowercase letters, digits and single hyphens (e.g. acme-corp)",
@@ -187,24 +200,49 @@ const seedOrganization = z.strictObject({
   metadata: z.record(z.string(), z.unknown()).nullable().optional(),
   members: z
     .array(
-      z.strictObject({
-        user: email,
-        role: z.string().trim().min(1),
-        team: z.string().trim().min(1).optional(),
-      }),
+      z
+        .strictObject({
+          user: email,
+          role: z.string().trim().min(1),
+          team: teamName.optional(),
+          teams: z.array(teamName).min(1).optional(),
+        })
+        .refine((member) => member.team === undefined || member.teams === undefined, {
+          error: 'give either "team" or "teams", not both',
+        }),
     )
     .optional(),
   teams: z.array(z.strictObject({ name: z.string().trim().min(1).max(255) })).optional(),
   invitations: z
     .array(
-      z.strictObject({
-        email,
-        role: z.string().trim().min(1),
-        expiresIn: duration.optional(),
-      }),
+      z
+        .strictObject({
+          email,
+          role: z.string().trim().min(1),
+          expiresIn: duration.optional(),
+          expiresAt: z.iso
+            .datetime({ offset: true, error: "expected an ISO 8601 time" })
+            .optional(),
+          team: teamName.optional(),
+          teams: z.array(teamName).min(1).optional(),
+        })
+        .refine(
+          (invitation) => invitation.expiresIn === undefined || invitation.expiresAt === undefined,
+          {
+            error: 'give either "expiresIn" or "expiresAt", not both',
+          },
+        )
+        .refine((invitation) => invitation.team === undefined || invitation.teams === undefined, {
+          error: 'give either "team" or "teams", not both',
+        }),
     )
     .optional(),
 });
+
+/** A member's or invitation's teams, from `team` or `teams`. */
+export function teamsOf(item: { team?: string; teams?: string[] }): string[] {
+  return item.teams ?? (item.team === undefined ? [] : [item.team]);
+}
 
 const seedTop = z.strictObject({
   version: z.literal(1, { error: "expected version: 1" }),
@@ -248,12 +286,17 @@ export interface SeedContext {
   env: Record<string, string | undefined>;
   /** Where `{file: ...}` paths are resolved from: the seed file's directory, or cwd. */
   baseDir: string;
+  /** `db seed --password-file`: the password of users whose `password` is `true`. */
+  defaultPassword?: string;
 }
+
+/** When an invitation expires: seconds from the write, or a fixed time. */
+export type InvitationExpiry = { seconds: number } | { at: Date };
 
 /** A validated seed: passwords read (plain text or hash), defaults applied. */
 export interface PreparedSeed {
   users: Array<SeedUser & { secret?: { plain: string } | { hash: string } }>;
-  organizations: Array<SeedOrganization & { invitationSeconds: number[] }>;
+  organizations: Array<SeedOrganization & { invitationExpiry: InvitationExpiry[] }>;
   /** Users the file refers to but does not list, found in the database. */
   referencedUsers: Map<string, UserRow>;
 }
@@ -281,6 +324,16 @@ export async function validateSeed(raw: unknown, context: SeedContext): Promise<
   const known = platformRoles(context.config);
   const { minPasswordLength, maxPasswordLength } = context.config.emailAndPassword;
   const accountKeys = new Map<string, string>();
+  const { defaultPassword } = context;
+  const defaultPasswordOk =
+    defaultPassword === undefined ||
+    (defaultPassword.length >= minPasswordLength && defaultPassword.length <= maxPasswordLength);
+  if (!defaultPasswordOk) {
+    add(
+      ["--password-file"],
+      `password must have ${minPasswordLength} to ${maxPasswordLength} characters (emailAndPassword settings)`,
+    );
+  }
 
   for (const [index, item] of (top.data.users ?? []).entries()) {
     const parsed = seedUser.safeParse(item);
@@ -312,7 +365,11 @@ export async function validateSeed(raw: unknown, context: SeedContext): Promise<
       const where = ["users", index, "password"];
       let plain: string | undefined;
       if ("hash" in source) user.secret = { hash: source.hash };
-      else if ("fromEnv" in source) {
+      else if ("flag" in source) {
+        if (defaultPassword === undefined) {
+          add(where, "password: true takes the password of --password-file, which was not given");
+        } else if (defaultPasswordOk) user.secret = { plain: defaultPassword };
+      } else if ("fromEnv" in source) {
         plain = context.env[source.fromEnv];
         if (plain === undefined || plain === "") {
           add([...where, "fromEnv"], `environment variable ${source.fromEnv} is not set`);
@@ -370,6 +427,14 @@ export async function validateSeed(raw: unknown, context: SeedContext): Promise<
         add(at("teams", teamIndex, "name"), `duplicate team "${team.name}"`);
       teamNames.add(team.name);
     }
+    const checkTeams = (where: PropertyKey[], item: { team?: string; teams?: string[] }) => {
+      const field = item.teams ? "teams" : "team";
+      for (const name of teamsOf(item)) {
+        if (!teamNames.has(name)) {
+          add([...where, field], `team "${name}" is not listed in organizations[${index}].teams`);
+        }
+      }
+    };
     const memberEmails = new Set<string>();
     for (const [memberIndex, member] of (organization.members ?? []).entries()) {
       const where = at("members", memberIndex);
@@ -382,15 +447,10 @@ export async function validateSeed(raw: unknown, context: SeedContext): Promise<
       if (member.user === organization.owner && !splitRoles(member.role).includes(creatorRole)) {
         add([...where, "role"], `the owner's role must include "${creatorRole}"`);
       }
-      if (member.team !== undefined && !teamNames.has(member.team)) {
-        add(
-          [...where, "team"],
-          `team "${member.team}" is not listed in organizations[${index}].teams`,
-        );
-      }
+      checkTeams(where, member);
     }
     const invited = new Set<string>();
-    const invitationSeconds: number[] = [];
+    const invitationExpiry: InvitationExpiry[] = [];
     for (const [invitationIndex, invitation] of (organization.invitations ?? []).entries()) {
       const where = at("invitations", invitationIndex);
       if (invited.has(invitation.email))
@@ -403,11 +463,18 @@ export async function validateSeed(raw: unknown, context: SeedContext): Promise<
         );
       }
       checkRole([...where, "role"], invitation.role);
-      invitationSeconds.push(
-        invitation.expiresIn ?? context.config.organization.invitationExpiresIn,
-      );
+      checkTeams(where, invitation);
+      if (invitation.expiresAt !== undefined) {
+        const at = new Date(invitation.expiresAt);
+        if (at.getTime() <= Date.now()) add([...where, "expiresAt"], "is in the past");
+        invitationExpiry.push({ at });
+      } else {
+        invitationExpiry.push({
+          seconds: invitation.expiresIn ?? context.config.organization.invitationExpiresIn,
+        });
+      }
     }
-    organizations.push({ ...organization, invitationSeconds });
+    organizations.push({ ...organization, invitationExpiry });
   }
 
   // References resolve to a user in the file or already in the database.
@@ -428,10 +495,10 @@ export async function validateSeed(raw: unknown, context: SeedContext): Promise<
   return { users, organizations, referencedUsers: found };
 }
 
-function invalidFile(issues: SeedIssue[]): AuthError {
+function invalidFile(issues: SeedIssue[], source?: string): AuthError {
   const lines = issues.map((issue) => `  ${issue.path}: ${issue.message}`).join("\n");
   return seedInvalid(
-    `seed file is invalid (${issues.length} problem${issues.length === 1 ? "" : "s"}); nothing was written:\n${lines}`,
+    `${source ? `${source}: ` : ""}seed file is invalid (${issues.length} problem${issues.length === 1 ? "" : "s"}); nothing was written:\n${lines}`,
     issues,
   );
 }
@@ -465,6 +532,11 @@ export interface SeedProgress {
 export interface ApplyOptions {
   ifExists: IfExists;
   dryRun?: boolean;
+  /**
+   * Test data only: hash each distinct plain password once per run and give every user
+   * with that password the same hash (same salt), which reveals who shares a password.
+   */
+  sharePasswordHashes?: boolean;
   onProgress?: (progress: SeedProgress) => void;
 }
 
@@ -510,8 +582,18 @@ interface ExistingState {
   invitations: Map<string, { id: string; role: string }>;
 }
 
+/** The emails organizations refer to (owners, members). */
+function referencedEmails(seed: PreparedSeed): string[] {
+  const emails = new Set<string>();
+  for (const organization of seed.organizations) {
+    emails.add(organization.owner);
+    for (const member of organization.members ?? []) emails.add(member.user);
+  }
+  return [...emails];
+}
+
 async function readExisting(sql: Queryable, seed: PreparedSeed): Promise<ExistingState> {
-  const emails = [...seed.users.map((user) => user.email), ...seed.referencedUsers.keys()];
+  const emails = [...new Set([...seed.users.map((user) => user.email), ...referencedEmails(seed)])];
   const users = new Map((await findUsersByEmails(sql, emails)).map((row) => [row.email, row]));
   const userIds = [...users.values()].map((row) => row.id);
   const credentials = new Map(
@@ -560,10 +642,12 @@ async function readExisting(sql: Queryable, seed: PreparedSeed): Promise<Existin
 
 /**
  * The writes the file asks for, given what exists. Passwords of new users (and, with
- * --if-exists update, changed ones) are hashed here, concurrently, one per core.
+ * --if-exists update, changed ones) are hashed by `preparePasswords` first.
  */
 interface Plan {
   report: SeedReport;
+  /** Email -> id of every user the plan knows (existing or to be created). */
+  userIds: Map<string, string>;
   newUsers: NewUser[];
   userUpdates: Array<{ id: string; name?: string; emailVerified?: boolean; role?: string }>;
   passwordUpdates: Array<{ userId: string; hash: string; hasAccount: boolean }>;
@@ -576,23 +660,111 @@ interface Plan {
   invitationWrites: Array<(tx: Queryable) => Promise<void>>;
 }
 
-/** Remembers hashes and verifications across the dry plan and the real one. */
+/**
+ * Remembers hashes and verifications across plans (the dry plan and the real one, or
+ * the items of --continue-on-error), so no password is hashed or checked twice.
+ */
 export interface PasswordWork {
+  /** Email -> the hash made for that user. */
   hashes: Map<string, string>;
-  verified: Map<string, boolean>;
+  /** `stored hash \0 plain` -> whether it verifies. */
+  verified: Map<string, Promise<boolean>>;
+  /** --share-password-hashes: plain password -> its one hash of this run. */
+  shared: Map<string, Promise<string>>;
+}
+
+export function newPasswordWork(): PasswordWork {
+  return { hashes: new Map(), verified: new Map(), shared: new Map() };
+}
+
+function verifyKey(stored: string, plain: string): string {
+  return `${stored}\0${plain}`;
+}
+
+/**
+ * Hashes what the seed needs hashed, concurrently: hashPassword runs one argon2id hash
+ * per core at a time (on libuv's thread pool) and queues the rest. New users with a
+ * plain password need a hash; with --if-exists update, existing users' passwords are
+ * verified against the stored hash first and hashed only when they differ.
+ */
+async function preparePasswords(
+  seed: PreparedSeed,
+  existing: ExistingState,
+  options: ApplyOptions,
+  work: PasswordWork,
+): Promise<void> {
+  const { ifExists, dryRun = false } = options;
+  const toHash: Array<{ email: string; plain: string }> = [];
+  const toVerify: Array<{ email: string; stored: string; plain: string }> = [];
+  for (const user of seed.users) {
+    if (!user.secret || !("plain" in user.secret)) continue;
+    const { plain } = user.secret;
+    const row = existing.users.get(user.email);
+    if (!row) {
+      if (!dryRun && !work.hashes.has(user.email)) toHash.push({ email: user.email, plain });
+      continue;
+    }
+    if (ifExists !== "update") continue;
+    const stored = existing.credentials.get(row.id);
+    if (stored) toVerify.push({ email: user.email, stored, plain });
+    else if (!dryRun && !work.hashes.has(user.email)) toHash.push({ email: user.email, plain });
+  }
+  // Only checks not made yet by an earlier plan of this run count as progress.
+  const fresh = toVerify.filter((item) => !work.verified.has(verifyKey(item.stored, item.plain)));
+  if (fresh.length > 0) {
+    let done = 0;
+    await Promise.all(
+      fresh.map(async ({ stored, plain }) => {
+        const key = verifyKey(stored, plain);
+        let pending = work.verified.get(key);
+        if (!pending) {
+          pending = verifyPassword(stored, plain);
+          work.verified.set(key, pending);
+        }
+        await pending;
+        options.onProgress?.({ phase: "verify", done: ++done, total: fresh.length });
+      }),
+    );
+  }
+  if (toVerify.length > 0) {
+    for (const item of toVerify) {
+      const same = await work.verified.get(verifyKey(item.stored, item.plain));
+      if (!dryRun && !same && !work.hashes.has(item.email)) toHash.push(item);
+    }
+  }
+  if (toHash.length === 0) return;
+  let done = 0;
+  await Promise.all(
+    toHash.map(async ({ email: address, plain }) => {
+      let hash: Promise<string>;
+      if (options.sharePasswordHashes) {
+        const known = work.shared.get(plain);
+        hash = known ?? hashPassword(plain);
+        if (!known) work.shared.set(plain, hash);
+      } else hash = hashPassword(plain);
+      work.hashes.set(address, await hash);
+      options.onProgress?.({ phase: "hash", done: ++done, total: toHash.length });
+    }),
+  );
+}
+
+export interface PlanOptions extends ApplyOptions {
+  /** Users created by earlier items of the same run (a dry run's are not in the database). */
+  knownUserIds?: ReadonlyMap<string, string>;
 }
 
 async function plan(
   seed: PreparedSeed,
   existing: ExistingState,
   config: AuthdConfig,
-  options: ApplyOptions,
+  options: PlanOptions,
   work: PasswordWork,
 ): Promise<Plan> {
   const { ifExists, dryRun = false } = options;
-  const report = Object.fromEntries(SEED_KINDS.map((kind) => [kind, {}])) as SeedReport;
+  const report = emptyReport();
   const result: Plan = {
     report,
+    userIds: new Map(options.knownUserIds ?? []),
     newUsers: [],
     userUpdates: [],
     passwordUpdates: [],
@@ -627,52 +799,10 @@ async function plan(
     }
   }
 
-  // Passwords: plain ones need a hash for new users, or a check against the stored one.
-  const toHash: string[] = [];
-  const toVerify: Array<{ email: string; stored: string; plain: string }> = [];
-  for (const user of seed.users) {
-    if (!user.secret || !("plain" in user.secret)) continue;
-    const row = existing.users.get(user.email);
-    if (!row) {
-      if (!dryRun && !work.hashes.has(user.email)) toHash.push(user.email);
-      continue;
-    }
-    if (ifExists !== "update") continue;
-    const stored = existing.credentials.get(row.id);
-    if (stored && !work.verified.has(`${user.email}\0${stored}`)) {
-      toVerify.push({ email: user.email, stored, plain: user.secret.plain });
-    } else if (!stored && !dryRun && !work.hashes.has(user.email)) toHash.push(user.email);
-  }
-  const plainOf = new Map(
-    seed.users.flatMap((user) =>
-      user.secret && "plain" in user.secret ? [[user.email, user.secret.plain] as const] : [],
-    ),
-  );
-  if (toVerify.length > 0) {
-    let done = 0;
-    await Promise.all(
-      toVerify.map(async ({ email: address, stored, plain }) => {
-        work.verified.set(`${address}\0${stored}`, await verifyPassword(stored, plain));
-        options.onProgress?.({ phase: "verify", done: ++done, total: toVerify.length });
-      }),
-    );
-    for (const item of toVerify) {
-      if (!dryRun && !work.verified.get(`${item.email}\0${item.stored}`)) toHash.push(item.email);
-    }
-  }
-  if (toHash.length > 0) {
-    let done = 0;
-    // hashPassword runs one hash per core at a time; the rest wait in its queue.
-    await Promise.all(
-      toHash.map(async (address) => {
-        work.hashes.set(address, await hashPassword(plainOf.get(address) ?? ""));
-        options.onProgress?.({ phase: "hash", done: ++done, total: toHash.length });
-      }),
-    );
-  }
+  await preparePasswords(seed, existing, options, work);
 
-  const userIds = new Map<string, string>();
-  for (const row of seed.referencedUsers.values()) userIds.set(row.email, row.id);
+  const { userIds } = result;
+  for (const row of existing.users.values()) userIds.set(row.email, row.id);
   for (const user of seed.users) {
     const row = existing.users.get(user.email);
     const hash = user.secret
@@ -710,7 +840,6 @@ async function plan(
       report.users[user.email] = { id: dryRun ? null : id, status: "created" };
       continue;
     }
-    userIds.set(user.email, row.id);
     let changed = false;
     if (ifExists === "update") {
       const changes: Plan["userUpdates"][number] = { id: row.id };
@@ -730,7 +859,7 @@ async function plan(
           stored !== null &&
           ("hash" in user.secret
             ? stored === user.secret.hash
-            : work.verified.get(`${user.email}\0${stored}`) === true);
+            : (await work.verified.get(verifyKey(stored, user.secret.plain))) === true);
         if (!same) {
           changed = true;
           result.passwordUpdates.push({
@@ -776,6 +905,19 @@ function planOrganization(
   const row = existing.organizations.get(slug);
   const organizationId = row?.id ?? generateId();
   const shown = (id: string, created: boolean) => (dryRun && created ? null : id);
+  // Validation found every user; one can be missing when its own item failed under
+  // --continue-on-error (or it was deleted meanwhile).
+  const userId = (address: string, role: string): string => {
+    const id = userIds.get(address);
+    if (id === undefined) {
+      throw new AuthError("USER_NOT_FOUND", {
+        message: `user "${address}" (${role} of organization "${slug}") does not exist`,
+        details: { email: address, organization: slug },
+      });
+    }
+    return id;
+  };
+  const inviterId = userId(organization.owner, "owner");
 
   if (!row) {
     result.organizationWrites.push(async (tx) => {
@@ -836,8 +978,8 @@ function planOrganization(
   }
   for (const member of members) {
     const key = `${slug}/${member.user}`;
-    const userId = userIds.get(member.user) ?? "";
-    const found = row ? existing.members.get(`${row.id}/${userId}`) : undefined;
+    const memberUserId = userId(member.user, "member");
+    const found = row ? existing.members.get(`${row.id}/${memberUserId}`) : undefined;
     if (found && ifExists === "fail") {
       throw conflict("USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION", "member", key);
     }
@@ -852,20 +994,19 @@ function planOrganization(
       }
     } else {
       memberId = generateId();
-      result.newMembers.push({ id: memberId, organizationId, userId, role });
+      result.newMembers.push({ id: memberId, organizationId, userId: memberUserId, role });
       status = "created";
     }
-    if (member.team !== undefined) {
-      const teamId = teamIds.get(member.team) ?? "";
-      if (!existing.teamMembers.has(`${teamId}/${userId}`)) {
-        result.newTeamMembers.push({ id: generateId(), teamId, userId });
+    for (const name of teamsOf(member)) {
+      const teamId = teamIds.get(name) ?? "";
+      if (!existing.teamMembers.has(`${teamId}/${memberUserId}`)) {
+        result.newTeamMembers.push({ id: generateId(), teamId, userId: memberUserId });
         if (status === "unchanged") status = "updated";
       }
     }
     report.members[key] = { id: shown(memberId, status === "created"), status };
   }
 
-  const inviterId = userIds.get(organization.owner) ?? "";
   for (const [index, invitation] of (organization.invitations ?? []).entries()) {
     const key = `${slug}/${invitation.email}`;
     const found = row ? existing.invitations.get(`${row.id}/${invitation.email}`) : undefined;
@@ -880,17 +1021,21 @@ function planOrganization(
       continue;
     }
     const invitationId = generateId();
-    const seconds =
-      organization.invitationSeconds[index] ?? config.organization.invitationExpiresIn;
+    const expiry = organization.invitationExpiry[index] ?? {
+      seconds: config.organization.invitationExpiresIn,
+    };
+    const teamId = teamsOf(invitation)
+      .map((name) => teamIds.get(name) ?? "")
+      .join(",");
     result.invitationWrites.push(async (tx) => {
       await insertInvitation(tx, {
         id: invitationId,
         organizationId,
         email: invitation.email,
         role,
-        teamId: null,
+        teamId: teamId === "" ? null : teamId,
         inviterId,
-        expiresAt: new Date(Date.now() + seconds * 1000),
+        expiresAt: "at" in expiry ? expiry.at : new Date(Date.now() + expiry.seconds * 1000),
       });
     });
     report.invitations[key] = { id: shown(invitationId, true), status: "created" };
@@ -909,10 +1054,50 @@ async function inBatches<T>(
   }
 }
 
+function emptyReport(): SeedReport {
+  return Object.fromEntries(SEED_KINDS.map((kind) => [kind, {}])) as SeedReport;
+}
+
+/** Writes a plan, in dependency order, multi-row inserts of SEED_BATCH_SIZE rows. */
+async function writePlan(tx: Queryable, final: Plan, step: (count: number) => void): Promise<void> {
+  await inBatches(final.newUsers, (batch) => insertUsers(tx, batch), step);
+  for (const update of final.userUpdates) await updateUserSeedFields(tx, update.id, update);
+  await inBatches(final.newAccounts, (batch) => insertAccounts(tx, batch), step);
+  const missing: NewAccount[] = [];
+  for (const update of final.passwordUpdates) {
+    if (update.hasAccount) await setCredentialPassword(tx, update.userId, update.hash);
+    else {
+      missing.push({
+        id: generateId(),
+        userId: update.userId,
+        providerId: CREDENTIAL_PROVIDER,
+        accountId: update.userId,
+        password: update.hash,
+      });
+    }
+  }
+  await insertAccounts(tx, missing);
+  for (const write of final.organizationWrites) await write(tx);
+  await inBatches(final.newMembers, (batch) => insertMembers(tx, batch), step);
+  for (const update of final.memberRoleUpdates)
+    await updateMemberRoleRow(tx, update.id, update.role);
+  await inBatches(final.newTeamMembers, (batch) => insertTeamMembers(tx, batch), step);
+  for (const write of final.invitationWrites) await write(tx);
+}
+
+function rowsToWrite(final: Plan): number {
+  return (
+    final.newUsers.length +
+    final.newAccounts.length +
+    final.newMembers.length +
+    final.newTeamMembers.length
+  );
+}
+
 /**
- * Plans against the database and, unless it is a dry run, writes everything in one
- * transaction (re-planned inside it, so rows created meanwhile are seen) with one
- * audit event. Answers the report by natural key.
+ * `--atomic` (the default): plans against the database and, unless it is a dry run,
+ * writes everything in one transaction (re-planned inside it, so rows created meanwhile
+ * are seen) with one audit event. Answers the report by natural key.
  */
 export async function applySeed(
   sql: Sql,
@@ -920,7 +1105,7 @@ export async function applySeed(
   config: AuthdConfig,
   options: ApplyOptions,
 ): Promise<SeedReport> {
-  const work: PasswordWork = { hashes: new Map(), verified: new Map() };
+  const work = newPasswordWork();
   // Outside the transaction: the conflict check and the slow hashing, with no locks held.
   const draft = await plan(seed, await readExisting(sql, seed), config, options, work);
   if (options.dryRun) return draft.report;
@@ -929,39 +1114,12 @@ export async function applySeed(
     sql,
     async (tx) => {
       const final = await plan(seed, await readExisting(tx, seed), config, options, work);
-      const total =
-        final.newUsers.length +
-        final.newAccounts.length +
-        final.newMembers.length +
-        final.newTeamMembers.length;
+      const total = rowsToWrite(final);
       let done = 0;
-      const step = (count: number) => {
+      await writePlan(tx, final, (count) => {
         done += count;
         options.onProgress?.({ phase: "write", done, total });
-      };
-      await inBatches(final.newUsers, (batch) => insertUsers(tx, batch), step);
-      for (const update of final.userUpdates) await updateUserSeedFields(tx, update.id, update);
-      await inBatches(final.newAccounts, (batch) => insertAccounts(tx, batch), step);
-      const missing: NewAccount[] = [];
-      for (const update of final.passwordUpdates) {
-        if (update.hasAccount) await setCredentialPassword(tx, update.userId, update.hash);
-        else {
-          missing.push({
-            id: generateId(),
-            userId: update.userId,
-            providerId: CREDENTIAL_PROVIDER,
-            accountId: update.userId,
-            password: update.hash,
-          });
-        }
-      }
-      await insertAccounts(tx, missing);
-      for (const write of final.organizationWrites) await write(tx);
-      await inBatches(final.newMembers, (batch) => insertMembers(tx, batch), step);
-      for (const update of final.memberRoleUpdates)
-        await updateMemberRoleRow(tx, update.id, update.role);
-      await inBatches(final.newTeamMembers, (batch) => insertTeamMembers(tx, batch), step);
-      for (const write of final.invitationWrites) await write(tx);
+      });
       await recordAuditEvent(tx, {
         action: "seed.apply",
         actorType: "cli",
@@ -972,4 +1130,155 @@ export async function applySeed(
     // A retry would re-plan from scratch; the hashes are kept in `work`.
     { retries: 2 },
   );
+}
+
+/** A top-level item of the file that --continue-on-error could not write. */
+export interface SeedFailure {
+  /** users[3] or organizations[1], as in validation issues. */
+  path: string;
+  /** The item's natural key: the email or the slug. */
+  key: string;
+  code: string;
+  message: string;
+}
+
+export interface ContinuedSeed {
+  report: SeedReport;
+  failed: SeedFailure[];
+}
+
+/** Items tried together before falling back to one transaction per item. */
+const USER_CHUNK = 500;
+const ORGANIZATION_CHUNK = 50;
+
+interface SeedItem {
+  path: string;
+  key: string;
+  seed: PreparedSeed;
+}
+
+function chunks<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let start = 0; start < items.length; start += size) {
+    out.push(items.slice(start, start + size));
+  }
+  return out;
+}
+
+function mergeReport(into: SeedReport, from: SeedReport): void {
+  for (const kind of SEED_KINDS) Object.assign(into[kind], from[kind]);
+}
+
+/**
+ * `--continue-on-error`: every top-level item (a user with its accounts, an
+ * organization with its teams, members and invitations) lands whole or not at all, in
+ * its own transaction; the others are written anyway. For speed, items go in chunks
+ * (500 users, 50 organizations) in one transaction each, and only a chunk that fails is
+ * retried item by item, which gives the same result. Passwords are all hashed first,
+ * across every core. Users come before organizations, so an organization whose owner or
+ * member failed fails too (USER_NOT_FOUND). Errors other than the domain's (AuthError),
+ * e.g. a lost connection, stop the run.
+ */
+export async function applySeedContinuing(
+  sql: Sql,
+  seed: PreparedSeed,
+  config: AuthdConfig,
+  options: ApplyOptions,
+): Promise<ContinuedSeed> {
+  const work = newPasswordWork();
+  const report = emptyReport();
+  const failed: SeedFailure[] = [];
+  const knownUserIds = new Map<string, string>();
+  await preparePasswords(seed, await readExisting(sql, seed), options, work);
+
+  const part = (items: SeedItem[]): PreparedSeed => ({
+    users: items.flatMap((item) => item.seed.users),
+    organizations: items.flatMap((item) => item.seed.organizations),
+    referencedUsers: seed.referencedUsers,
+  });
+  const total = seed.users.length + seed.organizations.length;
+  let done = 0;
+
+  /** Plans (and unless dry, writes) some items as one unit; answers its plan. */
+  const attempt = async (unit: PreparedSeed): Promise<Plan> => {
+    const planOptions: PlanOptions = { ...options, knownUserIds };
+    if (options.dryRun) {
+      return plan(unit, await readExisting(sql, unit), config, planOptions, work);
+    }
+    return transaction(
+      sql,
+      async (tx) => {
+        const final = await plan(unit, await readExisting(tx, unit), config, planOptions, work);
+        await writePlan(tx, final, () => {});
+        return final;
+      },
+      { retries: 2 },
+    );
+  };
+  const landed = (final: Plan, count: number) => {
+    mergeReport(report, final.report);
+    for (const [address, id] of final.userIds) knownUserIds.set(address, id);
+    done += count;
+    options.onProgress?.({ phase: "write", done, total });
+  };
+
+  const groups = [
+    ...chunks(
+      seed.users.map((user, index) => ({
+        path: `users[${index}]`,
+        key: user.email,
+        seed: { users: [user], organizations: [], referencedUsers: seed.referencedUsers },
+      })),
+      USER_CHUNK,
+    ),
+    ...chunks(
+      seed.organizations.map((organization, index) => ({
+        path: `organizations[${index}]`,
+        key: organization.slug,
+        seed: { users: [], organizations: [organization], referencedUsers: seed.referencedUsers },
+      })),
+      ORGANIZATION_CHUNK,
+    ),
+  ];
+  for (const group of groups) {
+    if (group.length > 1) {
+      try {
+        landed(await attempt(part(group)), group.length);
+        continue;
+      } catch (error) {
+        if (!(error instanceof AuthError)) throw error;
+      }
+    }
+    for (const item of group) {
+      try {
+        landed(await attempt(item.seed), 1);
+      } catch (error) {
+        if (!(error instanceof AuthError)) throw error;
+        failed.push({
+          path: item.path,
+          key: item.key,
+          code: error.code,
+          message: error.message.replace(/; nothing was written$/, ""),
+        });
+        done += 1;
+        options.onProgress?.({ phase: "write", done, total });
+      }
+    }
+  }
+
+  if (!options.dryRun) {
+    await transaction(sql, (tx) =>
+      recordAuditEvent(tx, {
+        action: "seed.apply",
+        actorType: "cli",
+        details: {
+          ifExists: options.ifExists,
+          continueOnError: true,
+          counts: countReport(report),
+          failed: failed.length,
+        },
+      }),
+    );
+  }
+  return { report, failed };
 }

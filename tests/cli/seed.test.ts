@@ -438,7 +438,7 @@ describe("authd seed: applying", () => {
     });
     const rejected = await runAuthd(["seed", notArgon], { env });
     expect(rejected.code).toBe(2);
-    expect(rejected.stderr).toContain("users[0].password.hash: expected an argon2id hash");
+    expect(rejected.stderr).toContain("users[0].password.hash: expected a hash authd verifies");
   });
 
   it("off a terminal, progress goes to stderr as plain lines", async () => {
@@ -485,5 +485,226 @@ describe("YAML seed files", () => {
     });
     expect(again.code, again.stderr).toBe(0);
     expect(JSON.parse(again.stdout).users["yaml-owner@example.test"].status).toBe("unchanged");
+  });
+});
+
+describe("--atomic and --continue-on-error", () => {
+  function mixedSeed() {
+    return {
+      version: 1,
+      users: [
+        { email: "owner@example.test", name: "Owner" },
+        { email: "cont-a@example.test", name: "A", password: { fromEnv: "SEED_PASSWORD" } },
+        {
+          email: "cont-b@example.test",
+          name: "B",
+          accounts: [{ providerId: "github", accountId: "12345" }],
+        },
+      ],
+      organizations: [
+        { slug: "acme", name: "Acme", owner: "owner@example.test" },
+        { slug: "cont-org", name: "Cont", owner: "cont-a@example.test" },
+        { slug: "cont-org-b", name: "Cont B", owner: "cont-b@example.test" },
+      ],
+    };
+  }
+
+  it("atomic (the default) writes nothing when one item fails; the two flags exclude each other", async () => {
+    const before = await rowCounts();
+    const file = await writeSeed("mixed.json", mixedSeed());
+    const atomic = await runAuthd(["db", "seed", file, "--if-exists", "fail", "--atomic"], {
+      env,
+    });
+    expect(atomic.code).toBe(4);
+    expect(await rowCounts()).toEqual(before);
+    const both = await runAuthd(["db", "seed", file, "--atomic", "--continue-on-error"], { env });
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain("cannot be used with");
+    expect(await rowCounts()).toEqual(before);
+  });
+
+  it("writes every item that can be written, lists the others, and exits 6", async () => {
+    const file = await writeSeed("mixed.json", mixedSeed());
+    const result = await runAuthd(
+      ["db", "seed", file, "--if-exists", "fail", "--continue-on-error", "--json"],
+      { env },
+    );
+    expect(result.code, result.stderr).toBe(6);
+    const output = JSON.parse(result.stdout);
+    expect(output.failed).toEqual([
+      {
+        path: "users[0]",
+        key: "owner@example.test",
+        code: "USER_ALREADY_EXISTS",
+        message: 'user "owner@example.test" already exists (--if-exists fail)',
+      },
+      {
+        path: "users[2]",
+        key: "cont-b@example.test",
+        code: "LINKED_ACCOUNT_ALREADY_EXISTS",
+        message: "account github:12345 already belongs to another user",
+      },
+      {
+        path: "organizations[0]",
+        key: "acme",
+        code: "ORGANIZATION_ALREADY_EXISTS",
+        message: 'organization "acme" already exists (--if-exists fail)',
+      },
+      {
+        path: "organizations[2]",
+        key: "cont-org-b",
+        code: "USER_NOT_FOUND",
+        message: 'user "cont-b@example.test" (owner of organization "cont-org-b") does not exist',
+      },
+    ]);
+    expect(statuses(output)).toEqual({
+      "users cont-a@example.test": "created",
+      "organizations cont-org": "created",
+      "members cont-org/cont-a@example.test": "created",
+    });
+    expect(result.stderr).toContain("4 item(s) failed; the others were written");
+    const emails = await sql<{ email: string }[]>`
+      select email from "user" where email like 'cont-%' order by email`;
+    expect(emails.map((row) => row.email)).toEqual(["cont-a@example.test"]);
+    const slugs = await sql<{ slug: string }[]>`
+      select slug from organization where slug like 'cont-%' order by slug`;
+    expect(slugs.map((row) => row.slug)).toEqual(["cont-org"]);
+    const [credential] = await sql<{ password: string }[]>`
+      select a.password from account a join "user" u on u.id = a.user_id
+      where u.email = 'cont-a@example.test' and a.provider_id = 'credential'`;
+    expect(await verifyPassword(credential?.password ?? "", PASSWORD)).toBe(true);
+    const [audit] = await sql<{ details: { failed: number; continueOnError: boolean } }[]>`
+      select details from audit_event where action = 'seed.apply'
+      order by created_at desc limit 1`;
+    expect(audit?.details).toMatchObject({ failed: 4, continueOnError: true });
+
+    // Nothing left to fail: exit 0 and an empty list.
+    const again = await runAuthd(["db", "seed", file, "--continue-on-error", "--json"], { env });
+    expect(again.code, again.stderr).toBe(6);
+    expect(JSON.parse(again.stdout).failed.map((f: { path: string }) => f.path)).toEqual([
+      "users[2]",
+      "organizations[2]",
+    ]);
+    const fixed = mixedSeed();
+    fixed.users[2] = { email: "cont-b@example.test", name: "B" };
+    const ok = await runAuthd(
+      ["db", "seed", await writeSeed("fixed.json", fixed), "--continue-on-error", "--json"],
+      { env },
+    );
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(JSON.parse(ok.stdout).failed).toEqual([]);
+  });
+});
+
+describe("--password-file and --share-password-hashes", () => {
+  const DEFAULT_PASSWORD = "Default-Pa55word";
+
+  async function credentials(prefix: string): Promise<Map<string, string>> {
+    const rows = await sql<{ email: string; password: string }[]>`
+      select u.email, a.password from account a join "user" u on u.id = a.user_id
+      where u.email like ${`${prefix}%`} and a.provider_id = 'credential' order by u.email`;
+    return new Map(rows.map((row) => [row.email, row.password]));
+  }
+
+  it("password: true takes the --password-file password; without the flag it is a usage error", async () => {
+    await writeFile(path.join(dir, "default-pw.txt"), `${DEFAULT_PASSWORD}\n`);
+    const file = await writeSeed("flag.json", {
+      version: 1,
+      users: [
+        { email: "pwf-a@example.test", password: true },
+        { email: "pwf-b@example.test", password: true },
+        { email: "pwf-c@example.test" },
+      ],
+    });
+    const before = await rowCounts();
+    const missing = await runAuthd(["db", "seed", file], { env });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(
+      "users[0].password: password: true takes the password of --password-file, which was not given",
+    );
+    const unreadable = await runAuthd(["db", "seed", file, "--password-file", "absent.txt"], {
+      env,
+    });
+    expect(unreadable.code).toBe(2);
+    expect(unreadable.stderr).toContain("cannot read --password-file absent.txt (ENOENT)");
+    await writeFile(path.join(dir, "short-pw.txt"), "short");
+    const short = await runAuthd(
+      ["db", "seed", file, "--password-file", path.join(dir, "short-pw.txt")],
+      { env },
+    );
+    expect(short.code).toBe(2);
+    expect(short.stderr).toContain("--password-file: password must have 8 to");
+    expect(await rowCounts()).toEqual(before);
+
+    const result = await runAuthd(
+      ["db", "seed", file, "--password-file", path.join(dir, "default-pw.txt")],
+      { env },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    const stored = await credentials("pwf-");
+    expect([...stored.keys()]).toEqual(["pwf-a@example.test", "pwf-b@example.test"]);
+    for (const hash of stored.values()) {
+      expect(await verifyPassword(hash, DEFAULT_PASSWORD)).toBe(true);
+    }
+    // One salt per user by default.
+    expect(stored.get("pwf-a@example.test")).not.toBe(stored.get("pwf-b@example.test"));
+  });
+
+  it("--share-password-hashes hashes each distinct password once; refused in production", async () => {
+    const users = [
+      ...Array.from({ length: 4 }, (_, index) => ({
+        email: `share-${index}@example.test`,
+        password: { fromEnv: "SEED_PASSWORD" },
+      })),
+      { email: "share-other@example.test", password: { fromEnv: "OTHER_PASSWORD" } },
+    ];
+    const file = await writeSeed("share.json", { version: 1, users });
+    const before = await rowCounts();
+    const production = await runAuthd(
+      ["db", "seed", file, "--share-password-hashes", "--profile", "production"],
+      { env: { ...env, OTHER_PASSWORD: "Other-Pa55word", AUTHD_SECRET: "a".repeat(43) } },
+    );
+    expect(production.code).toBe(2);
+    expect(production.stderr).toContain("--share-password-hashes is refused under the production");
+    expect(await rowCounts()).toEqual(before);
+
+    const result = await runAuthd(["db", "seed", file, "--share-password-hashes"], {
+      env: { ...env, OTHER_PASSWORD: "Other-Pa55word" },
+    });
+    expect(result.code, result.stderr).toBe(0);
+    const stored = await credentials("share-");
+    expect(stored.size).toBe(5);
+    const shared = new Set(
+      [...stored].filter(([email]) => email !== "share-other@example.test").map(([, h]) => h),
+    );
+    expect(shared.size).toBe(1);
+    const [hash] = [...shared];
+    expect(await verifyPassword(hash ?? "", PASSWORD)).toBe(true);
+    const other = stored.get("share-other@example.test") ?? "";
+    expect(other).not.toBe(hash);
+    expect(await verifyPassword(other, "Other-Pa55word")).toBe(true);
+  });
+});
+
+describe("JSONL seed input", () => {
+  it("reports bad lines by line number and writes nothing", async () => {
+    const before = await rowCounts();
+    const result = await runAuthd(["db", "seed", "-"], {
+      env,
+      input: [
+        '{"kind":"seed","version":1}',
+        '{"kind":"session","token":"x"}',
+        '{"kind":"member","organization":"nowhere","user":"a@example.test","role":"member"}',
+        "not json",
+        "",
+      ].join("\n"),
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('line 2: unknown kind "session"');
+    expect(result.stderr).toContain(
+      'line 3: organization "nowhere" has no organization line before this member',
+    );
+    expect(result.stderr).toContain("line 4: not valid JSON");
+    expect(await rowCounts()).toEqual(before);
   });
 });
