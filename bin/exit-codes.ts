@@ -47,10 +47,13 @@ export class FileExistsError extends Error {
 /** A command that fails on purpose with a chosen code (e.g. doctor's failed checks). */
 export class ExitError extends Error {
   readonly exitCode: number;
-  constructor(message: string, exitCode: number) {
+  /** The stable code printed with --json. */
+  readonly code: string;
+  constructor(message: string, exitCode: number, code = "CHECK_FAILED") {
     super(message);
     this.name = "ExitError";
     this.exitCode = exitCode;
+    this.code = code;
   }
 }
 
@@ -113,7 +116,7 @@ export function errorCodeFor(error: unknown): string {
   if (error instanceof SchemaOutOfDateError) return "MIGRATIONS_PENDING";
   if (error instanceof ListenError) return "CANNOT_LISTEN";
   if (error instanceof FileExistsError) return "FILE_EXISTS";
-  if (error instanceof ExitError) return "CHECK_FAILED";
+  if (error instanceof ExitError) return error.code;
   if (error instanceof CommandTimeoutError) return "TIMEOUT";
   return "INTERNAL_ERROR";
 }

@@ -61,6 +61,7 @@ async function resetAction(flags: ResetFlags, command: Command): Promise<void> {
       throw new ExitError(
         `the database has migrations this version of authd does not know (${plan.unknown.join(", ")}): their Down sections are not here, so db reset cannot revert them`,
         EXIT.migrationDrift,
+        "MIGRATION_DRIFT",
       );
     }
     if (source) {

@@ -427,7 +427,7 @@ async function runInit(flags: InitFlags, command: Command): Promise<void> {
       answers = await askAnswers(answers);
     } catch (error) {
       if (error instanceof Error && error.name === "ExitPromptError") {
-        throw new ExitError("init cancelled; nothing was written", EXIT.interrupted);
+        throw new ExitError("init cancelled; nothing was written", EXIT.interrupted, "CANCELLED");
       }
       throw error;
     }
