@@ -3,6 +3,8 @@
  * shell, acting as the operator. Each command calls the same domain rules as the HTTP
  * routes (the "AsOperator" functions beside them); audit events say actor_type "cli".
  */
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { type Command, Option } from "commander";
 import type { LoadedConfig } from "../../server/config.js";
 import type { Database } from "../../server/db/connection.js";
@@ -51,6 +53,7 @@ import { EXIT, UsageError } from "../exit-codes.js";
 import { emit, formatTable, type GlobalOptions, note } from "../output.js";
 import { withDatabase } from "../with-database.js";
 import { confirmModerate } from "./shared.js";
+import { parseDuration } from "./user.js";
 
 interface Context {
   loaded: LoadedConfig;
@@ -112,15 +115,34 @@ async function findUser(db: Database, idOrEmail: string): Promise<UserRow> {
   return user;
 }
 
+/**
+ * `--metadata JSON` or `--metadata @path`: a JSON object, given inline or read from a
+ * file (relative to the working directory). Anything else is a usage error (exit 2).
+ */
 function parseMetadata(value: string): Record<string, unknown> {
+  let text = value;
+  let source = "--metadata";
+  if (value.startsWith("@")) {
+    const file = value.slice(1);
+    if (file === "") throw new UsageError("--metadata @: expected a file path after @");
+    source = `--metadata ${value}`;
+    try {
+      text = readFileSync(path.resolve(file), "utf8");
+    } catch (error) {
+      const reason = (error as NodeJS.ErrnoException).code ?? String(error);
+      throw new UsageError(`${source}: cannot read ${file} (${reason})`);
+    }
+  }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(value);
-  } catch {
-    throw new UsageError("--metadata: expected a JSON object");
+    parsed = JSON.parse(text);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new UsageError(`${source}: expected a JSON object, got invalid JSON (${reason})`);
   }
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-    throw new UsageError("--metadata: expected a JSON object");
+    const kind = Array.isArray(parsed) ? "an array" : parsed === null ? "null" : typeof parsed;
+    throw new UsageError(`${source}: expected a JSON object, got ${kind}`);
   }
   return parsed as Record<string, unknown>;
 }
@@ -178,7 +200,11 @@ function registerOrganizationCommands(org: Command): void {
     .requiredOption("--slug <slug>", "lowercase letters and digits joined by hyphens")
     .requiredOption("--owner <user>", "the owner: user id or email")
     .option("--logo <url>", "logo URL", parseLogo)
-    .option("--metadata <json>", "metadata as a JSON object", parseMetadata)
+    .option(
+      "--metadata <json|@file>",
+      "metadata as a JSON object, or @path to read it from a file",
+      parseMetadata,
+    )
     .addOption(
       new Option("--if-exists <mode>", "when the slug exists: skip (exit 0) or fail (exit 4)")
         .choices(["skip", "fail"])
@@ -264,7 +290,11 @@ function registerOrganizationCommands(org: Command): void {
     .option("--slug <slug>", "lowercase letters and digits joined by hyphens")
     .option("--logo <url>", "logo URL", parseLogo)
     .option("--no-logo", "remove the logo")
-    .option("--metadata <json>", "metadata as a JSON object (replaces it)", parseMetadata)
+    .option(
+      "--metadata <json|@file>",
+      "metadata as a JSON object, or @path to read it from a file (replaces it)",
+      parseMetadata,
+    )
     .action(
       run<[string], UpdateFlags>(async ({ db, globals }, [selector], flags) => {
         const changes = {
@@ -355,18 +385,38 @@ function registerMemberCommands(org: Command): void {
 
   subcommand(member, "add <org> <user>", "add a user to an organization")
     .requiredOption("--role <role>", "role(s), comma-separated (owner, admin, member, or custom)")
+    .option(
+      "--team <team>",
+      "also put the new member in this team (id or name; needs organization.teams.enabled)",
+    )
     .action(
-      run<[string, string], { role: string }>(
+      run<[string, string], { role: string; team?: string }>(
         async ({ loaded, db, globals }, [selector, userArgument], flags) => {
+          if (flags.team !== undefined) requireTeamsEnabled(loaded);
           const organization = await findOrganizationAsOperator(db.sql, selector);
           const user = await findUser(db, userArgument);
-          const added = memberResponse(
-            await addMemberAsOperator(db.sql, loaded.config, organization, user, flags.role),
+          const team =
+            flags.team === undefined
+              ? null
+              : await findTeamAsOperator(db.sql, organization, flags.team);
+          // One transaction: a team that refuses the member (full) leaves no membership.
+          const { member: added, teamMember } = await addMemberAsOperator(
+            db.sql,
+            loaded.config,
+            organization,
+            user,
+            flags.role,
+            team,
           );
+          const shown = {
+            ...memberResponse(added),
+            teamMember: teamMember ? teamMemberResponse(teamMember) : null,
+          };
           print(
             globals,
-            added,
-            `Added ${user.email} to ${organization.slug} as ${added.role} (member ${added.id}).`,
+            shown,
+            `Added ${user.email} to ${organization.slug} as ${shown.role} (member ${shown.id})` +
+              (team ? ` and to team ${team.name}.` : "."),
           );
         },
       ),
@@ -425,45 +475,76 @@ const stderrLog: LogSink = {
   },
 };
 
+interface InviteFlags {
+  email: string;
+  role: string;
+  team?: string;
+  /** Seconds, from parseDuration. */
+  expiresIn?: number;
+  /** undefined (the default) and true mail the invitation; --no-send gives false. */
+  send?: boolean;
+}
+
 function registerInvitationCommands(org: Command): void {
   const invite = org.command("invite").description("invitations to an organization");
 
   subcommand(invite, "create <org>", "invite an address; prints the accept URL")
     .requiredOption("--email <email>", "the address to invite")
     .requiredOption("--role <role>", "role(s) the invitee gets, comma-separated")
+    .option(
+      "--team <team>",
+      "the team the invitee joins on accepting (id or name; needs organization.teams.enabled)",
+    )
+    .option(
+      "--expires-in <duration>",
+      "lifetime of this invitation, e.g. 30m, 48h, 7d (default: organization.invitationExpiresIn)",
+      parseDuration,
+    )
+    .option("--send", "mail the invitation (the default)")
     .option("--no-send", "do not mail the invitation; only print its URL")
     .action(
-      run<[string], { email: string; role: string; send: boolean }>(
-        async ({ loaded, db, globals, dryRun }, [selector], flags) => {
-          const { config } = loaded;
-          const organization = await findOrganizationAsOperator(db.sql, selector);
-          const transport = createMailTransport(loaded);
-          try {
-            const origin = config.baseURL ?? `http://localhost:${config.server.port}`;
-            const basePath = config.basePath === "/" ? "" : config.basePath;
-            const invited = await inviteMemberAsOperator(
-              { sql: db.sql, config, mailer: createMailer(config, transport) },
-              { baseUrl: `${origin.replace(/\/+$/, "")}${basePath}`, logger: stderrLog },
-              organization.id,
+      run<[string], InviteFlags>(async ({ loaded, db, globals, dryRun }, [selector], flags) => {
+        const { config } = loaded;
+        if (flags.team !== undefined) requireTeamsEnabled(loaded);
+        const organization = await findOrganizationAsOperator(db.sql, selector);
+        const team =
+          flags.team === undefined
+            ? null
+            : await findTeamAsOperator(db.sql, organization, flags.team);
+        const transport = createMailTransport(loaded);
+        try {
+          const origin = config.baseURL ?? `http://localhost:${config.server.port}`;
+          const basePath = config.basePath === "/" ? "" : config.basePath;
+          const invited = await inviteMemberAsOperator(
+            { sql: db.sql, config, mailer: createMailer(config, transport) },
+            { baseUrl: `${origin.replace(/\/+$/, "")}${basePath}`, logger: stderrLog },
+            organization.id,
+            {
+              email: flags.email,
+              role: flags.role,
+              teamId: team?.id ?? null,
+              expiresIn: flags.expiresIn,
               // A dry run mails nobody: the invitation it shows is rolled back.
-              { email: flags.email, role: flags.role, sendEmail: flags.send && !dryRun },
-            );
-            emit(invited, globals, {
-              quietField: "invitation.id",
-              human: () => {
-                process.stdout.write(`${invited.url}\n`);
-                note(
-                  invited.delivery === null
-                    ? `Invited ${invited.invitation.email} (not mailed).`
-                    : `Invited ${invited.invitation.email}; mail ${invited.delivery}.`,
-                );
-              },
-            });
-          } finally {
-            transport.close();
-          }
-        },
-      ),
+              sendEmail: flags.send !== false && !dryRun,
+            },
+          );
+          emit(invited, globals, {
+            quietField: "invitation.id",
+            human: () => {
+              process.stdout.write(`${invited.url}\n`);
+              const { email, expiresAt } = invited.invitation;
+              const expires = `expires ${date(expiresAt)}`;
+              note(
+                invited.delivery === null
+                  ? `Invited ${email} (not mailed); ${expires}.`
+                  : `Invited ${email}; mail ${invited.delivery}; ${expires}.`,
+              );
+            },
+          });
+        } finally {
+          transport.close();
+        }
+      }),
     );
 
   subcommand(invite, "list <org>", "list the invitations of an organization")

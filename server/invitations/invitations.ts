@@ -624,16 +624,28 @@ export async function findInvitationForSignUp(
 // The same rules as inviteMember and listInvitations, without a membership check; the
 // audit event says actor_type "cli".
 
+export interface InviteMemberAsOperatorInput {
+  email: string;
+  role: string | readonly string[];
+  /** Default true; false creates the invitation and only answers its link. */
+  sendEmail?: boolean;
+  /** Teams the invitee joins on accepting: teams of this organization (teams enabled). */
+  teamId?: string | readonly string[] | null;
+  /** Lifetime in seconds for this invitation; default `organization.invitationExpiresIn`. */
+  expiresIn?: number;
+}
+
 /**
- * invite as the operator: the address is valid, the roles exist, no membership and no
- * live pending invitation for it, the membership and invitation limits hold. The
- * invitation table needs an inviter, so the organization's oldest owner is recorded.
+ * invite as the operator: the address is valid, the roles exist, the teams are teams
+ * of the organization with room left, no membership and no live pending invitation for
+ * it, the membership and invitation limits hold. The invitation table needs an
+ * inviter, so the organization's oldest owner is recorded.
  */
 export async function inviteMemberAsOperator(
   deps: InvitationDeps,
   link: LinkContext,
   organizationId: string,
-  input: { email: string; role: string | readonly string[]; sendEmail?: boolean },
+  input: InviteMemberAsOperatorInput,
 ): Promise<InvitedMember> {
   const { config } = deps;
   const email = requireValidEmail(input.email);
@@ -644,8 +656,18 @@ export async function inviteMemberAsOperator(
     throw new AuthError("ROLE_NOT_FOUND", { message: `ROLE_NOT_FOUND: ${unknown.join(", ")}` });
   }
   const role = joinRoles(roles);
+  const expiresIn = input.expiresIn ?? config.organization.invitationExpiresIn;
+  if (!Number.isSafeInteger(expiresIn) || expiresIn < 1) {
+    throw new AuthError("VALIDATION_ERROR", {
+      message: "an invitation lifetime is a whole number of seconds, at least 1",
+    });
+  }
+  const teams = await requireTeams(deps.sql, config, organizationId, teamIdsOf(input.teamId));
   const now = new Date();
-  const expiresAt = new Date(now.getTime() + config.organization.invitationExpiresIn * 1000);
+  const expiresAt = new Date(now.getTime() + expiresIn * 1000);
+  if (Number.isNaN(expiresAt.getTime())) {
+    throw new AuthError("VALIDATION_ERROR", { message: "the invitation lifetime is too long" });
+  }
   let written: {
     invitation: InvitationRow;
     organization: OrganizationRow;
@@ -667,6 +689,15 @@ export async function inviteMemberAsOperator(
       if (!inviter) throw new AuthError("MEMBER_NOT_FOUND");
       if (await findMemberByEmail(tx, organizationId, email)) {
         throw new AuthError("USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION");
+      }
+      // A team that is already full now would refuse the accept later (api-facts §4.3).
+      for (const team of teams) {
+        await assertRoomInTeam(tx, config, {
+          team,
+          organization,
+          callerId: inviter.userId,
+          joinerId: null,
+        });
       }
       const pending = await lockPendingInvitation(tx, organizationId, email);
       if (pending && isLive(pending, now)) {
@@ -690,7 +721,7 @@ export async function inviteMemberAsOperator(
         organizationId,
         email,
         role,
-        teamId: null,
+        teamId: teams.length > 0 ? teams.map((team) => team.id).join(",") : null,
         inviterId: inviter.userId,
         expiresAt,
       });
@@ -700,7 +731,7 @@ export async function inviteMemberAsOperator(
         targetType: "invitation",
         targetId: invitation.id,
         organizationId,
-        details: { email, role },
+        details: { email, role, teamId: invitation.teamId, expiresAt: expiresAt.toISOString() },
       });
       return { invitation, organization, inviter };
     });
@@ -724,7 +755,7 @@ export async function inviteMemberAsOperator(
           inviterEmail: inviter.user.email,
           organizationName: organization.name,
           role: invitation.role,
-          expiresIn: describeDuration(config.organization.invitationExpiresIn),
+          expiresIn: describeDuration(expiresIn),
         },
       },
       link.logger,

@@ -10,8 +10,13 @@ import { generateId } from "../crypto/random.js";
 import type { Queryable, Sql } from "../db/connection.js";
 import { isUniqueViolation, transaction } from "../db/transaction.js";
 import { AuthError } from "../errors.js";
+import type { TeamMemberRow, TeamRow } from "../teams/queries.js";
 import { deleteTeamMembershipsInOrganization } from "../teams/queries.js";
-import { createDefaultTeam, defaultTeamEnabled } from "../teams/teams.js";
+import {
+  createDefaultTeam,
+  defaultTeamEnabled,
+  prepareTeamMemberAsOperator,
+} from "../teams/teams.js";
 import { findUserById, lockUser, type UserRow } from "../users/queries.js";
 import { accessOrganization, type OrganizationSelector, requirePermission } from "./access.js";
 import { isCreatorRole, joinRoles, splitRoles, unknownRoles } from "./permissions.js";
@@ -697,15 +702,25 @@ async function membershipLimitReached(
   return (await countMembers(tx, organization.id)) >= limit;
 }
 
-/** add a member directly: the roles exist, one membership per user, the membership limit. */
+/**
+ * add a member directly: the roles exist, one membership per user, the membership
+ * limit. With `team` (teams enabled), the new member joins it in the same transaction
+ * under add-team-member's rules (the team member limit), so a refusal adds nobody.
+ */
 export async function addMemberAsOperator(
   sql: Sql,
   config: AuthdConfig,
   organization: OrganizationRow,
   user: UserRow,
   role: string | readonly string[],
-): Promise<MemberRow> {
+  team: TeamRow | null = null,
+): Promise<{ member: MemberRow; teamMember: TeamMemberRow | null }> {
   const newRole = requireKnownRoles(config, role);
+  // Without teams there is no team to name (as an invitation's teamId).
+  if (team && !config.organization.teams.enabled) throw new AuthError("TEAM_NOT_FOUND");
+  const joinTeam = team
+    ? await prepareTeamMemberAsOperator({ sql, config }, organization, team, user.id)
+    : null;
   try {
     return await transaction(sql, async (tx) => {
       const locked = await lockOrganization(tx, organization.id);
@@ -728,12 +743,13 @@ export async function addMemberAsOperator(
         targetType: "user",
         targetId: user.id,
         organizationId: organization.id,
-        details: { role: newRole },
+        details: team ? { role: newRole, teamId: team.id } : { role: newRole },
       });
-      return member;
+      const teamMember = joinTeam ? (await joinTeam(tx)).member : null;
+      return { member, teamMember };
     });
   } catch (error) {
-    if (isUniqueViolation(error)) {
+    if (isUniqueViolation(error, "member_organization_user_key")) {
       throw new AuthError("USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION");
     }
     throw error;

@@ -278,18 +278,17 @@ async function removeTeamFromOrganization(
 }
 
 /**
- * Only members of the organization join its teams; someone already in the team is
- * answered with their row (idempotent); otherwise maximumMembersPerTeam is counted
- * under the team's row lock, so concurrent adds cannot exceed it.
+ * maximumMembersPerTeam for `userId` joining `team`. Resolved before any lock is taken,
+ * so a slow limit function holds no row.
  */
-async function addMemberToTeam(
+function teamMemberLimit(
   deps: TeamDeps,
   actor: TeamActor,
   organization: OrganizationRow,
   team: TeamRow,
   userId: string,
-): Promise<{ member: TeamMemberRow; added: boolean }> {
-  const maximum = await resolveLimit(
+): Promise<number> {
+  return resolveLimit(
     "maximumMembersPerTeam",
     deps.config.organization.teams.maximumMembersPerTeam,
     {
@@ -300,30 +299,56 @@ async function addMemberToTeam(
       userId: actor.actorId ?? userId,
     },
   );
-  return transaction(deps.sql, async (tx) => {
-    if (!(await lockTeam(tx, organization.id, team.id))) throw new AuthError("TEAM_NOT_FOUND");
-    // An unknown user answers like a non-member: nothing says who has an account.
-    if (!(await findMember(tx, organization.id, userId))) {
-      throw new AuthError("USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
-    }
-    const existing = await findTeamMember(tx, team.id, userId);
-    if (existing) return { member: existing, added: false };
-    if ((await countTeamMembers(tx, team.id)) >= maximum) {
-      throw new AuthError("TEAM_MEMBER_LIMIT_REACHED");
-    }
-    const member = await insertTeamMember(tx, { id: generateId(), teamId: team.id, userId });
-    await auditTeam(
-      tx,
-      actor,
-      "team.member_added",
-      organization.id,
-      { type: "user", id: userId },
-      {
-        teamId: team.id,
-      },
-    );
-    return { member, added: true };
-  });
+}
+
+/**
+ * The join itself, inside the caller's transaction: only members of the organization
+ * join its teams; someone already in the team is answered with their row (idempotent);
+ * otherwise `maximum` is counted under the team's row lock, so concurrent adds cannot
+ * exceed it.
+ */
+async function joinTeam(
+  tx: TransactionSql,
+  actor: TeamActor,
+  organization: OrganizationRow,
+  team: TeamRow,
+  userId: string,
+  maximum: number,
+): Promise<{ member: TeamMemberRow; added: boolean }> {
+  if (!(await lockTeam(tx, organization.id, team.id))) throw new AuthError("TEAM_NOT_FOUND");
+  // An unknown user answers like a non-member: nothing says who has an account.
+  if (!(await findMember(tx, organization.id, userId))) {
+    throw new AuthError("USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
+  }
+  const existing = await findTeamMember(tx, team.id, userId);
+  if (existing) return { member: existing, added: false };
+  if ((await countTeamMembers(tx, team.id)) >= maximum) {
+    throw new AuthError("TEAM_MEMBER_LIMIT_REACHED");
+  }
+  const member = await insertTeamMember(tx, { id: generateId(), teamId: team.id, userId });
+  await auditTeam(
+    tx,
+    actor,
+    "team.member_added",
+    organization.id,
+    { type: "user", id: userId },
+    {
+      teamId: team.id,
+    },
+  );
+  return { member, added: true };
+}
+
+/** add-team-member's rules (teamMemberLimit, then joinTeam) in a transaction of its own. */
+async function addMemberToTeam(
+  deps: TeamDeps,
+  actor: TeamActor,
+  organization: OrganizationRow,
+  team: TeamRow,
+  userId: string,
+): Promise<{ member: TeamMemberRow; added: boolean }> {
+  const maximum = await teamMemberLimit(deps, actor, organization, team, userId);
+  return transaction(deps.sql, (tx) => joinTeam(tx, actor, organization, team, userId, maximum));
 }
 
 /** Takes a user out of a team; their sessions lose it as the active team. */
@@ -682,6 +707,22 @@ export async function addTeamMemberAsOperator(
   userId: string,
 ): Promise<{ member: TeamMemberRow; added: boolean }> {
   return addMemberToTeam(deps, CLI_ACTOR, organization, team, userId);
+}
+
+/**
+ * add-team-member from the CLI as one step of a larger write (`org member add --team`):
+ * the team member limit is resolved now, before any lock; the answered function puts
+ * the user in the team inside the caller's transaction, with the same rules, so a
+ * refusal rolls back the caller's writes too.
+ */
+export async function prepareTeamMemberAsOperator(
+  deps: TeamDeps,
+  organization: OrganizationRow,
+  team: TeamRow,
+  userId: string,
+): Promise<(tx: TransactionSql) => Promise<{ member: TeamMemberRow; added: boolean }>> {
+  const maximum = await teamMemberLimit(deps, CLI_ACTOR, organization, team, userId);
+  return (tx) => joinTeam(tx, CLI_ACTOR, organization, team, userId, maximum);
 }
 
 /** remove-team-member from the CLI. */

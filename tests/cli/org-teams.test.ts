@@ -393,3 +393,92 @@ describe("authd org team with other team settings", () => {
     }
   });
 });
+
+describe("authd org member add --team", () => {
+  it("adds the member and the team membership together; a full team leaves nothing (exit 5)", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "authd-org-member-team-"));
+    try {
+      await writeFile(
+        path.join(dir, "authd.config.json"),
+        JSON.stringify({
+          organization: {
+            teams: { enabled: true, maximumMembersPerTeam: 1, defaultTeam: { enabled: false } },
+          },
+        }),
+      );
+      const delta = await json<{ organization: { id: string } }>(
+        ["org", "create", "--name", "Delta", "--slug", "delta", "--owner", USERS.owner.email],
+        dir,
+      );
+      const orgId = delta.organization.id;
+      const core = await json<{ team: { id: string } }>(
+        ["org", "team", "create", "delta", "--name", "Core"],
+        dir,
+      );
+      const added = await json<Record<string, unknown>>(
+        ["org", "member", "add", "delta", USERS.member.email, "--role", "member", "--team", "Core"],
+        dir,
+      );
+      expect(added).toEqual({
+        id: expect.any(String),
+        organizationId: orgId,
+        userId: USERS.member.id,
+        role: "member",
+        createdAt: expect.any(String),
+        teamMember: {
+          id: expect.any(String),
+          teamId: core.team.id,
+          userId: USERS.member.id,
+          createdAt: expect.any(String),
+        },
+      });
+      expect(await sql`select user_id from team_member where team_id = ${core.team.id}`).toEqual([
+        { user_id: USERS.member.id },
+      ]);
+      expect(
+        (
+          await sql`
+            select action from audit_event
+            where target_id = ${USERS.member.id} and organization_id = ${orgId}
+            order by created_at, action`
+        ).map((row) => row.action),
+      ).toEqual(["organization.member_added", "team.member_added"]);
+
+      const state = () => sql`
+        select (select count(*)::int from member where organization_id = ${orgId}) as members,
+               (select count(*)::int from team_member where team_id = ${core.team.id}) as team_members,
+               (select count(*)::int from audit_event where target_id = ${USERS.other.id}
+                  and organization_id = ${orgId}) as audits`;
+      const before = await state();
+      const addOther = ["org", "member", "add", "delta", USERS.other.email, "--role", "member"];
+      // maximumMembersPerTeam is 1 and Core is full: no membership is left behind.
+      const full = await authd([...addOther, "--team", core.team.id, "--json"], dir);
+      expect(full.code).toBe(5);
+      expect(errorOf(full).code).toBe("TEAM_MEMBER_LIMIT_REACHED");
+      expect(full.stdout).toBe("");
+      const unknown = await authd([...addOther, "--team", "Nope", "--json"], dir);
+      expect(unknown.code).toBe(3);
+      expect(errorOf(unknown).code).toBe("TEAM_NOT_FOUND");
+      // A team of another organization is not found either (beta's Operations).
+      const [operations] = await sql<{ id: string }[]>`
+        select t.id from team t join organization o on o.id = t.organization_id
+        where o.slug = 'beta' and t.name = 'Operations'`;
+      expect(operations?.id).toEqual(expect.any(String));
+      const foreign = await authd([...addOther, "--team", operations?.id ?? "", "--json"], dir);
+      expect(foreign.code).toBe(3);
+      // Without organization.teams.enabled (no config in the default cwd).
+      const disabled = await authd([...addOther, "--team", "Core"]);
+      expect(disabled.code).toBe(2);
+      expect(disabled.stderr).toContain("organization.teams.enabled");
+      expect(await state()).toEqual(before);
+
+      const human = await authd([...addOther], dir);
+      expect(human.code, human.stderr).toBe(0);
+      expect(human.stdout).toMatch(
+        /^Added other@example\.test to delta as member \(member \S+\)\.\n$/,
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

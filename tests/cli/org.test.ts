@@ -2,7 +2,7 @@
  * `authd org …` as operators run it: the built binary against a fresh migrated
  * PostgreSQL database; users are inserted with SQL so only the org commands are tested.
  */
-import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import postgres from "postgres";
@@ -20,8 +20,9 @@ const USERS = {
   other: { id: "user-other", email: "other@example.test", name: "Other" },
 };
 
-function authd(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+function authd(args: string[], env: Record<string, string> = {}, cwd?: string): Promise<CliResult> {
   return runAuthd(args, {
+    ...(cwd ? { cwd } : {}),
     env: {
       DATABASE_URL: database.url,
       AUTHD_DATA_DIR: dataDir,
@@ -471,5 +472,82 @@ describe("authd org delete", () => {
 
     const gone = await authd(["org", "delete", "beta", "--confirm=beta", "--json"]);
     expect(gone.code).toBe(3);
+  });
+});
+
+describe("authd org --metadata @file", () => {
+  it("reads the JSON object from a file relative to the working directory", async () => {
+    const cwd = path.join(dataDir, "metadata-cwd");
+    await mkdir(path.join(cwd, "meta"), { recursive: true });
+    await writeFile(path.join(cwd, "meta", "create.json"), '{"plan":"pro","seats":5}\n');
+    await writeFile(path.join(cwd, "update.json"), '{"plan":"team","tags":["a"]}');
+    const created = await authd(
+      [
+        "org",
+        "create",
+        "--name",
+        "Meta",
+        "--slug",
+        "meta",
+        "--owner",
+        USERS.owner.id,
+        "--metadata",
+        "@meta/create.json",
+        "--json",
+      ],
+      {},
+      cwd,
+    );
+    expect(created.code, created.stderr).toBe(0);
+    expect(JSON.parse(created.stdout).organization.metadata).toEqual({ plan: "pro", seats: 5 });
+    const updated = await authd(
+      ["org", "update", "meta", "--metadata", "@update.json", "--json"],
+      {},
+      cwd,
+    );
+    expect(updated.code, updated.stderr).toBe(0);
+    expect(JSON.parse(updated.stdout).organization.metadata).toEqual({
+      plan: "team",
+      tags: ["a"],
+    });
+    const [row] = await sql`select metadata from organization where slug = 'meta'`;
+    expect(row?.metadata).toEqual({ plan: "team", tags: ["a"] });
+  });
+
+  it("an unreadable file, bad JSON or a non-object exits 2 with a clear message; nothing is written", async () => {
+    const cwd = path.join(dataDir, "metadata-bad");
+    await mkdir(cwd, { recursive: true });
+    await writeFile(path.join(cwd, "array.json"), "[1, 2]");
+    await writeFile(path.join(cwd, "broken.json"), "{plan: pro}");
+    const before = await sql`select slug, metadata from organization order by slug`;
+    const create = ["org", "create", "--name", "Bad", "--slug", "bad", "--owner", USERS.owner.id];
+    const cases: Array<[string[], RegExp]> = [
+      [
+        [...create, "--metadata", "@missing.json"],
+        /--metadata @missing\.json: cannot read missing\.json \(ENOENT\)/,
+      ],
+      [
+        [...create, "--metadata", "@array.json"],
+        /--metadata @array\.json: expected a JSON object, got an array/,
+      ],
+      [
+        [...create, "--metadata", "@broken.json"],
+        /--metadata @broken\.json: expected a JSON object, got invalid JSON/,
+      ],
+      [[...create, "--metadata", "@"], /--metadata @: expected a file path after @/],
+      [[...create, "--metadata", '"text"'], /--metadata: expected a JSON object, got string/],
+      [
+        ["org", "update", "meta", "--metadata", "@array.json"],
+        /expected a JSON object, got an array/,
+      ],
+      [["org", "update", "meta", "--metadata", "@."], /--metadata @\.: cannot read \. \(EISDIR\)/],
+    ];
+    for (const [args, message] of cases) {
+      const result = await authd(args, {}, cwd);
+      expect(result.code, args.join(" ")).toBe(2);
+      expect(result.stderr).toMatch(message);
+      expect(result.stdout).toBe("");
+    }
+    expect(await sql`select slug, metadata from organization order by slug`).toEqual(before);
   });
 });
