@@ -8,12 +8,14 @@ import { z } from "zod";
 import {
   ConfigError,
   configSchema,
+  dataPath,
   findConfigFile,
   type LoadedConfig,
   loadConfig,
   readEnvironment,
   redactConfig,
 } from "../../server/config.js";
+import { auditConfig, type ConfigFinding } from "../../server/config-safety.js";
 import { EXIT } from "../exit-codes.js";
 import { emit, formatTable, type GlobalOptions, note, printJson } from "../output.js";
 
@@ -120,28 +122,48 @@ export function configJsonSchema(): Record<string, unknown> {
   };
 }
 
-async function validateCommand(_flags: unknown, command: Command): Promise<void> {
+/** A strict finding as one line, labelled like the schema's problems: its source, key, message. */
+function findingLine(loaded: LoadedConfig, finding: ConfigFinding): string {
+  const variable = loaded.envSources[finding.key];
+  if (variable) return `${variable}: ${finding.message}`;
+  const label = loaded.file ? path.basename(loaded.file) : "defaults";
+  return `${label}: ${finding.key}: ${finding.message}`;
+}
+
+async function validateCommand(flags: { strict?: boolean }, command: Command): Promise<void> {
   const globals = command.optsWithGlobals<GlobalOptions>();
+  const strict = flags.strict === true;
   let file: string | null;
   let problems: string[] = [];
+  const warnings: string[] = [];
   try {
     const loaded = await loadConfig({ configPath: globals.config });
     file = loaded.file;
+    if (strict) {
+      for (const finding of auditConfig(loaded, dataPath(loaded, "secret"))) {
+        (finding.severity === "problem" ? problems : warnings).push(findingLine(loaded, finding));
+      }
+    }
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     file = configFileFor(globals);
     problems = error.problems;
   }
   const valid = problems.length === 0;
-  emit({ valid, file, problems }, globals, {
+  // Without --strict the document keeps its original shape: {valid, file, problems}.
+  const document = strict ? { valid, file, problems, warnings } : { valid, file, problems };
+  emit(document, globals, {
     human: () => {
+      for (const warning of warnings) process.stderr.write(`warning: ${warning}\n`);
       if (valid) {
-        process.stdout.write(`valid (${file ?? "no config file: defaults and environment"})\n`);
+        process.stdout.write(
+          `valid${strict ? " under --strict" : ""} (${file ?? "no config file: defaults and environment"})\n`,
+        );
         return;
       }
       process.stderr.write(`${problems.map((problem) => `${problem}\n`).join("")}`);
       note(
-        `invalid: ${problems.length} problem${problems.length === 1 ? "" : "s"} in ${file ?? "the environment"}`,
+        `invalid${strict ? " under --strict" : ""}: ${problems.length} problem${problems.length === 1 ? "" : "s"} in ${file ?? "the environment"}`,
       );
     },
     quietField: "problems",
@@ -180,6 +202,10 @@ export function registerConfig(program: Command): void {
   config
     .command("validate")
     .description("load and validate the config file and environment (exit 78 when invalid)")
+    .option(
+      "--strict",
+      "also fail on valid but unsafe settings: no https baseURL, wildcard trusted origins, no secret, long cookie cache, session minting",
+    )
     .action(validateCommand);
 
   config

@@ -1,7 +1,8 @@
 /**
  * `authd doctor`: the effective configuration (secrets redacted) and one line per check
- * of what authd needs to run: Node.js, configuration, secret, database, schema, mail,
- * base URL. Exit 0 when nothing failed, else the code of the most telling failure.
+ * of what authd needs to run: Node.js, configuration, secret, database, schema, clock
+ * skew, mail, base URL, trusted origins, cookie security, social provider credentials.
+ * Exit 0 when nothing failed, else the code of the most telling failure.
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
@@ -14,6 +15,11 @@ import {
   loadConfig,
   redactConfig,
 } from "../../server/config.js";
+import {
+  classifyTrustedOrigin,
+  isLoopbackHost,
+  socialCredentialProblems,
+} from "../../server/config-safety.js";
 import { type Database, describeDatabaseUrl, openDatabase } from "../../server/db/connection.js";
 import { EmbeddedDatabaseLockedError } from "../../server/db/embedded.js";
 import { migrationStatus } from "../../server/db/migrations.js";
@@ -152,6 +158,59 @@ function describeSchema(
   };
 }
 
+/** Clock skew between this host and the database server: warn above, fail above. */
+export const CLOCK_SKEW_WARN_MS = 2_000;
+export const CLOCK_SKEW_FAIL_MS = 30_000;
+
+/**
+ * The clock check from a measured skew (database minus local, in ms). authd writes
+ * expiry times from this host's clock and the database compares some with now(), and
+ * several authd hosts share one database: clocks that disagree cut sessions, links and
+ * invitations short or make them outlive their expiry.
+ */
+export function describeClockSkew(skewMs: number, roundTripMs: number): Check {
+  const size = Math.abs(skewMs);
+  const seconds = (size / 1000).toFixed(1);
+  const direction = skewMs >= 0 ? "ahead of" : "behind";
+  const measured = `round trip ${Math.round(roundTripMs)} ms`;
+  if (size <= CLOCK_SKEW_WARN_MS) {
+    return {
+      name: "clock",
+      status: "ok",
+      detail: `database clock within ${seconds} s of this host's (${measured})`,
+    };
+  }
+  const consequence =
+    "expiry times written by authd and compared by the database disagree; sync both clocks (NTP)";
+  return {
+    name: "clock",
+    status: size > CLOCK_SKEW_FAIL_MS ? "fail" : "warn",
+    detail: `database clock ${seconds} s ${direction} this host's (${measured}): ${consequence}`,
+  };
+}
+
+async function checkClock(db: Database, timeout: number): Promise<Check> {
+  try {
+    const before = Date.now();
+    const started = performance.now();
+    const [row] = await within(
+      timeout,
+      db.sql<{ ms: number }[]>`
+        select (extract(epoch from clock_timestamp()) * 1000)::float8 as ms`,
+    );
+    const roundTrip = performance.now() - started;
+    if (row === undefined) throw new Error("no answer");
+    // The database read its clock about halfway through the round trip.
+    return describeClockSkew(row.ms - (before + roundTrip / 2), roundTrip);
+  } catch (error) {
+    return {
+      name: "clock",
+      status: "warn",
+      detail: `cannot read the database clock: ${message(error)}`,
+    };
+  }
+}
+
 interface DatabaseChecks {
   checks: Check[];
   /** The schema check failed because migrations are pending (exit 10 on its own). */
@@ -215,18 +274,20 @@ async function checkDatabase(loaded: LoadedConfig): Promise<DatabaseChecks> {
       checks.push({ name: "database", status: "fail", detail: `${db.label}: ${message(error)}` });
       return { checks, schemaBehind: false };
     }
+    let schemaBehind = false;
     try {
       const schema = describeSchema(await within(timeout, migrationStatus(db.sql)), db.embedded);
       checks.push({ name: schema.name, status: schema.status, detail: schema.detail });
-      return { checks, schemaBehind: schema.behind };
+      schemaBehind = schema.behind;
     } catch (error) {
       checks.push({
         name: "schema",
         status: "fail",
         detail: `cannot read the migrations: ${message(error)}`,
       });
-      return { checks, schemaBehind: false };
     }
+    checks.push(await checkClock(db, timeout));
+    return { checks, schemaBehind };
   } finally {
     await db.close().catch(() => {});
   }
@@ -283,6 +344,150 @@ function checkBaseUrl(loaded: LoadedConfig): Check {
   return { name: "baseURL", status: "ok", detail: baseURL };
 }
 
+/** Each trusted origin must be an http(s) origin (no path); `*` is warned about. */
+function checkTrustedOrigins(loaded: LoadedConfig): Check {
+  const entries = loaded.config.trustedOrigins.map(classifyTrustedOrigin);
+  if (entries.length === 0) {
+    return {
+      name: "origins",
+      status: "ok",
+      detail: "no trusted origins: only authd's own origin may send cookie-carrying requests",
+    };
+  }
+  const faulty = entries.filter((entry) => entry.kind === "invalid");
+  const doubtful = entries.filter((entry) => entry.kind === "wildcard" || entry.kind === "url");
+  if (faulty.length > 0 || doubtful.length > 0) {
+    return {
+      name: "origins",
+      status: faulty.length > 0 ? "fail" : "warn",
+      detail: [...faulty, ...doubtful]
+        .map((entry) => `${JSON.stringify(entry.entry)}: ${entry.reason}`)
+        .join("; "),
+    };
+  }
+  return {
+    name: "origins",
+    status: "ok",
+    detail: entries
+      .map((entry) => (entry.kind === "pattern" ? `${entry.entry} (pattern)` : entry.entry))
+      .join(", "),
+  };
+}
+
+function trustsProxy(value: LoadedConfig["config"]["server"]["trustProxy"]): boolean {
+  if (Array.isArray(value)) return value.length > 0;
+  return value !== false && value !== 0;
+}
+
+/**
+ * Whether session cookies will be Secure, as server/http/session-cookies.ts decides:
+ * from baseURL's scheme when it is set, else from each request's protocol (which only
+ * a trusted proxy's X-Forwarded-Proto makes https: authd itself serves plain http).
+ * Cookies that are not Secure fail in production, except on a loopback address.
+ */
+function checkCookies(loaded: LoadedConfig): Check {
+  const { baseURL, server, session } = loaded.config;
+  const secureName = `__Secure-${session.cookiePrefix}.session_token`;
+  const plainName = `${session.cookiePrefix}.session_token`;
+  const proxied = trustsProxy(server.trustProxy);
+  const insecure = (detail: string): Check => ({
+    name: "cookies",
+    status: loaded.production ? "fail" : "warn",
+    detail,
+  });
+  if (baseURL) {
+    const url = new URL(baseURL);
+    if (url.protocol === "https:") {
+      return { name: "cookies", status: "ok", detail: `Secure (${secureName}): baseURL is https` };
+    }
+    if (isLoopbackHost(url.hostname)) {
+      return {
+        name: "cookies",
+        status: loaded.production ? "warn" : "ok",
+        detail: `not Secure (${plainName}): baseURL ${baseURL} is http on a local address (development only)`,
+      };
+    }
+    return insecure(
+      `not Secure (${plainName}): baseURL ${baseURL} is http, so browsers send the session cookie in clear text${
+        proxied
+          ? "; if the trusted proxy in front terminates TLS, set baseURL to https:// so that cookies are Secure"
+          : "; use https://"
+      }`,
+    );
+  }
+  if (proxied) {
+    return {
+      name: "cookies",
+      status: "ok",
+      detail: `per request: Secure (${secureName}) when the trusted proxy sends X-Forwarded-Proto: https (server.trustProxy)`,
+    };
+  }
+  return insecure(
+    `never Secure (${plainName}): without baseURL cookies follow each request's protocol, and authd serves plain http; set baseURL to the public https:// URL (or server.trustProxy behind a TLS proxy)`,
+  );
+}
+
+/** Every social provider needs a real clientId and clientSecret. */
+function checkSocialProviders(loaded: LoadedConfig): Check {
+  const providers = socialCredentialProblems(loaded.config);
+  if (providers.length === 0) {
+    return { name: "social", status: "ok", detail: "no social providers configured" };
+  }
+  const faulty = providers.filter((provider) => provider.problems.length > 0);
+  if (faulty.length > 0) {
+    return {
+      name: "social",
+      status: "fail",
+      detail: faulty
+        .map((provider) => `${provider.provider}: ${provider.problems.join(", ")}`)
+        .join("; "),
+    };
+  }
+  return {
+    name: "social",
+    status: "ok",
+    detail: `${providers.map((provider) => provider.provider).join(", ")}: clientId and clientSecret set`,
+  };
+}
+
+/**
+ * Social credentials the schema refused as missing or empty (the usual state right
+ * after `authd init --social`): named as a failed social check of their own, so that
+ * the operator sees which provider lacks what even though the config did not load.
+ */
+function socialCheckFromProblems(problems: string[]): Check | undefined {
+  const missing = new Map<string, string[]>();
+  for (const problem of problems) {
+    const match =
+      /(?:^|: )socialProviders\.([^.:\s]+)\.(clientId|clientSecret): expected (?:a non-empty string|a string, but it is missing)$/.exec(
+        problem,
+      );
+    if (!match?.[1] || !match[2]) continue;
+    missing.set(match[1], [...(missing.get(match[1]) ?? []), match[2]]);
+  }
+  if (missing.size === 0) return undefined;
+  return {
+    name: "social",
+    status: "fail",
+    detail: [...missing]
+      .map(([provider, keys]) => `${provider}: ${keys.join(" and ")} missing`)
+      .join("; "),
+  };
+}
+
+/** Checks after config, in report order (for the skipped list). */
+const LATER_CHECKS = [
+  "secret",
+  "database",
+  "schema",
+  "clock",
+  "mail",
+  "baseURL",
+  "origins",
+  "cookies",
+  "social",
+] as const;
+
 export interface DoctorReport {
   /** The redacted effective configuration, or null when it did not load. */
   config: unknown;
@@ -294,11 +499,17 @@ export interface DoctorReport {
   loaded: LoadedConfig | null;
 }
 
-/** The exit code (reference/cli.md): configuration 78, services 69, schema alone 10, else 1. */
+/** Checks whose failure is a configuration error (exit 78). */
+const CONFIGURATION_CHECKS = new Set(["config", "secret", "origins", "cookies", "social"]);
+
+/**
+ * The exit code (reference/cli.md): configuration (config, secret, origins, cookies,
+ * social) 78, services (database, mail) 69, schema alone 10, else (clock, node) 1.
+ */
 function exitCodeOf(checks: Check[], schemaBehind: boolean): number {
   const failed = new Set(checks.filter((check) => check.status === "fail").map((c) => c.name));
   if (failed.size === 0) return EXIT.ok;
-  if (failed.has("config")) return EXIT.config;
+  if ([...failed].some((name) => CONFIGURATION_CHECKS.has(name))) return EXIT.config;
   if (failed.has("database") || failed.has("mail")) return EXIT.unavailable;
   if (failed.size === 1 && failed.has("schema") && schemaBehind) return EXIT.migrationsPending;
   return EXIT.internal;
@@ -312,11 +523,14 @@ export async function runDoctor(globals: GlobalOptions): Promise<DoctorReport> {
   } catch (error) {
     const detail = error instanceof ConfigError ? error.problems.join("; ") : message(error);
     checks.push({ name: "config", status: "fail", detail });
+    const social =
+      error instanceof ConfigError ? socialCheckFromProblems(error.problems) : undefined;
+    if (social) checks.push(social);
     return {
       config: null,
       checks,
       ok: false,
-      skipped: ["secret", "database", "schema", "mail", "baseURL"],
+      skipped: LATER_CHECKS.filter((name) => !social || name !== "social"),
       exitCode: EXIT.config,
       loaded: null,
     };
@@ -336,7 +550,14 @@ export async function runDoctor(globals: GlobalOptions): Promise<DoctorReport> {
   });
   checks.push(checkSecret(loaded));
   const [database, mail] = await Promise.all([checkDatabase(loaded), checkMail(loaded)]);
-  checks.push(...database.checks, mail, checkBaseUrl(loaded));
+  checks.push(
+    ...database.checks,
+    mail,
+    checkBaseUrl(loaded),
+    checkTrustedOrigins(loaded),
+    checkCookies(loaded),
+    checkSocialProviders(loaded),
+  );
 
   const scrub = scrubber(loaded);
   const scrubbed = checks.map((check) => ({ ...check, detail: scrub(check.detail) }));
@@ -345,7 +566,9 @@ export async function runDoctor(globals: GlobalOptions): Promise<DoctorReport> {
     config: redactConfig(loaded.config),
     checks: scrubbed,
     ok: exitCode === EXIT.ok,
-    skipped: database.checks.some((check) => check.name === "schema") ? [] : ["schema"],
+    skipped: ["schema", "clock"].filter(
+      (name) => !database.checks.some((check) => check.name === name),
+    ),
     exitCode,
     loaded,
   };
@@ -402,7 +625,9 @@ function printHuman(report: DoctorReport, colour: boolean): void {
 export function registerDoctor(program: Command): void {
   program
     .command("doctor")
-    .description("check the configuration, database, schema and mail; print the effective config")
+    .description(
+      "check the configuration, database, schema, clock, mail, origins, cookies and social providers; print the effective config",
+    )
     .action(async (_flags: unknown, command: Command) => {
       const globals = command.optsWithGlobals<GlobalOptions>();
       // Work abandoned at a deadline may hold the event loop open (a reconnecting client):

@@ -2,13 +2,18 @@
 import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import type { Command } from "commander";
+import { type Command, InvalidArgumentError } from "commander";
 import { loadConfig } from "../../server/config.js";
 import { type Database, openDatabase } from "../../server/db/connection.js";
 import {
+  appliedAfter,
   listMigrationFiles,
+  type MigrationStatus,
+  migrationNumber,
   migrationStatus,
   migrationsDirectory,
+  pendingUpTo,
+  resolveMigrationId,
   runMigrations,
 } from "../../server/db/migrations.js";
 import { EXIT, FileExistsError, UsageError } from "../exit-codes.js";
@@ -35,7 +40,51 @@ async function withDatabase<T>(
 
 interface UpFlags {
   count?: number;
+  to?: string;
+  /** Milliseconds to wait for the migration lock (default 0: fail at once, exit 75). */
+  lockWait?: number;
   dryRun?: boolean;
+}
+
+/** `--lock-wait`: `30s`, `2m`, `500ms`, `0` or plain seconds, as milliseconds. */
+export function parseLockWait(value: string): number {
+  const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/.exec(value.trim());
+  const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+  const ms = match ? Math.round(Number(match[1]) * (units[match[2] ?? "s"] ?? 1000)) : Number.NaN;
+  if (!Number.isSafeInteger(ms) || ms < 0) {
+    throw new InvalidArgumentError("expected a duration like 30s, 2m or 500ms (0: do not wait)");
+  }
+  return ms;
+}
+
+function describeWait(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}
+
+/**
+ * `--to <id>` (a name or a number, as baseline accepts) as a migration file name; an
+ * unknown id, or one whose number another file shares, is a usage error.
+ */
+async function resolveTarget(id: string): Promise<string> {
+  const files = await listMigrationFiles();
+  const target = resolveMigrationId(files, id);
+  if (!target) {
+    throw new UsageError(`unknown migration "${id}"; known: ${files.join(", ") || "(none)"}`);
+  }
+  const number = migrationNumber(target);
+  const twins = files.filter((file) => /^\d+_/.test(file) && migrationNumber(file) === number);
+  if (twins.length > 1) {
+    throw new UsageError(
+      `migration number ${number} is not unique (${twins.join(", ")}); --to needs a unique number`,
+    );
+  }
+  return target;
+}
+
+function refuseToWithCount(flags: { to?: string; count?: number }): void {
+  if (flags.to !== undefined && flags.count !== undefined) {
+    throw new UsageError("--to and --count cannot be used together: give one of them");
+  }
 }
 
 /** Prints the names that ran (or would run) under a one-line summary. */
@@ -52,28 +101,47 @@ function printRun(verb: string, names: string[], label: string): void {
 async function dryRunMigrations(
   db: Database,
   direction: "up" | "down",
-  count: number | undefined,
+  selection: { count?: number; to?: string; lockWaitMs?: number },
 ): Promise<string[]> {
   const status = await migrationStatus(db.sql);
   if (status.applied.length === 0) {
-    return direction === "up" ? status.pending.slice(0, count ?? status.pending.length) : [];
+    if (direction === "down") return [];
+    if (selection.to !== undefined) {
+      return pendingUpTo(status, await listMigrationFiles(), selection.to);
+    }
+    return status.pending.slice(0, selection.count ?? status.pending.length);
   }
   // node-pg-migrate checks the order and the files as for real, and skips every statement.
-  return runMigrations(db, { direction, count, dryRun: true, log: note });
+  return runMigrations(db, { direction, ...selection, dryRun: true, log: note });
 }
 
 async function migrateUp(flags: UpFlags, command: Command): Promise<void> {
   const globals = command.optsWithGlobals<GlobalOptions>();
   const dryRun = flags.dryRun === true;
+  refuseToWithCount(flags);
+  const target = flags.to === undefined ? undefined : await resolveTarget(flags.to);
+  const lockWaitMs = flags.lockWait ?? 0;
   await withDatabase(globals, async (db) => {
+    const selection = { count: flags.count, to: target, lockWaitMs };
     const ran = dryRun
-      ? await dryRunMigrations(db, "up", flags.count)
-      : await runMigrations(db, { direction: "up", count: flags.count });
-    emit({ direction: "up", dryRun, migrations: ran }, globals, {
+      ? await dryRunMigrations(db, "up", selection)
+      : await runMigrations(db, {
+          direction: "up",
+          ...selection,
+          onLockWait: () =>
+            note(
+              `Another process holds the migration lock; waiting up to ${describeWait(lockWaitMs)} (--lock-wait)…`,
+            ),
+        });
+    emit({ direction: "up", dryRun, ...(target ? { to: target } : {}), migrations: ran }, globals, {
       quietField: "migrations",
       human: () => {
-        if (ran.length === 0) process.stdout.write(`Schema is up to date (${db.label}).\n`);
-        else printRun(dryRun ? "Would apply" : "Applied", ran, db.label);
+        if (ran.length > 0) printRun(dryRun ? "Would apply" : "Applied", ran, db.label);
+        else if (target) {
+          process.stdout.write(
+            `Nothing to apply: migrations up to ${target} are already applied (${db.label}).\n`,
+          );
+        } else process.stdout.write(`Schema is up to date (${db.label}).\n`);
       },
     });
     if (dryRun) note("Dry run: nothing was applied.");
@@ -150,18 +218,6 @@ async function migrateCreate(
   });
 }
 
-/** Accepts a full migration name or its number prefix (`0001`, `1`). */
-function findMigration(files: string[], id: string): string | undefined {
-  if (files.includes(id)) return id;
-  if (/^\d+$/.test(id)) {
-    return files.find((file) => {
-      const match = /^(\d+)_/.exec(file);
-      return match !== null && Number(match[1]) === Number(id);
-    });
-  }
-  return undefined;
-}
-
 async function migrateBaseline(
   flags: { markApplied: string; dryRun?: boolean },
   command: Command,
@@ -169,7 +225,7 @@ async function migrateBaseline(
   const globals = command.optsWithGlobals<GlobalOptions>();
   const dryRun = flags.dryRun === true;
   const files = await listMigrationFiles();
-  const target = findMigration(files, flags.markApplied);
+  const target = resolveMigrationId(files, flags.markApplied);
   if (!target) {
     throw new UsageError(
       `unknown migration "${flags.markApplied}"; known: ${files.join(", ") || "(none)"}`,
@@ -216,16 +272,33 @@ async function migrateBaseline(
   });
 }
 
+/** What `migrate down --to <target>` reverts, most recent first; exit 2 when it is not applied. */
+function revertedAfter(status: MigrationStatus, target: string): string[] {
+  const after = appliedAfter(status, target);
+  if (after === undefined) {
+    throw new UsageError(
+      `migration ${target} is not applied, so there is nothing to revert down to; see \`authd migrate status\``,
+    );
+  }
+  return after;
+}
+
+interface DownFlags {
+  count?: number;
+  to?: string;
+  forceProduction?: boolean;
+  dryRun?: boolean;
+}
+
 /**
  * `migrate down`: the production profile (NODE_ENV=production, --profile production or
  * AUTHD_PROFILE=production) refuses it without --force-production, dry run or not.
+ * `--to <id>` reverts every migration applied after <id>, which stays applied.
  */
-async function migrateDown(
-  flags: { count: number; forceProduction?: boolean; dryRun?: boolean },
-  command: Command,
-): Promise<void> {
+async function migrateDown(flags: DownFlags, command: Command): Promise<void> {
   const globals = command.optsWithGlobals<GlobalOptions>();
   const dryRun = flags.dryRun === true;
+  refuseToWithCount(flags);
   // Refused before anything else: no prompt, no connection.
   const { production } = await loadConfig({ configPath: globals.config });
   if (production && !flags.forceProduction) {
@@ -233,9 +306,10 @@ async function migrateDown(
       "refusing to revert migrations in the production profile (NODE_ENV=production or --profile production) without --force-production",
     );
   }
-  if (!dryRun) {
+  const target = flags.to === undefined ? undefined : await resolveTarget(flags.to);
+  if (!dryRun && target === undefined) {
     const confirmed = await confirmModerate(
-      `Revert ${flags.count} migration(s)? Data in the dropped tables is lost.`,
+      `Revert ${flags.count ?? 1} migration(s)? Data in the dropped tables is lost.`,
       globals,
     );
     if (!confirmed) {
@@ -245,25 +319,45 @@ async function migrateDown(
     }
   }
   await withDatabase(globals, async (db) => {
+    if (target !== undefined) {
+      // The database says how many would go: checked (exit 2) and shown before the prompt.
+      const planned = revertedAfter(await migrationStatus(db.sql), target);
+      if (!dryRun && planned.length > 0) {
+        const confirmed = await confirmModerate(
+          `Revert ${planned.length} migration(s) applied after ${target} (${planned.join(", ")})? Data in the dropped tables is lost.`,
+          globals,
+        );
+        if (!confirmed) {
+          note("Nothing reverted.");
+          process.exitCode = EXIT.ok;
+          return;
+        }
+      }
+    }
+    const selection = target !== undefined ? { to: target } : { count: flags.count ?? 1 };
     const reverted = dryRun
-      ? await dryRunMigrations(db, "down", flags.count)
-      : await runMigrations(db, { direction: "down", count: flags.count });
-    emit(
-      dryRun
-        ? { direction: "down", dryRun, migrations: reverted }
-        : { direction: "down", migrations: reverted },
-      globals,
-      {
-        quietField: "migrations",
-        human: () => {
-          if (reverted.length === 0) {
-            process.stdout.write(`Nothing to revert: no migration is applied on ${db.label}.\n`);
-          } else {
-            printRun(dryRun ? "Would revert" : "Reverted", reverted, db.label);
-          }
-        },
+      ? await dryRunMigrations(db, "down", selection)
+      : await runMigrations(db, { direction: "down", ...selection });
+    const document = {
+      direction: "down",
+      ...(dryRun ? { dryRun } : {}),
+      ...(target ? { to: target } : {}),
+      migrations: reverted,
+    };
+    emit(document, globals, {
+      quietField: "migrations",
+      human: () => {
+        if (reverted.length > 0) {
+          printRun(dryRun ? "Would revert" : "Reverted", reverted, db.label);
+        } else if (target) {
+          process.stdout.write(
+            `Nothing to revert: ${target} is the last applied migration on ${db.label}.\n`,
+          );
+        } else {
+          process.stdout.write(`Nothing to revert: no migration is applied on ${db.label}.\n`);
+        }
       },
-    );
+    });
     if (dryRun) note("Dry run: nothing was reverted.");
   });
 }
@@ -275,14 +369,21 @@ export function registerMigrate(program: Command): void {
 
   migrate
     .command("up", { isDefault: true })
-    .description("apply pending migrations (all, or --count N)")
+    .description("apply pending migrations (all, --count N, or --to <id>)")
     .option("--count <n>", "apply at most N migrations", parseCount)
+    .option("--to <id>", "apply up to and including this migration (name or number)")
+    .option(
+      "--lock-wait <duration>",
+      "wait this long (e.g. 30s) for another process's migration lock; default: fail at once (exit 75)",
+      parseLockWait,
+    )
     .action(migrateUp);
 
   migrate
     .command("down")
-    .description("revert the most recent migration (or --count N)")
-    .option("--count <n>", "revert N migrations", parseCount, 1)
+    .description("revert the most recent migration (or --count N, or all after --to <id>)")
+    .option("--count <n>", "revert the N most recent migrations (default 1)", parseCount)
+    .option("--to <id>", "revert every migration applied after this one (name or number)")
     .option(
       "--force-production",
       "allow reverting in the production profile (NODE_ENV=production, --profile production)",

@@ -83,6 +83,155 @@ describe("authd config validate", () => {
   });
 });
 
+describe("authd config validate --strict", () => {
+  const unsafe = {
+    baseURL: "http://auth.example.test",
+    trustedOrigins: [
+      "https://app.example.test",
+      "*",
+      "https://admin.example.test/login",
+      "https://*.example.test",
+      "ftp://files.example.test",
+    ],
+    session: { cookieCache: { enabled: true, maxAge: 86400 } },
+    cli: { allowSessionMint: true },
+  };
+
+  it("passes a production-grade configuration with exit 0 and no warnings", async () => {
+    const cwd = await scratch("strict-good", {
+      "authd.config.json": JSON.stringify({
+        baseURL: "https://auth.example.test",
+        trustedOrigins: ["https://app.example.test"],
+        session: { cookieCache: { enabled: true, maxAge: 300 } },
+      }),
+    });
+    const json = await runAuthd(["config", "validate", "--strict", "--json"], {
+      cwd,
+      env: { AUTHD_SECRET: SECRET },
+    });
+    expect(json.code, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual({
+      valid: true,
+      file: path.join(cwd, "authd.config.json"),
+      problems: [],
+      warnings: [],
+    });
+    const human = await runAuthd(["config", "validate", "--strict"], {
+      cwd,
+      env: { AUTHD_SECRET: SECRET },
+    });
+    expect(human.code).toBe(0);
+    expect(human.stdout).toBe(`valid under --strict (${path.join(cwd, "authd.config.json")})\n`);
+    expect(human.stderr).toBe("");
+  });
+
+  it("fails unsafe settings with exit 78, each listed with its source and key", async () => {
+    const cwd = await scratch("strict-bad", {
+      "authd.config.json": JSON.stringify(unsafe),
+    });
+    const secretFile = path.join(cwd, ".authd", "secret");
+    const result = await runAuthd(["config", "validate", "--strict", "--json"], { cwd });
+    expect(result.code, result.stderr).toBe(78);
+    expect(JSON.parse(result.stdout)).toEqual({
+      valid: false,
+      file: path.join(cwd, "authd.config.json"),
+      problems: [
+        "authd.config.json: baseURL: http://auth.example.test is not https: session cookies are not Secure and travel in clear text; use https://",
+        'authd.config.json: trustedOrigins.1: "*": a wildcard for every origin is not supported (it matches nothing) and would be unsafe; list the origins, or patterns such as https://*.example.com',
+        'authd.config.json: trustedOrigins.4: "ftp://files.example.test": ftp: is not http: or https:',
+        `authd.config.json: secret: not configured: the development secret file ${secretFile} would be used (generated per machine); set AUTHD_SECRET (generate one with \`authd secret generate\`)`,
+        "authd.config.json: session.cookieCache.maxAge: 86400 s: a revoked or banned session stays usable from the cookie cache that long; keep it at most 3600 s (default 300)",
+        "authd.config.json: cli.allowSessionMint: true: `authd session create` can mint a session for any user; enable it only for tests",
+      ],
+      warnings: [
+        'authd.config.json: trustedOrigins.2: "https://admin.example.test/login": only its origin https://admin.example.test counts; write just that',
+        'authd.config.json: trustedOrigins.3: "https://*.example.test" trusts every host it matches: make sure nobody else controls such a host',
+      ],
+    });
+
+    // The human form: warnings and problems on stderr, nothing on stdout.
+    const human = await runAuthd(["config", "validate", "--strict"], { cwd });
+    expect(human.code).toBe(78);
+    expect(human.stdout).toBe("");
+    const lines = human.stderr.trimEnd().split("\n");
+    expect(lines.filter((line) => line.startsWith("warning: "))).toHaveLength(2);
+    expect(lines).toContain(
+      "authd.config.json: cli.allowSessionMint: true: `authd session create` can mint a session for any user; enable it only for tests",
+    );
+    expect(lines.at(-1)).toBe(
+      `invalid under --strict: 6 problems in ${path.join(cwd, "authd.config.json")}`,
+    );
+
+    // Without --strict the same file is valid, and the document keeps its shape.
+    const lenient = await runAuthd(["config", "validate", "--json"], { cwd });
+    expect(lenient.code, lenient.stderr).toBe(0);
+    expect(JSON.parse(lenient.stdout)).toEqual({
+      valid: true,
+      file: path.join(cwd, "authd.config.json"),
+      problems: [],
+    });
+  });
+
+  it("names the environment variable a value came from; a missing baseURL is a problem", async () => {
+    const cwd = await scratch("strict-env", {});
+    const fromEnv = await runAuthd(["config", "validate", "--strict", "--json"], {
+      cwd,
+      env: { AUTHD_BASE_URL: "http://auth.example.test", AUTHD_SECRET: SECRET },
+    });
+    expect(fromEnv.code).toBe(78);
+    expect(JSON.parse(fromEnv.stdout)).toEqual({
+      valid: false,
+      file: null,
+      problems: [
+        "AUTHD_BASE_URL: http://auth.example.test is not https: session cookies are not Secure and travel in clear text; use https://",
+      ],
+      warnings: [],
+    });
+
+    const missing = await runAuthd(["config", "validate", "--strict", "--json"], {
+      cwd,
+      env: { AUTHD_SECRET: SECRET },
+    });
+    expect(missing.code).toBe(78);
+    expect(JSON.parse(missing.stdout).problems).toEqual([
+      "defaults: baseURL: not set: authd derives its URL from each request's Host header and cookies follow the request's protocol; set baseURL (AUTHD_BASE_URL) to the public https:// URL",
+    ]);
+  });
+
+  it("only warns about http on a local address", async () => {
+    const cwd = await scratch("strict-local", {});
+    for (const baseURL of ["http://localhost:3000", "http://127.0.0.1:3000", "http://[::1]:3000"]) {
+      const result = await runAuthd(["config", "validate", "--strict", "--json"], {
+        cwd,
+        env: { AUTHD_BASE_URL: baseURL, AUTHD_SECRET: SECRET },
+      });
+      expect(result.code, baseURL).toBe(0);
+      expect(JSON.parse(result.stdout)).toEqual({
+        valid: true,
+        file: null,
+        problems: [],
+        warnings: [
+          `AUTHD_BASE_URL: ${baseURL} is http on a local address: fine for development, use https:// in production`,
+        ],
+      });
+    }
+  });
+
+  it("reports schema problems first: the strict checks need a valid configuration", async () => {
+    const cwd = await scratch("strict-invalid", {
+      "authd.config.json": JSON.stringify({ ...unsafe, server: { prot: 1 } }),
+    });
+    const result = await runAuthd(["config", "validate", "--strict", "--json"], { cwd });
+    expect(result.code).toBe(78);
+    expect(JSON.parse(result.stdout)).toEqual({
+      valid: false,
+      file: path.join(cwd, "authd.config.json"),
+      problems: ['authd.config.json: server.prot: unknown key (did you mean "port"?)'],
+      warnings: [],
+    });
+  });
+});
+
 describe("authd config show", () => {
   let cwd: string;
   beforeAll(async () => {

@@ -6,6 +6,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { listMigrationFiles } from "../../server/db/migrations.js";
@@ -119,8 +120,12 @@ describe("authd doctor", () => {
       "secret",
       "database",
       "schema",
+      "clock",
       "mail",
       "baseURL",
+      "origins",
+      "cookies",
+      "social",
     ]);
     expect(statuses(document)).toEqual({
       node: "ok",
@@ -128,8 +133,12 @@ describe("authd doctor", () => {
       secret: "ok",
       database: "ok",
       schema: "ok",
+      clock: "ok",
       mail: "ok",
       baseURL: "warn",
+      origins: "ok",
+      cookies: "warn",
+      social: "ok",
     });
     expect(check(document, "node")?.detail).toBe(`v${process.versions.node} (>= 20.19)`);
     expect(check(document, "secret")?.detail).toBe("configured (AUTHD_SECRET)");
@@ -146,6 +155,16 @@ describe("authd doctor", () => {
     expect(check(document, "baseURL")?.detail).toBe(
       "derived from each request; set baseURL / AUTHD_BASE_URL in production",
     );
+    expect(check(document, "clock")?.detail).toMatch(
+      /^database clock within \d+\.\d s of this host's \(round trip \d+ ms\)$/,
+    );
+    expect(check(document, "origins")?.detail).toBe(
+      "no trusted origins: only authd's own origin may send cookie-carrying requests",
+    );
+    expect(check(document, "cookies")?.detail).toBe(
+      "never Secure (authd.session_token): without baseURL cookies follow each request's protocol, and authd serves plain http; set baseURL to the public https:// URL (or server.trustProxy behind a TLS proxy)",
+    );
+    expect(check(document, "social")?.detail).toBe("no social providers configured");
 
     const config = document.config as { secret: string; database: { url: string } };
     expect(config.secret).toBe("***");
@@ -181,12 +200,19 @@ describe("authd doctor", () => {
       ["ok", "secret"],
       ["ok", "database"],
       ["ok", "schema"],
+      ["ok", "clock"],
       ["ok", "mail"],
       ["ok", "baseURL"],
+      ["ok", "origins"],
+      ["ok", "cookies"],
+      ["ok", "social"],
     ]);
     // Aligned: every detail starts in the column of the DETAIL header.
     for (const line of checkLines) expect(line.slice(0, 18)).toMatch(/^\S+ +\S+ +$/);
-    expect(checkLines.at(-1)).toBe("ok      baseURL   https://auth.example.test");
+    expect(checkLines).toContain("ok      baseURL   https://auth.example.test");
+    expect(checkLines).toContain(
+      "ok      cookies   Secure (__Secure-authd.session_token): baseURL is https",
+    );
     expect(result.stderr).toBe("All checks passed.\n");
   });
 
@@ -205,8 +231,12 @@ describe("authd doctor", () => {
       secret: "ok",
       database: "ok",
       schema: "fail",
+      clock: "ok",
       mail: "ok",
       baseURL: "warn",
+      origins: "ok",
+      cookies: "warn",
+      social: "ok",
     });
     expect(check(document, "schema")?.detail).toBe(
       `${migrationCount} pending: run \`authd migrate\``,
@@ -234,6 +264,9 @@ describe("authd doctor", () => {
       database: "fail",
       mail: "ok",
       baseURL: "warn",
+      origins: "ok",
+      cookies: "warn",
+      social: "ok",
     });
     expect(check(document, "database")?.detail).toBe(
       "cannot reach PostgreSQL at 127.0.0.1:1/x: connection refused (is the server running?)",
@@ -251,7 +284,7 @@ describe("authd doctor", () => {
     });
     expect(human.code).toBe(69);
     expect(human.stdout).toContain("127.0.0.1:1");
-    expect(human.stderr).toContain("Skipped: schema");
+    expect(human.stderr).toContain("Skipped: schema, clock");
     expect(human.stderr.trimEnd().split("\n").at(-1)).toBe("authd: 1 check failed: database");
     for (const output of [result.stdout, result.stderr, human.stdout, human.stderr]) {
       expect(output).not.toContain(":pw@");
@@ -343,7 +376,9 @@ describe("authd doctor", () => {
       /^fail +config +authd\.config\.json: emailAndPassword\.minPasswordLength: expected a number >= 1$/m,
     );
     expect(human.stdout).not.toContain("Configuration:");
-    expect(human.stderr).toContain("Skipped: secret, database, schema, mail, baseURL");
+    expect(human.stderr).toContain(
+      "Skipped: secret, database, schema, clock, mail, baseURL, origins, cookies, social",
+    );
     expect(human.stderr.trimEnd().split("\n").at(-1)).toBe("authd: 1 check failed: config");
   });
 
@@ -362,8 +397,12 @@ describe("authd doctor", () => {
       secret: "ok",
       database: "ok",
       schema: "ok",
+      clock: "ok",
       mail: "fail",
       baseURL: "warn",
+      origins: "ok",
+      cookies: "warn",
+      social: "ok",
     });
     expect(check(document, "mail")?.detail).toBe(
       `cannot reach the SMTP server at smtp://127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}`,
@@ -379,7 +418,8 @@ describe("authd doctor", () => {
       AUTHD_BASE_URL: "http://auth.example.test",
     };
     const production = await doctor(["--json"], { ...env, NODE_ENV: "production" });
-    expect(production.code, production.stderr).toBe(1);
+    // A missing secret and cookies that are not Secure are configuration errors: 78.
+    expect(production.code, production.stderr).toBe(78);
     const document = parse(production);
     expect(statuses(document)).toEqual({
       node: "ok",
@@ -387,9 +427,16 @@ describe("authd doctor", () => {
       secret: "fail",
       database: "ok",
       schema: "ok",
+      clock: "ok",
       mail: "ok",
       baseURL: "warn",
+      origins: "ok",
+      cookies: "fail",
+      social: "ok",
     });
+    expect(check(document, "cookies")?.detail).toBe(
+      "not Secure (authd.session_token): baseURL http://auth.example.test is http, so browsers send the session cookie in clear text; use https://",
+    );
     expect(check(document, "secret")?.detail).toBe(
       "missing: AUTHD_SECRET is required when NODE_ENV=production (generate one with `authd secret generate`)",
     );
@@ -410,6 +457,7 @@ describe("authd doctor", () => {
       status: "ok",
       detail: "http://auth.example.test",
     });
+    expect(check(developmentDocument, "cookies")?.status).toBe("warn");
   });
 
   it("only warns about pending migrations on the embedded database, which serve migrates", async () => {
@@ -422,8 +470,12 @@ describe("authd doctor", () => {
       secret: "ok",
       database: "ok",
       schema: "warn",
+      clock: "ok",
       mail: "ok",
       baseURL: "warn",
+      origins: "ok",
+      cookies: "warn",
+      social: "ok",
     });
     expect(check(document, "database")?.detail).toMatch(
       /^embedded PGlite \(.+\/\.authd\/pgdata\): PostgreSQL \S+, latency \d+ ms$/,
@@ -434,5 +486,157 @@ describe("authd doctor", () => {
     expect(check(document, "mail")?.detail).toBe(
       `outbox ${path.join(cwd, ".authd", "outbox")} is writable (no SMTP_URL: messages are saved as .eml files)`,
     );
+  });
+
+  it("checks each trusted origin and how cookies follow a trusted proxy", async () => {
+    await writeFile(
+      path.join(cwd, "authd.config.json"),
+      JSON.stringify({
+        trustedOrigins: ["https://app.example.test", "https://*.example.test"],
+        server: { trustProxy: true },
+      }),
+    );
+    const env = { DATABASE_URL: migratedUrl, AUTHD_SECRET: SECRET };
+    const good = await doctor(["--json"], env);
+    expect(good.code, good.stderr).toBe(0);
+    const document = parse(good);
+    expect(check(document, "origins")).toEqual({
+      name: "origins",
+      status: "ok",
+      detail: "https://app.example.test, https://*.example.test (pattern)",
+    });
+    expect(check(document, "cookies")).toEqual({
+      name: "cookies",
+      status: "ok",
+      detail:
+        "per request: Secure (__Secure-authd.session_token) when the trusted proxy sends X-Forwarded-Proto: https (server.trustProxy)",
+    });
+
+    // `*` and a URL with a path are warnings; an entry that is no http(s) origin fails (78).
+    await writeFile(
+      path.join(cwd, "authd.config.json"),
+      JSON.stringify({
+        baseURL: "http://localhost:3000",
+        trustedOrigins: ["*", "https://app.example.test/login", "app.example.test"],
+      }),
+    );
+    const bad = await doctor(["--json"], env);
+    expect(bad.code, bad.stderr).toBe(78);
+    const badDocument = parse(bad);
+    expect(check(badDocument, "origins")).toEqual({
+      name: "origins",
+      status: "fail",
+      detail:
+        '"app.example.test": not a URL: expected scheme://host[:port]; "*": a wildcard for every origin is not supported (it matches nothing) and would be unsafe; list the origins, or patterns such as https://*.example.com; "https://app.example.test/login": only its origin https://app.example.test counts; write just that',
+    });
+    expect(check(badDocument, "cookies")).toEqual({
+      name: "cookies",
+      status: "ok",
+      detail:
+        "not Secure (authd.session_token): baseURL http://localhost:3000 is http on a local address (development only)",
+    });
+    expect(JSON.parse(bad.stderr)).toEqual({
+      error: { code: "CHECK_FAILED", message: "1 check failed: origins" },
+    });
+
+    await writeFile(path.join(cwd, "authd.config.json"), JSON.stringify({ trustedOrigins: ["*"] }));
+    const wildcard = await doctor(["--json"], env);
+    expect(wildcard.code, wildcard.stderr).toBe(0);
+    expect(check(parse(wildcard), "origins")?.status).toBe("warn");
+  });
+
+  it("checks social provider credentials without printing them", async () => {
+    const clientSecret = "gh-client-secret-0123456789";
+    await writeFile(
+      path.join(cwd, "authd.config.json"),
+      JSON.stringify({
+        socialProviders: {
+          github: { clientId: "Iv1.abcdef", clientSecret },
+          // An unexpanded ${VARIABLE}, as someone might expect a JSON file to support.
+          google: { clientId: ["$", "{GOOGLE_CLIENT_ID}"].join(""), clientSecret: "  " },
+        },
+      }),
+    );
+    const env = { DATABASE_URL: migratedUrl, AUTHD_SECRET: SECRET };
+    const result = await doctor(["--json"], env);
+    expect(result.code, result.stderr).toBe(78);
+    expect(check(parse(result), "social")).toEqual({
+      name: "social",
+      status: "fail",
+      detail:
+        "google: clientId looks like a placeholder (config files are not expanded); set the real value, clientSecret is blank",
+    });
+    expect(result.stdout).not.toContain(clientSecret);
+
+    await writeFile(
+      path.join(cwd, "authd.config.json"),
+      JSON.stringify({ socialProviders: { github: { clientId: "Iv1.abcdef", clientSecret } } }),
+    );
+    const good = await doctor(["--json"], env);
+    expect(good.code, good.stderr).toBe(0);
+    expect(check(parse(good), "social")).toEqual({
+      name: "social",
+      status: "ok",
+      detail: "github: clientId and clientSecret set",
+    });
+    expect(good.stdout).not.toContain(clientSecret);
+
+    // Empty credentials (as `authd init --social` leaves them) fail the schema: the
+    // config check fails, and the social check says which provider lacks what.
+    await writeFile(
+      path.join(cwd, "authd.config.json"),
+      JSON.stringify({
+        socialProviders: {
+          github: { clientId: "", clientSecret: "" },
+          google: { clientId: "id.apps.example" },
+        },
+      }),
+    );
+    const missing = await doctor(["--json"], env);
+    expect(missing.code, missing.stderr).toBe(78);
+    const document = parse(missing);
+    expect(document.checks.map((item) => [item.name, item.status])).toEqual([
+      ["node", "ok"],
+      ["config", "fail"],
+      ["social", "fail"],
+    ]);
+    expect(check(document, "social")?.detail).toBe(
+      "github: clientId and clientSecret missing; google: clientSecret missing",
+    );
+    const human = await doctor([], env);
+    expect(human.code).toBe(78);
+    expect(human.stderr).toContain(
+      "Skipped: secret, database, schema, clock, mail, baseURL, origins, cookies (they need",
+    );
+  });
+
+  it("warns about clock skew over 2 s and fails over 30 s (exit 1)", async () => {
+    // Shifts this host's clock (Date.now) in the authd process only.
+    const shifted = async (ms: number) => {
+      const file = path.join(cwd, `clock-${ms}.mjs`);
+      await writeFile(file, `const real = Date.now;\nDate.now = () => real() + ${ms};\n`);
+      return doctor(["--json"], {
+        DATABASE_URL: migratedUrl,
+        AUTHD_SECRET: SECRET,
+        AUTHD_BASE_URL: "https://auth.example.test",
+        NODE_OPTIONS: `--import=${pathToFileURL(file).href}`,
+      });
+    };
+    const warned = await shifted(-10_000);
+    expect(warned.code, warned.stderr).toBe(0);
+    const warning = check(parse(warned), "clock");
+    expect(warning?.status).toBe("warn");
+    expect(warning?.detail).toMatch(
+      /^database clock (9\.\d|10\.\d) s ahead of this host's \(round trip \d+ ms\): expiry times written by authd and compared by the database disagree; sync both clocks \(NTP\)$/,
+    );
+
+    const failed = await shifted(45_000);
+    expect(failed.code, failed.stderr).toBe(1);
+    const failure = check(parse(failed), "clock");
+    expect(failure?.status).toBe("fail");
+    expect(failure?.detail).toMatch(/^database clock (44\.\d|45\.\d) s behind this host's /);
+    expect(JSON.parse(failed.stderr)).toEqual({
+      error: { code: "CHECK_FAILED", message: "1 check failed: clock" },
+    });
   });
 });

@@ -1,7 +1,11 @@
+import { spawn } from "node:child_process";
+import { cp, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listMigrationFiles } from "../../server/db/migrations.js";
-import { runAuthd } from "../helpers/cli.js";
+import { listMigrationFiles, MIGRATION_LOCK_ID } from "../../server/db/migrations.js";
+import { AUTHD_BIN, baseEnv, type CliResult, ROOT, runAuthd } from "../helpers/cli.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.js";
 
 let testDatabase: TestDatabase;
@@ -204,5 +208,296 @@ describe("authd migrate", () => {
           "cannot reach PostgreSQL at 127.0.0.1:1/none: connection refused (is the server running?)",
       },
     });
+  });
+});
+
+/**
+ * A copy of the built package whose migrations/ holds the real migrations plus two
+ * extra ones, so that --to has several migrations to stop between. authd finds its
+ * migrations next to its own files, so the copy runs them and the repository is untouched.
+ */
+async function packageWithExtraMigrations(): Promise<{
+  root: string;
+  names: string[];
+  run(args: string[], env: Record<string, string>): Promise<CliResult>;
+}> {
+  const root = await mkdtemp(path.join(tmpdir(), "authd-migrate-to-"));
+  await cp(path.dirname(path.dirname(AUTHD_BIN)), path.join(root, "dist"), { recursive: true });
+  await cp(path.join(ROOT, "package.json"), path.join(root, "package.json"));
+  await cp(path.join(ROOT, "migrations"), path.join(root, "migrations"), { recursive: true });
+  await symlink(path.join(ROOT, "node_modules"), path.join(root, "node_modules"), "dir");
+  const real = await listMigrationFiles();
+  const next = real.length + 1;
+  const extra = [
+    [`${String(next).padStart(4, "0")}_add-widget`, "widget"],
+    [`${String(next + 1).padStart(4, "0")}_add-gadget`, "gadget"],
+  ] as const;
+  for (const [name, table] of extra) {
+    await writeFile(
+      path.join(root, "migrations", `${name}.sql`),
+      `-- Up Migration\ncreate table ${table} (id text primary key);\n\n-- Down Migration\ndrop table ${table};\n`,
+    );
+  }
+  const bin = path.join(root, "dist", "bin", "authd.js");
+  return {
+    root,
+    names: [...real, ...extra.map(([name]) => name)],
+    run: (args, env) =>
+      new Promise((resolve, reject) => {
+        const child = spawn(process.execPath, [bin, ...args], {
+          cwd: root,
+          env: baseEnv(env),
+          stdio: ["ignore", "pipe", "pipe"],
+        });
+        let stdout = "";
+        let stderr = "";
+        child.stdout.on("data", (chunk: Buffer) => {
+          stdout += chunk.toString();
+        });
+        child.stderr.on("data", (chunk: Buffer) => {
+          stderr += chunk.toString();
+        });
+        child.on("error", reject);
+        child.on("close", (code) => resolve({ code, stdout, stderr }));
+      }),
+  };
+}
+
+describe("authd migrate --to", () => {
+  let database: TestDatabase;
+  let pkg: Awaited<ReturnType<typeof packageWithExtraMigrations>>;
+  let toEnv: Record<string, string>;
+
+  beforeAll(async () => {
+    [database, pkg] = await Promise.all([createTestDatabase(), packageWithExtraMigrations()]);
+    toEnv = { DATABASE_URL: database.url };
+  });
+
+  afterAll(async () => {
+    await database?.drop();
+    if (pkg) await rm(pkg.root, { recursive: true, force: true });
+  });
+
+  async function applied(): Promise<string[]> {
+    const sql = postgres(database.url, { max: 1, onnotice: () => {} });
+    try {
+      const rows = await sql<{ name: string }[]>`
+        select name from authd_migrations order by run_on, id`;
+      return rows.map((row) => row.name);
+    } finally {
+      await sql.end();
+    }
+  }
+
+  it("up --to applies up to and including the id (name or number), and no further", async () => {
+    const [first = "", widget = "", gadget = ""] = pkg.names.slice(-3);
+    const widgetNumber = String(Number(widget.slice(0, 4)));
+    // A dry run on an empty database says what --to would apply.
+    const dry = await pkg.run(
+      ["migrate", "up", "--to", widgetNumber, "--dry-run", "--json"],
+      toEnv,
+    );
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(JSON.parse(dry.stdout)).toEqual({
+      direction: "up",
+      dryRun: true,
+      to: widget,
+      migrations: pkg.names.slice(0, -1),
+    });
+
+    const up = await pkg.run(["migrate", "up", "--to", widgetNumber, "--json"], toEnv);
+    expect(up.code, up.stderr).toBe(0);
+    expect(JSON.parse(up.stdout)).toEqual({
+      direction: "up",
+      dryRun: false,
+      to: widget,
+      migrations: pkg.names.slice(0, -1),
+    });
+    expect(await applied()).toEqual(pkg.names.slice(0, -1));
+    expect(first).toBe(files.at(-1));
+
+    // Already there: nothing to do, exit 0.
+    const again = await pkg.run(["migrate", "up", "--to", widget], toEnv);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toBe(
+      `Nothing to apply: migrations up to ${widget} are already applied (127.0.0.1:5432/${database.name}).\n`,
+    );
+    const status = await pkg.run(["migrate", "status", "--exit-code", "--json"], toEnv);
+    expect(status.code).toBe(10);
+    expect(JSON.parse(status.stdout).migrations.at(-1)).toEqual({
+      name: gadget,
+      status: "pending",
+      runOn: null,
+    });
+  });
+
+  it("up --to: an unknown id, or --to with --count, is a usage error (exit 2) and applies nothing", async () => {
+    const before = await applied();
+    const unknown = await pkg.run(["migrate", "up", "--to", "0999", "--json"], toEnv);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stdout).toBe("");
+    expect(JSON.parse(unknown.stderr).error).toEqual({
+      code: "USAGE_ERROR",
+      message: `unknown migration "0999"; known: ${pkg.names.join(", ")}`,
+    });
+    const both = await pkg.run(["migrate", "up", "--to", "1", "--count", "1", "--json"], toEnv);
+    expect(both.code).toBe(2);
+    expect(JSON.parse(both.stderr).error).toEqual({
+      code: "USAGE_ERROR",
+      message: "--to and --count cannot be used together: give one of them",
+    });
+    expect(await applied()).toEqual(before);
+  });
+
+  it("down --to reverts every migration after the id and keeps the id applied", async () => {
+    const up = await pkg.run(["migrate", "up", "--json"], toEnv);
+    expect(up.code, up.stderr).toBe(0);
+    expect(await applied()).toEqual(pkg.names);
+    const keep = files.at(-1) ?? "";
+
+    // No terminal and no --yes: refused after the check, nothing reverted.
+    const refused = await pkg.run(["migrate", "down", "--to", keep], toEnv);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("--yes");
+    expect(await applied()).toEqual(pkg.names);
+
+    const dry = await pkg.run(["migrate", "down", "--to", keep, "--dry-run", "--json"], toEnv);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(JSON.parse(dry.stdout)).toEqual({
+      direction: "down",
+      dryRun: true,
+      to: keep,
+      migrations: pkg.names.slice(-2).reverse(),
+    });
+    expect(await applied()).toEqual(pkg.names);
+
+    const down = await pkg.run(["migrate", "down", "--to", keep, "--yes", "--json"], toEnv);
+    expect(down.code, down.stderr).toBe(0);
+    expect(JSON.parse(down.stdout)).toEqual({
+      direction: "down",
+      to: keep,
+      migrations: pkg.names.slice(-2).reverse(),
+    });
+    expect(await applied()).toEqual(files);
+
+    // Down to the last applied one: nothing to revert.
+    const noop = await pkg.run(["migrate", "down", "--to", "1", "--yes"], toEnv);
+    expect(noop.code, noop.stderr).toBe(0);
+    expect(noop.stdout).toBe(
+      `Nothing to revert: ${keep} is the last applied migration on 127.0.0.1:5432/${database.name}.\n`,
+    );
+  });
+
+  it("down --to: an id that is not applied or unknown exits 2; --to with --count exits 2", async () => {
+    const before = await applied();
+    const pendingName = pkg.names.at(-1) ?? "";
+    const notApplied = await pkg.run(
+      ["migrate", "down", "--to", pendingName, "--yes", "--json"],
+      toEnv,
+    );
+    expect(notApplied.code).toBe(2);
+    expect(JSON.parse(notApplied.stderr).error).toEqual({
+      code: "USAGE_ERROR",
+      message: `migration ${pendingName} is not applied, so there is nothing to revert down to; see \`authd migrate status\``,
+    });
+    const unknown = await pkg.run(["migrate", "down", "--to", "nope", "--yes"], toEnv);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('unknown migration "nope"');
+    const both = await pkg.run(["migrate", "down", "--to", "1", "--count", "2", "--yes"], toEnv);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain("--to and --count cannot be used together");
+    expect(await applied()).toEqual(before);
+  });
+});
+
+describe("authd migrate up --lock-wait", () => {
+  let database: TestDatabase;
+  let lockEnv: Record<string, string>;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    lockEnv = { DATABASE_URL: database.url };
+  });
+
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  /** Holds the migration advisory lock on its own connection until `release`. */
+  async function holdLock(): Promise<{ release(): Promise<void> }> {
+    const sql = postgres(database.url, { max: 1, onnotice: () => {} });
+    const connection = await sql.reserve();
+    await connection`select pg_advisory_lock(${MIGRATION_LOCK_ID})`;
+    return {
+      async release() {
+        await connection`select pg_advisory_unlock(${MIGRATION_LOCK_ID})`;
+        connection.release();
+        await sql.end();
+      },
+    };
+  }
+
+  it("without --lock-wait fails at once with exit 75 while the lock is held", async () => {
+    const lock = await holdLock();
+    try {
+      const started = Date.now();
+      const result = await runAuthd(["migrate", "up", "--json"], { env: lockEnv });
+      expect(result.code, result.stderr).toBe(75);
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(JSON.parse(result.stderr).error).toEqual({
+        code: "MIGRATION_LOCKED",
+        message:
+          "another authd process is running migrations (advisory lock held); try again shortly",
+      });
+    } finally {
+      await lock.release();
+    }
+  });
+
+  it("--lock-wait gives up with exit 75 (MIGRATION_LOCKED) after waiting that long", async () => {
+    const lock = await holdLock();
+    try {
+      const started = Date.now();
+      const result = await runAuthd(["migrate", "up", "--lock-wait", "1500ms", "--json"], {
+        env: lockEnv,
+      });
+      const elapsed = Date.now() - started;
+      expect(result.code, result.stderr).toBe(75);
+      expect(elapsed).toBeGreaterThanOrEqual(1500);
+      const lines = result.stderr.trim().split("\n");
+      expect(lines[0]).toBe(
+        "Another process holds the migration lock; waiting up to 1500 ms (--lock-wait)…",
+      );
+      expect(JSON.parse(lines.at(-1) ?? "").error).toEqual({
+        code: "MIGRATION_LOCKED",
+        message:
+          "another authd process is still running migrations (advisory lock held) after waiting 1500 ms; try again later",
+      });
+      const status = await runAuthd(["migrate", "status", "--json"], { env: lockEnv });
+      expect(JSON.parse(status.stdout).upToDate).toBe(false);
+    } finally {
+      await lock.release();
+    }
+  });
+
+  it("--lock-wait applies the migrations once the lock is released in time", async () => {
+    const lock = await holdLock();
+    const running = runAuthd(["migrate", "up", "--lock-wait", "30s", "--json"], { env: lockEnv });
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    await lock.release();
+    const result = await running;
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({
+      direction: "up",
+      dryRun: false,
+      migrations: files,
+    });
+    expect(result.stderr).toContain("waiting up to 30 s (--lock-wait)");
+  });
+
+  it("rejects a bad --lock-wait as a usage error", async () => {
+    const result = await runAuthd(["migrate", "up", "--lock-wait", "soon"], { env: lockEnv });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("expected a duration like 30s, 2m or 500ms");
   });
 });
