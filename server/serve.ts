@@ -5,7 +5,8 @@
 import Fastify, { type FastifyInstance } from "fastify";
 import { buildApp } from "./app.js";
 import { recordAuditEvent } from "./audit/audit.js";
-import { ensureSecret, type LoadedConfig } from "./config.js";
+import { ConfigError, dataPath, ensureSecret, type LoadedConfig } from "./config.js";
+import { auditConfig } from "./config-safety.js";
 import type { Queryable } from "./db/connection.js";
 import { type Database, openDatabase } from "./db/connection.js";
 import { migrationStatus, runMigrations } from "./db/migrations.js";
@@ -80,6 +81,19 @@ export async function startServer(
   const { config } = loaded;
   const { logger } = options;
   await ensureSecret(loaded);
+  if (loaded.production) {
+    // reference/cli.md "serve": production refuses insecure settings, as Keycloak's
+    // `start` does (the rules of `authd config validate --strict`).
+    const problems = auditConfig(loaded, dataPath(loaded, "secret")).filter(
+      (finding) => finding.severity === "problem",
+    );
+    if (problems.length > 0) {
+      throw new ConfigError([
+        "refusing to serve in production with unsafe settings (see `authd config validate --strict`):",
+        ...problems.map((finding) => `${finding.key}: ${finding.message}`),
+      ]);
+    }
+  }
   const db = await openDatabase(loaded, { logger });
   try {
     const mode = options.migrations ?? "check";

@@ -108,3 +108,28 @@ describe("serve --management-port and --base-path", () => {
     }
   });
 });
+
+describe("serve in the production profile", () => {
+  it("refuses unsafe settings (exit 78, each named) and starts once they are safe", async () => {
+    const base = { DATABASE_URL: migrated.url, AUTHD_SECRET: SECRET, AUTHD_PROFILE: "production" };
+    const refused = await runAuthd(["serve", "--port", "0"], {
+      env: { ...base, AUTHD_BASE_URL: "http://auth.example.com" },
+    });
+    expect(refused.code).toBe(78);
+    expect(refused.stderr).toContain("refusing to serve in production");
+    expect(refused.stderr).toContain("baseURL: http://auth.example.com is not https");
+    const noBase = await runAuthd(["serve", "--port", "0", "--profile", "production"], {
+      env: { DATABASE_URL: migrated.url, AUTHD_SECRET: SECRET },
+    });
+    expect(noBase.code).toBe(78);
+    expect(noBase.stderr).toContain("baseURL: not set");
+    const server = await startServe([], {
+      env: { ...base, AUTHD_BASE_URL: "https://auth.example.com" },
+    });
+    try {
+      expect((await fetch(`${server.url}/api/auth/ok`)).status).toBe(200);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  });
+});
