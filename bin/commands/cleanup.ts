@@ -3,8 +3,9 @@
  * after Kratos' `cleanup sql`). get-session removes the expired sessions it meets; this
  * removes the rest, e.g. from a nightly job.
  */
-import type { Command } from "commander";
+import { type Command, InvalidArgumentError } from "commander";
 import { recordAuditEvent } from "../../server/audit/audit.js";
+import type { TransactionSql } from "../../server/db/connection.js";
 import { transaction } from "../../server/db/transaction.js";
 import { deleteExpiredSessions } from "../../server/sessions/queries.js";
 import { deleteExpiredVerifications } from "../../server/verification/queries.js";
@@ -14,7 +15,15 @@ import { parseDuration } from "./user.js";
 
 interface CleanupFlags {
   olderThan: number;
+  batchSize: number;
   dryRun?: boolean;
+}
+
+function parseBatchSize(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 100_000) {
+    throw new InvalidArgumentError("expected a whole number from 1 to 100000");
+  }
+  return Number(value);
 }
 
 /** A duration as `parseDuration` reads it, or zero. */
@@ -31,23 +40,44 @@ export function registerCleanup(db: Command): void {
       parseAge,
       0,
     )
+    .option(
+      "--batch-size <n>",
+      "rows deleted per transaction, so a large cleanup never holds long locks",
+      parseBatchSize,
+      1000,
+    )
     .action(async (flags: CleanupFlags, command: Command) => {
       const globals = command.optsWithGlobals<GlobalOptions>();
       const before = new Date(Date.now() - flags.olderThan * 1000);
       const dryRun = flags.dryRun === true;
       await withDatabase(globals, async ({ db }) => {
-        const counts = await transaction(db.sql, async (tx) => {
-          const sessions = await deleteExpiredSessions(tx, before, dryRun);
-          const verifications = await deleteExpiredVerifications(tx, before, dryRun);
-          if (!dryRun) {
-            await recordAuditEvent(tx, {
-              action: "db.cleanup",
-              actorType: "cli",
-              details: { sessions, verifications, expiredBefore: before.toISOString() },
-            });
-          }
-          return { sessions, verifications };
-        });
+        const counts = { sessions: 0, verifications: 0 };
+        if (dryRun) {
+          counts.sessions = await deleteExpiredSessions(db.sql, before, true);
+          counts.verifications = await deleteExpiredVerifications(db.sql, before, true);
+        } else {
+          // One transaction per batch: each commits what it deleted, and a rerun after
+          // an interruption simply goes on.
+          const drain = async (removeBatch: (tx: TransactionSql) => Promise<number>) => {
+            let total = 0;
+            for (;;) {
+              const removed = await transaction(db.sql, removeBatch);
+              total += removed;
+              if (removed < flags.batchSize) return total;
+            }
+          };
+          counts.sessions = await drain((tx) =>
+            deleteExpiredSessions(tx, before, false, flags.batchSize),
+          );
+          counts.verifications = await drain((tx) =>
+            deleteExpiredVerifications(tx, before, false, flags.batchSize),
+          );
+          await recordAuditEvent(db.sql, {
+            action: "db.cleanup",
+            actorType: "cli",
+            details: { ...counts, expiredBefore: before.toISOString() },
+          });
+        }
         emit({ dryRun, expiredBefore: before.toISOString(), ...counts }, globals, {
           human() {
             const verb = dryRun ? "Would delete" : "Deleted";

@@ -169,12 +169,19 @@ export async function deleteExpiredSessions(
   sql: Queryable,
   before: Date,
   dryRun = false,
+  /** Delete at most this many (a batch of `authd db cleanup --batch-size`). */
+  limit?: number,
 ): Promise<number> {
   if (dryRun) {
     const [row] = await sql<{ count: number }[]>`
       select count(*)::int as count from session where expires_at < ${before}`;
     return row?.count ?? 0;
   }
-  const rows = await sql`delete from session where expires_at < ${before}`;
+  const rows =
+    limit === undefined
+      ? await sql`delete from session where expires_at < ${before}`
+      : await sql`
+          delete from session where id in (
+            select id from session where expires_at < ${before} limit ${limit})`;
   return rows.count;
 }

@@ -56,12 +56,19 @@ export async function deleteExpiredVerifications(
   sql: Queryable,
   before: Date = new Date(),
   dryRun = false,
+  /** Delete at most this many (a batch of `authd db cleanup --batch-size`). */
+  limit?: number,
 ): Promise<number> {
   if (dryRun) {
     const [row] = await sql<{ count: number }[]>`
       select count(*)::int as count from verification where expires_at < ${before}`;
     return row?.count ?? 0;
   }
-  const rows = await sql`delete from verification where expires_at < ${before}`;
+  const rows =
+    limit === undefined
+      ? await sql`delete from verification where expires_at < ${before}`
+      : await sql`
+          delete from verification where id in (
+            select id from verification where expires_at < ${before} limit ${limit})`;
   return rows.count;
 }

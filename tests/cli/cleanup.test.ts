@@ -61,9 +61,35 @@ describe("authd db cleanup", () => {
     expect(audit).toEqual([{ actor_type: "cli" }, { actor_type: "cli" }]);
   });
 
-  it("refuses a malformed --older-than as a usage error", async () => {
+  it("refuses a malformed --older-than or --batch-size as a usage error", async () => {
     const result = await runAuthd(["db", "cleanup", "--older-than", "soon"], { env });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("expected a duration");
+    for (const size of ["0", "ten", "100001"]) {
+      const bad = await runAuthd(["db", "cleanup", "--batch-size", size], { env });
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain("expected a whole number from 1 to 100000");
+    }
+  });
+
+  it("deletes in batches of --batch-size until nothing expired is left", async () => {
+    await sql`
+      insert into session (id, user_id, token_hash, expires_at)
+      select 'batch-' || g, 'u1', 'bh-' || g, now() - interval '2 days'
+      from generate_series(1, 25) g`;
+    await sql`
+      insert into verification (id, identifier, value, expires_at)
+      select 'vb-' || g, 'reset-password:batch-' || g, 'u1', now() - interval '2 days'
+      from generate_series(1, 7) g`;
+    // 25 sessions in batches of 10: 10, 10, 5; 7 verifications: one short batch.
+    const result = await runAuthd(["db", "cleanup", "--batch-size", "10", "--json"], { env });
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ sessions: 25, verifications: 7 });
+    expect((await sql`select id from session`).map((row) => row.id)).toEqual(["live"]);
+    expect((await sql`select id from verification`).map((row) => row.id)).toEqual(["v-live"]);
+    const [audit] = await sql`
+      select details from audit_event where action = 'db.cleanup'
+      order by created_at desc limit 1`;
+    expect(audit?.details).toMatchObject({ sessions: 25, verifications: 7 });
   });
 });
