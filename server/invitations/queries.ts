@@ -226,3 +226,18 @@ export async function listPendingInvitationsOfOrganizations(
 export async function setInvitationRole(sql: Queryable, id: string, role: string): Promise<void> {
   await sql`update invitation set role = ${role}, updated_at = now() where id = ${id}`;
 }
+
+/** A removed team leaves the pending invitations that named it (team_id is a list). */
+export async function removeTeamFromPendingInvitations(
+  sql: Queryable,
+  organizationId: string,
+  teamId: string,
+): Promise<number> {
+  const rows = await sql`
+    update invitation
+    set team_id = nullif(array_to_string(array_remove(string_to_array(team_id, ','), ${teamId}), ','), ''),
+        updated_at = now()
+    where organization_id = ${organizationId} and status = 'pending'
+      and ${teamId} = any(string_to_array(team_id, ','))`;
+  return rows.count;
+}

@@ -196,6 +196,22 @@ export async function findMember(
   return row;
 }
 
+/**
+ * The membership, share-locked until the transaction ends: a concurrent removal (which
+ * deletes the row) waits for this transaction, or has already happened and nothing is
+ * found. What hangs on a membership (a team membership) is written under this lock.
+ */
+export async function lockMemberForShare(
+  sql: Queryable,
+  organizationId: string,
+  userId: string,
+): Promise<MemberRow | undefined> {
+  const [row] = await sql<MemberRow[]>`
+    select * from member where organization_id = ${organizationId} and user_id = ${userId}
+    for share`;
+  return row;
+}
+
 export async function findMemberById(
   sql: Queryable,
   organizationId: string,

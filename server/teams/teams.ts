@@ -10,9 +10,15 @@ import { generateId } from "../crypto/random.js";
 import type { Sql, TransactionSql } from "../db/connection.js";
 import { isUniqueViolation, transaction } from "../db/transaction.js";
 import { AuthError } from "../errors.js";
+import { removeTeamFromPendingInvitations } from "../invitations/queries.js";
 import { accessOrganization, requirePermission } from "../organization/access.js";
 import { hasPermission } from "../organization/permissions.js";
-import { findMember, lockOrganization, type OrganizationRow } from "../organization/queries.js";
+import {
+  findMember,
+  lockMemberForShare,
+  lockOrganization,
+  type OrganizationRow,
+} from "../organization/queries.js";
 import type { SessionRow } from "../sessions/queries.js";
 import {
   clearActiveTeamOfUser,
@@ -263,6 +269,8 @@ async function removeTeamFromOrganization(
     }
     const deleted = await deleteTeamRow(tx, team.id);
     if (!deleted) throw new AuthError("TEAM_NOT_FOUND");
+    // Pending invitations no longer name it (accepting would skip it anyway).
+    await removeTeamFromPendingInvitations(tx, organization.id, team.id);
     await auditTeam(
       tx,
       actor,
@@ -316,8 +324,10 @@ async function joinTeam(
   maximum: number,
 ): Promise<{ member: TeamMemberRow; added: boolean }> {
   if (!(await lockTeam(tx, organization.id, team.id))) throw new AuthError("TEAM_NOT_FOUND");
-  // An unknown user answers like a non-member: nothing says who has an account.
-  if (!(await findMember(tx, organization.id, userId))) {
+  // An unknown user answers like a non-member: nothing says who has an account. The
+  // membership stays locked, so a concurrent remove-member either ran first (not found
+  // here) or waits and then removes the team membership written below with it.
+  if (!(await lockMemberForShare(tx, organization.id, userId))) {
     throw new AuthError("USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
   }
   const existing = await findTeamMember(tx, team.id, userId);
