@@ -31,6 +31,7 @@ export interface GlobalOptions {
   dryRun?: boolean;
   color?: boolean;
   debug?: boolean;
+  verbose?: boolean;
   timeout?: number;
   profile?: string;
 }

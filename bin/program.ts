@@ -71,6 +71,7 @@ export function buildProgram(): Command {
     .option("--dry-run", "check and show what would change; write nothing")
     .option("--no-color", "plain text output")
     .option("--debug", "print stack traces of unexpected errors")
+    .option("-v, --verbose", "log at debug level (serve; same as LOG_LEVEL=debug)")
     .option("--timeout <duration>", "give up after this long (exit 75), e.g. 30s", parseTimeout)
     .addOption(
       new Option(
@@ -86,6 +87,8 @@ export function buildProgram(): Command {
     const globals = root.opts<GlobalOptions>();
     // Flags > environment: the profile reaches loadConfig through $AUTHD_PROFILE.
     if (globals.profile) process.env.AUTHD_PROFILE = globals.profile;
+    // Flags > environment > file: the log level reaches loadConfig as LOG_LEVEL.
+    if (globals.verbose) process.env.LOG_LEVEL = "debug";
     if (globals.databaseUrl !== undefined) {
       // A URL with a password in argv shows in `ps` and shell history (clig.dev).
       if (readCliEnvironment().production) {

@@ -76,6 +76,8 @@ export const configSchema = z.strictObject({
       level: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
       /** One log line per request start and end (at info). Off for high request rates. */
       requests: z.boolean().default(true),
+      /** JSON lines (for log shippers), or one readable line per entry; auto: pretty on a TTY. */
+      format: z.enum(["auto", "json", "pretty"]).default("auto"),
     })
     .prefault({}),
   emailAndPassword: z
@@ -254,6 +256,7 @@ const ENV_OVERRIDES: ReadonlyArray<{ name: string; path: string[]; numeric?: boo
   { name: "MAIL_FROM", path: ["mail", "from"] },
   { name: "REDIS_URL", path: ["redis", "url"] },
   { name: "LOG_LEVEL", path: ["log", "level"] },
+  { name: "AUTHD_LOG_FORMAT", path: ["log", "format"] },
 ];
 
 /** A configuration problem: exit code 78 from the CLI, never a stack trace. */

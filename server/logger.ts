@@ -47,10 +47,63 @@ interface LoggedRequest {
   headers?: Record<string, unknown>;
 }
 
+const LEVEL_NAMES: Record<number, string> = {
+  10: "TRACE",
+  20: "DEBUG",
+  30: "INFO",
+  40: "WARN",
+  50: "ERROR",
+  60: "FATAL",
+};
+
+/** A value as `key=value` text: strings bare unless they need quotes, the rest as JSON. */
+function prettyValue(value: unknown): string {
+  if (typeof value === "string") return /^[^\s"=]+$/.test(value) ? value : JSON.stringify(value);
+  return JSON.stringify(value);
+}
+
+/**
+ * One readable line per entry for a person at a terminal (`log.format: pretty`, or
+ * `auto` on a TTY): `12:00:01.234 INFO  message key=value …`, an error's stack below it.
+ * Redaction has happened before: the line is made from pino's own JSON.
+ */
+export function prettyDestination(out: NodeJS.WritableStream): DestinationStream {
+  return {
+    write(line: string) {
+      let entry: Record<string, unknown>;
+      try {
+        entry = JSON.parse(line);
+      } catch {
+        out.write(line);
+        return;
+      }
+      const { level, time, msg, pid: _pid, hostname: _hostname, err, ...rest } = entry;
+      const clock = new Date(typeof time === "number" ? time : Date.now())
+        .toISOString()
+        .slice(11, 23);
+      const name = (LEVEL_NAMES[Number(level)] ?? String(level)).padEnd(5);
+      const fields = Object.entries(rest)
+        .map(([key, value]) => `${key}=${prettyValue(value)}`)
+        .join(" ");
+      const stack =
+        err && typeof err === "object" && "stack" in err ? `\n${String(err.stack)}` : "";
+      out.write(`${clock} ${name} ${msg ?? ""}${fields ? ` ${fields}` : ""}${stack}\n`);
+    },
+  };
+}
+
+/** pretty for `pretty`, and for `auto` when stdout is a terminal. */
+function wantsPretty(config: Pick<AuthdConfig, "log">): boolean {
+  const format = config.log.format ?? "auto";
+  return format === "pretty" || (format === "auto" && process.stdout.isTTY === true);
+}
+
 export function createLogger(
   config: Pick<AuthdConfig, "log">,
   destination?: DestinationStream,
 ): Logger {
+  const target =
+    destination ?? (wantsPretty(config) ? prettyDestination(process.stdout) : undefined);
   return pino(
     {
       level: config.log.level,
@@ -71,7 +124,7 @@ export function createLogger(
         err: pino.stdSerializers.err,
       },
     },
-    destination,
+    target,
   );
 }
 

@@ -16,6 +16,7 @@ interface ServeFlags {
   shutdownTimeout?: number;
   trustProxy?: boolean | number | string[];
   managementPort?: number;
+  logFormat?: "auto" | "json" | "pretty";
 }
 
 /** `true`, a hop count, or comma-separated addresses/CIDRs (Fastify's trustProxy). */
@@ -107,15 +108,22 @@ export function registerServe(program: Command): void {
       "also serve /healthz and /readyz on this port (for probes kept off the public port)",
       parsePort,
     )
+    .addOption(
+      new Option(
+        "--log-format <format>",
+        "json lines (log shippers), pretty, or auto: pretty on a terminal (default log.format)",
+      ).choices(["auto", "json", "pretty"]),
+    )
     .action(async (flags: ServeFlags, command: Command) => {
       const globals = command.optsWithGlobals<GlobalOptions>();
       if (flags.migrate && flags.migrations && flags.migrations !== "apply") {
-        throw new InvalidArgumentError("--migrate contradicts --migrations " + flags.migrations);
+        throw new InvalidArgumentError(`--migrate contradicts --migrations ${flags.migrations}`);
       }
       const loaded = await loadConfig({
         configPath: globals.config,
         overrides: {
           basePath: flags.basePath,
+          log: { format: flags.logFormat },
           server: {
             port: flags.port,
             host: flags.host,

@@ -2,8 +2,9 @@
  * `authd serve` flags of reference/cli.md "serve": --migrations check|apply|ignore,
  * --management-port, --base-path, --trust-proxy, --shutdown-timeout.
  */
+import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runAuthd, startServe } from "../helpers/cli.js";
+import { AUTHD_BIN, baseEnv, runAuthd, startServe } from "../helpers/cli.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.js";
 
 const SECRET = "serve-flags-secret-0123456789-0123456789";
@@ -131,5 +132,49 @@ describe("serve in the production profile", () => {
     } finally {
       expect(await server.stop()).toBe(0);
     }
+  });
+});
+
+describe("serve --log-format and -v", () => {
+  it("pretty prints one readable line per entry; -v sets the debug level", async () => {
+    const child = spawn(
+      process.execPath,
+      [AUTHD_BIN, "serve", "--port", "0", "--host", "127.0.0.1", "--log-format", "pretty"],
+      { env: baseEnv({ DATABASE_URL: migrated.url, AUTHD_SECRET: SECRET, LOG_LEVEL: "info" }) },
+    );
+    let output = "";
+    const exited = new Promise<number | null>((done) => child.on("close", done));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no listening line:\n${output}`)), 30_000);
+        child.stdout.on("data", (chunk: Buffer) => {
+          output += chunk.toString();
+          if (output.includes("authd listening")) {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+      });
+      const line = output.split("\n").find((text) => text.includes("authd listening")) ?? "";
+      expect(line).toMatch(
+        /^\d\d:\d\d:\d\d\.\d{3} INFO {2}authd listening url=http:\/\/127\.0\.0\.1:\d+\/api\/auth /,
+      );
+      expect(line).not.toContain("{");
+    } finally {
+      child.kill("SIGTERM");
+      expect(await exited).toBe(0);
+    }
+
+    const shown = await runAuthd(["-v", "config", "show", "--json"], {
+      env: { DATABASE_URL: migrated.url, AUTHD_SECRET: SECRET },
+    });
+    const level = JSON.parse(shown.stdout).settings.find(
+      (setting: { key: string }) => setting.key === "log.level",
+    );
+    expect(level).toMatchObject({ value: "debug" });
+    const bad = await runAuthd(["serve", "--log-format", "xml"], {
+      env: { DATABASE_URL: migrated.url },
+    });
+    expect(bad.code).toBe(2);
   });
 });
