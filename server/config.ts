@@ -243,18 +243,24 @@ export const CONFIG_FILE_NAMES = [
 ] as const;
 
 /** Environment variables that override the file (DESIGN §3), by config path. */
-const ENV_OVERRIDES: ReadonlyArray<{ name: string; path: string[]; numeric?: boolean }> = [
-  { name: "DATABASE_URL", path: ["database", "url"] },
+const ENV_OVERRIDES: ReadonlyArray<{
+  name: string;
+  path: string[];
+  numeric?: boolean;
+  /** Also read from the file named by `<name>_FILE` (mounted container secrets). */
+  secret?: boolean;
+}> = [
+  { name: "DATABASE_URL", path: ["database", "url"], secret: true },
   // Later entries win: AUTHD_DATABASE_URL (also what `--database-url` sets) over DATABASE_URL.
-  { name: "AUTHD_DATABASE_URL", path: ["database", "url"] },
-  { name: "AUTHD_SECRET", path: ["secret"] },
+  { name: "AUTHD_DATABASE_URL", path: ["database", "url"], secret: true },
+  { name: "AUTHD_SECRET", path: ["secret"], secret: true },
   { name: "AUTHD_BASE_URL", path: ["baseURL"] },
   { name: "AUTHD_DATA_DIR", path: ["dataDir"] },
   { name: "HOST", path: ["server", "host"] },
   { name: "PORT", path: ["server", "port"], numeric: true },
-  { name: "SMTP_URL", path: ["mail", "smtpUrl"] },
+  { name: "SMTP_URL", path: ["mail", "smtpUrl"], secret: true },
   { name: "MAIL_FROM", path: ["mail", "from"] },
-  { name: "REDIS_URL", path: ["redis", "url"] },
+  { name: "REDIS_URL", path: ["redis", "url"], secret: true },
   { name: "LOG_LEVEL", path: ["log", "level"] },
   { name: "AUTHD_LOG_FORMAT", path: ["log", "format"] },
 ];
@@ -571,11 +577,24 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   const fromEnv: Record<string, unknown> = {};
   const envSources: Record<string, string> = {};
   for (const override of ENV_OVERRIDES) {
-    const value = env[override.name];
+    let value = env[override.name];
+    let source = override.name;
+    const file = override.secret ? env[`${override.name}_FILE`] : undefined;
+    if ((value === undefined || value === "") && file) {
+      // `<NAME>_FILE`: the value is the file's content (one trailing newline dropped),
+      // so a secret can be mounted (Docker/Kubernetes secrets) instead of set in env.
+      try {
+        value = readFileSync(path.resolve(cwd, file), "utf8").replace(/\r?\n$/, "");
+      } catch (error) {
+        const code = (error as { code?: string }).code ?? "unreadable";
+        throw new ConfigError([`${override.name}_FILE: cannot read ${file} (${code})`]);
+      }
+      source = `${override.name}_FILE`;
+    }
     if (value === undefined || value === "") continue;
     const numeric = override.numeric && /^\d+$/.test(value) ? Number(value) : value;
     setPath(fromEnv, override.path, numeric);
-    envSources[override.path.join(".")] = override.name;
+    envSources[override.path.join(".")] = source;
   }
 
   const merged = deepMerge(deepMerge(fromFile, fromEnv), options.overrides ?? {});

@@ -259,9 +259,56 @@ describe("environment overrides", () => {
     expect(loaded.config.secret).toBe(env.AUTHD_SECRET);
   });
 
-  it("NODE_ENV=production marks the profile", async () => {
+  it("NODE_ENV=production or AUTHD_PROFILE=production marks the profile", async () => {
     const loaded = await loadConfig({ cwd: dir, env: { NODE_ENV: "production" } });
     expect(loaded.production).toBe(true);
+    expect((await loadConfig({ cwd: dir, env: { AUTHD_PROFILE: "production" } })).production).toBe(
+      true,
+    );
+    expect((await loadConfig({ cwd: dir, env: { AUTHD_PROFILE: "test" } })).production).toBe(false);
+  });
+
+  it("AUTHD_DATABASE_URL wins over DATABASE_URL", async () => {
+    const loaded = await loadConfig({
+      cwd: dir,
+      env: { DATABASE_URL: "postgres://a@one/x", AUTHD_DATABASE_URL: "postgres://b@two/y" },
+    });
+    expect(loaded.config.database.url).toBe("postgres://b@two/y");
+    expect(loaded.envSources["database.url"]).toBe("AUTHD_DATABASE_URL");
+  });
+
+  it("reads secrets from <NAME>_FILE, the plain variable winning, and names an unreadable file", async () => {
+    await writeFile(path.join(dir, "secret.txt"), `${"f".repeat(40)}\n`);
+    await writeFile(path.join(dir, "db.txt"), "postgres://u:p@db/x\n");
+    const loaded = await loadConfig({
+      cwd: dir,
+      env: {
+        AUTHD_SECRET_FILE: "secret.txt",
+        DATABASE_URL_FILE: path.join(dir, "db.txt"),
+        SMTP_URL: "smtp://plain:25",
+        SMTP_URL_FILE: "missing-but-unused.txt",
+      },
+    });
+    expect(loaded.config.secret).toBe("f".repeat(40));
+    expect(loaded.config.database.url).toBe("postgres://u:p@db/x");
+    expect(loaded.config.mail.smtpUrl).toBe("smtp://plain:25");
+    expect(loaded.envSources).toMatchObject({
+      secret: "AUTHD_SECRET_FILE",
+      "database.url": "DATABASE_URL_FILE",
+      "mail.smtpUrl": "SMTP_URL",
+    });
+    expect(
+      await problemsOf(loadConfig({ cwd: dir, env: { AUTHD_SECRET_FILE: "nope.txt" } })),
+    ).toEqual(["AUTHD_SECRET_FILE: cannot read nope.txt (ENOENT)"]);
+    await writeFile(path.join(dir, "short.txt"), "short\n");
+    const short = await problemsOf(
+      loadConfig({ cwd: dir, env: { AUTHD_SECRET_FILE: "short.txt" } }),
+    );
+    expect(short.join("\n")).toContain("AUTHD_SECRET_FILE");
+    expect(short.join("\n")).not.toContain("short\n");
+    // Only secrets take a file: PORT_FILE means nothing.
+    const port = await loadConfig({ cwd: dir, env: { PORT_FILE: "secret.txt" } });
+    expect(port.config.server.port).toBe(3000);
   });
 });
 
