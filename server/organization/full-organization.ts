@@ -12,7 +12,7 @@
  */
 import type { AuthdConfig } from "../config.js";
 import type { Queryable } from "../db/connection.js";
-import { hasPermission, rolesOf } from "./permissions.js";
+import { hasPermission, rolesOf, splitRoles } from "./permissions.js";
 
 /** JavaScript's Date#toISOString, in SQL (milliseconds, UTC, `Z`). */
 const iso = (column: string) =>
@@ -28,6 +28,8 @@ const FULL_ORGANIZATION_SQL = `
   select
     exists (select 1 from o) as found,
     (select role from me) as member_role,
+    (select id from o) as id,
+    (select content_version from o) as version,
     (select json_build_object(
       'id', o.id, 'name', o.name, 'slug', o.slug, 'logo', o.logo, 'metadata', o.metadata,
       'createdAt', ${iso("o.created_at")},
@@ -92,6 +94,70 @@ export type FullOrganizationResult =
   | { kind: "not-member" }
   | { kind: "found"; body: string };
 
+/**
+ * The check that comes first: the organization's content version and the caller's
+ * role, by primary-key and unique-index lookups. A cached answer of that version is
+ * then sent as it is.
+ */
+const VERSION_SQL = `
+  select o.id, o.content_version as version, m.role as member_role
+  from organization o
+  left join member m on m.organization_id = o.id and m.user_id = $3
+  where ($1::text is not null and o.id = $1) or ($1::text is null and o.slug = $2)`;
+
+/**
+ * Built answers by organization, version and what shapes them (the member page size
+ * and which invitations the caller may see), at most CACHE_BYTES of text in all, the
+ * least recently used dropped first. A version bump (server/organization migrations:
+ * triggers on organization, member, invitation, team and user) makes old entries
+ * unreachable; they age out.
+ */
+const CACHE_BYTES = 16 * 1024 * 1024;
+
+export class FullOrganizationCache {
+  private readonly entries = new Map<string, string>();
+  private bytes = 0;
+  constructor(private readonly limit = CACHE_BYTES) {}
+
+  get(key: string): string | undefined {
+    const body = this.entries.get(key);
+    if (body !== undefined) {
+      // Most recently used last.
+      this.entries.delete(key);
+      this.entries.set(key, body);
+    }
+    return body;
+  }
+
+  set(key: string, body: string): void {
+    if (body.length > this.limit) return;
+    const previous = this.entries.get(key);
+    if (previous !== undefined) {
+      this.entries.delete(key);
+      this.bytes -= previous.length;
+    }
+    this.entries.set(key, body);
+    this.bytes += body.length;
+    for (const [oldest, value] of this.entries) {
+      if (this.bytes <= this.limit) break;
+      this.entries.delete(oldest);
+      this.bytes -= value.length;
+    }
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
+
+/** Which invitations a role sees: none, all but the creator role's, or all. */
+function invitationView(config: AuthdConfig, role: string): string {
+  const roles = splitRoles(role);
+  const inviting = invitingRoles(config);
+  if (!roles.some((name) => inviting.includes(name))) return "none";
+  return roles.includes(config.organization.creatorRole) ? "all" : "no-creator";
+}
+
 export async function findFullOrganizationJson(
   sql: Queryable,
   config: AuthdConfig,
@@ -102,24 +168,49 @@ export async function findFullOrganizationJson(
     membersLimit: number;
     invitationsLimit?: number;
   },
+  cache?: FullOrganizationCache,
 ): Promise<FullOrganizationResult> {
+  const selector = [input.organizationId ?? null, input.slug ?? null, input.userId];
+  const invitationsLimit = input.invitationsLimit ?? 100;
+  if (cache) {
+    const [current] = await sql.unsafe<
+      { id: string; version: string; memberRole: string | null }[]
+    >(VERSION_SQL, selector, { prepare: true });
+    if (!current) return { kind: "not-found" };
+    if (current.memberRole === null) return { kind: "not-member" };
+    const key = `${current.id}:${current.version}:${input.membersLimit}:${invitationsLimit}:${invitationView(config, current.memberRole)}`;
+    const cached = cache.get(key);
+    if (cached !== undefined) return { kind: "found", body: cached };
+  }
   const [row] = await sql.unsafe<
-    { found: boolean; memberRole: string | null; body: string | null }[]
+    {
+      found: boolean;
+      id: string | null;
+      memberRole: string | null;
+      version: string | null;
+      body: string | null;
+    }[]
   >(
     FULL_ORGANIZATION_SQL,
     [
-      input.organizationId ?? null,
-      input.slug ?? null,
-      input.userId,
+      ...selector,
       input.membersLimit,
       invitingRoles(config),
       config.organization.creatorRole,
-      input.invitationsLimit ?? 100,
+      invitationsLimit,
       config.organization.teams.enabled,
     ],
     { prepare: true },
   );
   if (!row?.found) return { kind: "not-found" };
   if (row.memberRole === null || row.body === null) return { kind: "not-member" };
+  if (cache && row.version !== null && row.id !== null) {
+    // Keyed by the version read in the same statement as the answer: never newer
+    // content under an older version, nor the reverse.
+    cache.set(
+      `${row.id}:${row.version}:${input.membersLimit}:${invitationsLimit}:${invitationView(config, row.memberRole)}`,
+      row.body,
+    );
+  }
   return { kind: "found", body: row.body };
 }

@@ -16,7 +16,7 @@ import {
 import { boundedString } from "../http/schemas.js";
 import type { ZodTypeProvider } from "../http/validation.js";
 import { accessOrganization } from "./access.js";
-import { findFullOrganizationJson } from "./full-organization.js";
+import { FullOrganizationCache, findFullOrganizationJson } from "./full-organization.js";
 import {
   type Actor,
   checkSlug,
@@ -115,6 +115,8 @@ function actorOf(current: ResolvedSession, ipAddress: string | null): Actor {
 
 export function organizationRoutes(context: AuthContext) {
   const { config, sql } = context;
+  // get-full-organization answers by organization content version (one per app).
+  const fullOrganizations = new FullOrganizationCache();
   return async (app: FastifyInstance): Promise<void> => {
     const typed = app.withTypeProvider<ZodTypeProvider>();
     // organization.enabled: false answers 404 for every organization route.
@@ -227,12 +229,17 @@ export function organizationRoutes(context: AuthContext) {
         if (!id && !slug) return null;
         // One query whatever the organization's size (issue 4 point 7), answered as the
         // JSON text PostgreSQL built: no row parsing, no serialization here.
-        const found = await findFullOrganizationJson(sql, config, {
-          userId: current.user.id,
-          organizationId: id ?? undefined,
-          slug,
-          membersLimit: query.membersLimit ?? defaultMembersLimit(context),
-        });
+        const found = await findFullOrganizationJson(
+          sql,
+          config,
+          {
+            userId: current.user.id,
+            organizationId: id ?? undefined,
+            slug,
+            membersLimit: query.membersLimit ?? defaultMembersLimit(context),
+          },
+          fullOrganizations,
+        );
         if (found.kind === "not-found") throw new AuthError("ORGANIZATION_NOT_FOUND");
         if (found.kind === "not-member") {
           throw new AuthError("USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");

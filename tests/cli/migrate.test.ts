@@ -381,7 +381,8 @@ describe("authd migrate --to", () => {
     expect(await applied()).toEqual(files);
 
     // Down to the last applied one: nothing to revert.
-    const noop = await pkg.run(["migrate", "down", "--to", "1", "--yes"], toEnv);
+    const keepNumber = String(Number(keep.slice(0, 4)));
+    const noop = await pkg.run(["migrate", "down", "--to", keepNumber, "--yes"], toEnv);
     expect(noop.code, noop.stderr).toBe(0);
     expect(noop.stdout).toBe(
       `Nothing to revert: ${keep} is the last applied migration on 127.0.0.1:5432/${database.name}.\n`,

@@ -200,3 +200,113 @@ describe("get-full-organization", () => {
     expect((await outsider.client.get("/organization/get-full-organization")).body).toBe("null");
   });
 });
+
+describe("get-full-organization's cache", () => {
+  it("serves a built answer until anything it shows changes, then rebuilds it", async () => {
+    const owner = await person("Owner");
+    const created = await owner.client.post("/organization/create", {
+      name: "Cached",
+      slug: `cached-${Date.now()}`,
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const organizationId = created.json().id as string;
+    const ann = await person("Ann");
+    await addMember(organizationId, ann.id, "member");
+
+    const expectFresh = async () => {
+      const answer = await full(owner.client, { organizationId });
+      const members = (
+        await owner.client.get("/organization/list-members", {
+          query: { organizationId, limit: "100" },
+        })
+      ).json();
+      const invitations = (
+        await owner.client.get("/organization/list-invitations", { query: { organizationId } })
+      ).json();
+      const teams = (
+        await owner.client.get("/organization/list-teams", { query: { organizationId } })
+      ).json();
+      expect(answer.members).toEqual(members.members);
+      // get-full-organization shows the pending ones; list-invitations shows them all.
+      expect(answer.invitations).toEqual(
+        invitations.filter((row: { status: string }) => row.status === "pending"),
+      );
+      expect(answer.teams).toEqual(teams);
+      return answer;
+    };
+
+    await expectFresh();
+    // A change that bypasses the version triggers shows that answers are cached...
+    await t.db.sql`alter table "user" disable trigger user_content_version`;
+    try {
+      await t.db.sql`update "user" set name = 'Ann Hidden' where id = ${ann.id}`;
+      const stale = await full(owner.client, { organizationId });
+      expect(stale.members.map((row: { user: { name: string } }) => row.user.name)).toContain(
+        "Ann",
+      );
+    } finally {
+      await t.db.sql`alter table "user" enable trigger user_content_version`;
+    }
+    // ...and every change through the triggers rebuilds them.
+    const renamed = await ann.client.post("/update-user", { name: "Ann Renamed" });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    expect(
+      (await expectFresh()).members.map((row: { user: { name: string } }) => row.user.name),
+    ).toContain("Ann Renamed");
+
+    const role = await owner.client.post("/organization/update-member-role", {
+      organizationId,
+      memberId: (await expectFresh()).members.find(
+        (row: { userId: string }) => row.userId === ann.id,
+      ).id,
+      role: "admin",
+    });
+    expect(role.statusCode, role.body).toBe(200);
+    await expectFresh();
+
+    const team = await owner.client.post("/organization/create-team", {
+      name: "Blue",
+      organizationId,
+    });
+    expect(team.statusCode, team.body).toBe(200);
+    await expectFresh();
+    const updated = await owner.client.post("/organization/update-team", {
+      teamId: team.json().id,
+      data: { name: "Green" },
+    });
+    expect(updated.statusCode, updated.body).toBe(200);
+    expect((await expectFresh()).teams.map((row: { name: string }) => row.name)).toContain("Green");
+
+    const invited = await owner.client.post("/organization/invite-member", {
+      email: "cache-invite@example.com",
+      role: "member",
+      organizationId,
+    });
+    expect(invited.statusCode, invited.body).toBe(200);
+    expect((await expectFresh()).invitations).toHaveLength(1);
+    const canceled = await owner.client.post("/organization/cancel-invitation", {
+      invitationId: invited.json().id,
+    });
+    expect(canceled.statusCode, canceled.body).toBe(200);
+    expect((await expectFresh()).invitations).toHaveLength(0);
+
+    const renamedOrganization = await owner.client.post("/organization/update", {
+      organizationId,
+      data: { name: "Cached Renamed" },
+    });
+    expect(renamedOrganization.statusCode, renamedOrganization.body).toBe(200);
+    expect((await full(owner.client, { organizationId })).name).toBe("Cached Renamed");
+
+    const removed = await owner.client.post("/organization/remove-member", {
+      organizationId,
+      memberIdOrEmail: ann.email,
+    });
+    expect(removed.statusCode, removed.body).toBe(200);
+    expect((await expectFresh()).membersTotal).toBe(1);
+    // The removed member is refused at once, cached answer or not.
+    const refused = await ann.client.get("/organization/get-full-organization", {
+      query: { organizationId },
+    });
+    expect(refused.json().code).toBe("USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
+  });
+});
