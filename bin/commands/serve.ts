@@ -144,6 +144,8 @@ export function registerServe(program: Command): void {
         migrations,
         managementPort: flags.managementPort,
       });
+      // Handlers first: whoever reads the line below may signal at once.
+      const stopped = exitOnSignals(server, logger, loaded.config.server.shutdownTimeout);
       logger.info(
         {
           url: `${server.url}${loaded.config.basePath}`,
@@ -155,7 +157,7 @@ export function registerServe(program: Command): void {
         },
         "authd listening",
       );
-      process.exitCode = await exitOnSignals(server, logger, loaded.config.server.shutdownTimeout);
+      process.exitCode = await stopped;
       // Pino writes synchronously to stdout; nothing else holds the process open.
       if (process.exitCode !== 0) process.exit(process.exitCode);
     });
