@@ -1,11 +1,10 @@
-import { spawn } from "node:child_process";
 import { cp, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listMigrationFiles, MIGRATION_LOCK_ID } from "../../server/db/migrations.js";
-import { AUTHD_BIN, baseEnv, type CliResult, ROOT, runAuthd } from "../helpers/cli.js";
+import { AUTHD_BIN, type CliResult, ROOT, runAuthd, runProcess } from "../helpers/cli.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.js";
 
 let testDatabase: TestDatabase;
@@ -242,24 +241,7 @@ async function packageWithExtraMigrations(): Promise<{
   return {
     root,
     names: [...real, ...extra.map(([name]) => name)],
-    run: (args, env) =>
-      new Promise((resolve, reject) => {
-        const child = spawn(process.execPath, [bin, ...args], {
-          cwd: root,
-          env: baseEnv(env),
-          stdio: ["ignore", "pipe", "pipe"],
-        });
-        let stdout = "";
-        let stderr = "";
-        child.stdout.on("data", (chunk: Buffer) => {
-          stdout += chunk.toString();
-        });
-        child.stderr.on("data", (chunk: Buffer) => {
-          stderr += chunk.toString();
-        });
-        child.on("error", reject);
-        child.on("close", (code) => resolve({ code, stdout, stderr }));
-      }),
+    run: (args, env) => runProcess(process.execPath, [bin, ...args], { cwd: root, env }),
   };
 }
 

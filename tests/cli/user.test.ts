@@ -1,11 +1,10 @@
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AUTHD_BIN, baseEnv, runAuthd } from "../helpers/cli.js";
+import { AUTHD_BIN, runAuthd, runProcess } from "../helpers/cli.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.js";
 
 let testDatabase: TestDatabase;
@@ -380,22 +379,9 @@ async function sessionCount(userId: string): Promise<number> {
 }
 
 /** Runs a shell pipeline of authd commands (`"$NODE" "$BIN"` is authd). */
-function shell(script: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn("sh", ["-c", script], {
-      env: baseEnv({ ...env, NODE: process.execPath, BIN: AUTHD_BIN }),
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
+function shell(script: string) {
+  return runProcess("sh", ["-c", script], {
+    env: { ...env, NODE: process.execPath, BIN: AUTHD_BIN },
   });
 }
 

@@ -35,9 +35,14 @@ export function baseEnv(extra: Record<string, string | undefined> = {}): NodeJS.
   return env;
 }
 
-export function runAuthd(args: string[], options: RunOptions = {}): Promise<CliResult> {
+/** Runs any program with a minimal environment and collects its output. */
+export function runProcess(
+  command: string,
+  args: string[],
+  options: RunOptions = {},
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [AUTHD_BIN, ...args], {
+    const child = spawn(command, args, {
       cwd: options.cwd ?? ROOT,
       env: baseEnv(options.env),
       stdio: ["pipe", "pipe", "pipe"],
@@ -52,7 +57,9 @@ export function runAuthd(args: string[], options: RunOptions = {}): Promise<CliR
     });
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
-      reject(new Error(`authd ${args.join(" ")} timed out\nstdout: ${stdout}\nstderr: ${stderr}`));
+      reject(
+        new Error(`${command} ${args.join(" ")} timed out\nstdout: ${stdout}\nstderr: ${stderr}`),
+      );
     }, options.timeoutMs ?? 60_000);
     child.on("error", reject);
     child.on("close", (code) => {
@@ -61,6 +68,10 @@ export function runAuthd(args: string[], options: RunOptions = {}): Promise<CliR
     });
     child.stdin.end(options.input ?? "");
   });
+}
+
+export function runAuthd(args: string[], options: RunOptions = {}): Promise<CliResult> {
+  return runProcess(process.execPath, [AUTHD_BIN, ...args], options);
 }
 
 export interface ServeProcess {
