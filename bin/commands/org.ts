@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { type Command, Option } from "commander";
+import { resolveUser } from "../../server/admin/admin.js";
 import type { LoadedConfig } from "../../server/config.js";
 import type { Database } from "../../server/db/connection.js";
 import { AuthError } from "../../server/errors.js";
@@ -47,8 +48,6 @@ import {
   teamMemberResponse,
   teamResponse,
 } from "../../server/teams/teams.js";
-import type { UserRow } from "../../server/users/queries.js";
-import { findUserByEmail, findUserById, normalizeEmail } from "../../server/users/users.js";
 import { EXIT, UsageError } from "../exit-codes.js";
 import { emit, formatTable, type GlobalOptions, note } from "../output.js";
 import { withDatabase } from "../with-database.js";
@@ -104,15 +103,6 @@ function subcommand(parent: Command, usage: string, description: string): Comman
   const command = parent.command(name).description(description);
   for (const argument of args) command.argument(argument, ARGUMENTS[argument] ?? "");
   return command;
-}
-
-/** A user by id, or by email when the argument has an @. */
-async function findUser(db: Database, idOrEmail: string): Promise<UserRow> {
-  const user = idOrEmail.includes("@")
-    ? await findUserByEmail(db.sql, normalizeEmail(idOrEmail))
-    : await findUserById(db.sql, idOrEmail);
-  if (!user) throw new AuthError("USER_NOT_FOUND", { message: `User not found: ${idOrEmail}` });
-  return user;
 }
 
 /**
@@ -212,7 +202,7 @@ function registerOrganizationCommands(org: Command): void {
     )
     .action(
       run<[], CreateFlags>(async ({ loaded, db, globals }, _args, flags) => {
-        const owner = await findUser(db, flags.owner);
+        const owner = await resolveUser(db.sql, flags.owner);
         try {
           const created = await createOrganizationAsOperator(db.sql, loaded.config, owner, {
             name: flags.name,
@@ -252,7 +242,7 @@ function registerOrganizationCommands(org: Command): void {
     .option("--member <user>", "only organizations this user (id or email) belongs to")
     .action(
       run<[], { member?: string }>(async ({ db, globals }, _args, flags) => {
-        const member = flags.member ? await findUser(db, flags.member) : undefined;
+        const member = flags.member ? await resolveUser(db.sql, flags.member) : undefined;
         const items = (await listOrganizationsAsOperator(db.sql, member?.id)).map(
           organizationResponse,
         );
@@ -394,7 +384,7 @@ function registerMemberCommands(org: Command): void {
         async ({ loaded, db, globals }, [selector, userArgument], flags) => {
           if (flags.team !== undefined) requireTeamsEnabled(loaded);
           const organization = await findOrganizationAsOperator(db.sql, selector);
-          const user = await findUser(db, userArgument);
+          const user = await resolveUser(db.sql, userArgument);
           const team =
             flags.team === undefined
               ? null
@@ -426,7 +416,7 @@ function registerMemberCommands(org: Command): void {
     run<[string, string, string]>(
       async ({ loaded, db, globals }, [selector, userArgument, role]) => {
         const organization = await findOrganizationAsOperator(db.sql, selector);
-        const user = await findUser(db, userArgument);
+        const user = await resolveUser(db.sql, userArgument);
         const updated = memberResponse(
           await setMemberRoleAsOperator(db.sql, loaded.config, organization, user, role),
         );
@@ -442,7 +432,7 @@ function registerMemberCommands(org: Command): void {
   ).action(
     run<[string, string]>(async ({ loaded, db, globals }, [selector, userArgument]) => {
       const organization = await findOrganizationAsOperator(db.sql, selector);
-      const user = await findUser(db, userArgument);
+      const user = await resolveUser(db.sql, userArgument);
       const confirmed = await confirmModerate(
         `Remove ${user.email} from ${organization.slug}?`,
         globals,
@@ -682,7 +672,7 @@ function registerTeamCommands(org: Command): void {
   ).action(
     run<[string, string, string]>(async (context, [selector, teamArgument, userArgument]) => {
       const { organization, team: found } = await findTeam(context, selector, teamArgument);
-      const user = await findUser(context.db, userArgument);
+      const user = await resolveUser(context.db.sql, userArgument);
       const { member, added } = await addTeamMemberAsOperator(
         context.deps,
         organization,
@@ -703,7 +693,7 @@ function registerTeamCommands(org: Command): void {
   subcommand(teamMember, "remove <org> <team> <user>", "take a user out of a team").action(
     run<[string, string, string]>(async (context, [selector, teamArgument, userArgument]) => {
       const { organization, team: found } = await findTeam(context, selector, teamArgument);
-      const user = await findUser(context.db, userArgument);
+      const user = await resolveUser(context.db.sql, userArgument);
       await removeTeamMemberAsOperator(context.deps, organization, found, user.id);
       print(
         context.globals,

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CliResult, runAuthd } from "../helpers/cli.js";
+import { type CliResult, cliError, runAuthd, successJson } from "../helpers/cli.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.js";
 
 let database: TestDatabase;
@@ -33,14 +33,10 @@ function authd(args: string[], cwd?: string): Promise<CliResult> {
 }
 
 async function json<T = Record<string, unknown>>(args: string[], cwd?: string): Promise<T> {
-  const result = await authd([...args, "--json"], cwd);
-  expect(result.code, `${args.join(" ")}\n${result.stderr}`).toBe(0);
-  return JSON.parse(result.stdout) as T;
+  return successJson<T>(await authd([...args, "--json"], cwd), args.join(" "));
 }
 
-function errorOf(result: CliResult): { code: string; message: string } {
-  return JSON.parse(result.stderr).error;
-}
+const errorOf = cliError;
 
 async function outbox(): Promise<string[]> {
   return readdir(path.join(dataDir, "outbox")).catch(() => []);

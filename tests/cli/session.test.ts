@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CliResult, runAuthd } from "../helpers/cli.js";
+import { type CliResult, cliError, runAuthd, successJson } from "../helpers/cli.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.js";
 
 let database: TestDatabase;
@@ -32,14 +32,10 @@ function authd(args: string[], env: Record<string, string> = {}): Promise<CliRes
 }
 
 async function json<T = Record<string, unknown>>(args: string[]): Promise<T> {
-  const result = await authd([...args, "--json"]);
-  expect(result.code, `${args.join(" ")}\n${result.stderr}`).toBe(0);
-  return JSON.parse(result.stdout) as T;
+  return successJson<T>(await authd([...args, "--json"]), args.join(" "));
 }
 
-function errorOf(result: CliResult): { code: string; message: string } {
-  return JSON.parse(result.stderr).error;
-}
+const errorOf = cliError;
 
 async function cliAudit(action: string, targetId: string) {
   return sql<{ actor_type: string }[]>`

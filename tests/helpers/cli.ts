@@ -70,6 +70,24 @@ export function runProcess(
   });
 }
 
+/** The `{"error": {…}}` a command prints on stderr when it fails under `--json`. */
+export function cliError(result: CliResult): {
+  code: string;
+  message: string;
+  status?: number;
+  details?: unknown;
+} {
+  return JSON.parse(result.stderr).error;
+}
+
+/** A command that had to succeed: exit 0, and its JSON document from stdout. */
+export function successJson<T>(result: CliResult, label: string): T {
+  if (result.code !== 0) {
+    throw new Error(`${label}: exit ${result.code}\n${result.stderr}`);
+  }
+  return JSON.parse(result.stdout) as T;
+}
+
 export function runAuthd(args: string[], options: RunOptions = {}): Promise<CliResult> {
   return runProcess(process.execPath, [AUTHD_BIN, ...args], options);
 }
