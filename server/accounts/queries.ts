@@ -122,3 +122,19 @@ export async function insertAccounts(sql: Queryable, accounts: NewAccount[]): Pr
   const rows = accounts.map((account) => ({ ...account }));
   await sql`insert into account ${sql(rows, "id", "userId", "providerId", "accountId", "password")}`;
 }
+
+/**
+ * Replaces a credential hash only while it is still the one that was verified, so a
+ * password changed in between is never overwritten with the old one.
+ */
+export async function replacePasswordHash(
+  sql: Queryable,
+  userId: string,
+  previous: string,
+  next: string,
+): Promise<boolean> {
+  const rows = await sql`
+    update account set password = ${next}, updated_at = now()
+    where user_id = ${userId} and provider_id = ${CREDENTIAL_PROVIDER} and password = ${previous}`;
+  return rows.count > 0;
+}

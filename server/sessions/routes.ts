@@ -19,7 +19,7 @@ import {
 } from "../http/session-cookies.js";
 import { closeSession, issueSession } from "../http/session-response.js";
 import type { ZodTypeProvider } from "../http/validation.js";
-import { rehashIfNeeded } from "../users/import.js";
+import { rehashIfNeeded } from "../password/password.js";
 import { assertNotBanned, findUserByEmail, requireValidEmail } from "../users/users.js";
 import { sendVerificationMail } from "../verification/verification.js";
 import {

@@ -1,8 +1,3 @@
-/**
- * The SQL of bulk user import (`authd user import`) and of upgrading a stored password
- * hash at sign-in. Plain user and account statements stay in users/ and accounts/queries.
- */
-import { CREDENTIAL_PROVIDER } from "../accounts/queries.js";
 import type { Queryable } from "../db/connection.js";
 
 export interface ImportedUserRow {
@@ -43,20 +38,4 @@ export async function insertImportedUsers(
     insert into "user" ${values}
     on conflict (email) do nothing
     returning id, email`;
-}
-
-/**
- * Replaces a credential hash only while it is still the one that was verified, so a
- * password changed in between is never overwritten with the old one.
- */
-export async function replacePasswordHash(
-  sql: Queryable,
-  userId: string,
-  previous: string,
-  next: string,
-): Promise<boolean> {
-  const rows = await sql`
-    update account set password = ${next}, updated_at = now()
-    where user_id = ${userId} and provider_id = ${CREDENTIAL_PROVIDER} and password = ${previous}`;
-  return rows.count > 0;
 }

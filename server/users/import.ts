@@ -25,18 +25,13 @@ import {
   HASH_FORMATS,
   type HashFormat,
   hashPassword,
-  needsRehash,
 } from "../crypto/password.js";
 import { generateId } from "../crypto/random.js";
-import type { Queryable, Sql } from "../db/connection.js";
+import type { Queryable } from "../db/connection.js";
 import { transaction } from "../db/transaction.js";
 import { AuthError, type ErrorCode } from "../errors.js";
 import { CsvSyntaxError, parseCsv } from "./csv.js";
-import {
-  type ImportedUserRow,
-  insertImportedUsers,
-  replacePasswordHash,
-} from "./import-queries.js";
+import { type ImportedUserRow, insertImportedUsers } from "./import-queries.js";
 import { findUsersByEmails, type UserRow } from "./queries.js";
 import { checkPasswordLength, requireValidEmail } from "./users.js";
 
@@ -635,19 +630,4 @@ export async function importUsers(
     }),
     outcomes,
   };
-}
-
-/**
- * After a successful password check at sign-in: a stored hash in another format (an
- * imported bcrypt or scrypt one) or with weaker argon2 parameters is replaced by an
- * argon2id hash of the same password. Answers whether it was replaced.
- */
-export async function rehashIfNeeded(
-  sql: Sql,
-  userId: string,
-  stored: string,
-  password: string,
-): Promise<boolean> {
-  if (!needsRehash(stored)) return false;
-  return replacePasswordHash(sql, userId, stored, await hashPassword(password));
 }
