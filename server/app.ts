@@ -19,7 +19,7 @@ import { registerRateLimit } from "./http/rate-limit.js";
 import { requestIdFor } from "./http/request-id.js";
 import { zodValidatorCompiler } from "./http/validation.js";
 import { invitationRoutes } from "./invitations/routes.js";
-import type { Logger } from "./logger.js";
+import { type Logger, lazyChildLogger } from "./logger.js";
 import type { Mailer } from "./mail/mailer.js";
 import { organizationRoutes } from "./organization/routes.js";
 import { pageRoutes } from "./pages/routes.js";
@@ -55,7 +55,9 @@ export async function buildApp(
   if (!config.secret) throw new Error("buildApp needs config.secret (see ensureSecret)");
   const readiness = dependencies.readiness ?? { draining: false };
   const app = Fastify({
-    ...(dependencies.logger ? { loggerInstance: dependencies.logger } : { logger: false }),
+    ...(dependencies.logger
+      ? { loggerInstance: dependencies.logger, childLoggerFactory: lazyChildLogger }
+      : { logger: false }),
     genReqId: requestIdFor,
     requestIdHeader: false,
     logController: new LogController({ disableRequestLogging: !config.log.requests }),

@@ -149,28 +149,35 @@ export function setSessionDataCookie(
 }
 
 /**
- * The cached `{session, user}` as JSON text, when the cache is on, signed for this
- * token, and unexpired; null otherwise.
+ * The cached `{session, user}` as JSON bytes, when the cache is on, signed for the token
+ * the request's session cookie carries, and unexpired; null otherwise.
+ *
+ * One HMAC, not two: the session cookie's own signature is not checked here, because
+ * the cache signature covers the raw token. A forged or altered token cannot match it,
+ * and the raw token is the secret a valid signature would protect anyway. Every other
+ * use of the session cookie (readSessionToken) checks its signature.
  */
 export function readSessionDataCookie(
   request: FastifyRequest,
   context: CookieContext,
-  token: string,
-): string | null {
+): Buffer | null {
   if (!context.config.session.cookieCache.enabled) return null;
   const names = cookieNames(context.config, isSecureRequest(context.config, request));
   const value = request.cookies[names.sessionData];
-  if (!value) return null;
+  const signedToken = request.cookies[names.sessionToken];
+  if (!value || !signedToken) return null;
+  const tokenEnd = signedToken.lastIndexOf(".");
   const dot = value.lastIndexOf(".");
-  if (dot <= 0) return null;
+  if (tokenEnd <= 0 || dot <= 0) return null;
   const head = value.slice(0, dot);
   const [version, expires, body] = head.split(".");
   if (version !== CACHE_VERSION || !expires || !body) return null;
   if (!(Number(expires) > Date.now())) return null;
+  const token = signedToken.slice(0, tokenEnd);
   if (!constantTimeEqual(value.slice(dot + 1), cacheSignature(head, token, context.secret))) {
     return null;
   }
-  return Buffer.from(body, "base64url").toString("utf8");
+  return Buffer.from(body, "base64url");
 }
 
 /**

@@ -58,16 +58,16 @@ export function sessionRoutes(context: AuthContext) {
       { schema: { querystring: getSessionQuery, response: { 200: sessionPayloadJsonSchema } } },
       async (request, reply) => {
         reply.header("cache-control", "no-store").header("pragma", "no-cache");
+        if (!request.query.disableCookieCache) {
+          const cached = readSessionDataCookie(request, context.cookies);
+          // Signed JSON we wrote ourselves: sent back as it is, without a parse.
+          if (cached) return reply.type("application/json; charset=utf-8").send(cached);
+        }
         const token = readSessionToken(request, context.cookies);
         if (!token) {
           if (Object.keys(request.cookies).length > 0)
             clearSessionCookies(request, reply, context.cookies);
           return reply.send(null);
-        }
-        if (!request.query.disableCookieCache) {
-          const cached = readSessionDataCookie(request, context.cookies, token);
-          // Signed JSON we wrote ourselves: sent back as it is, without a parse.
-          if (cached) return reply.type("application/json; charset=utf-8").send(cached);
         }
         const found = await findLiveSession(context.sql, token);
         if (!found) {

@@ -362,6 +362,12 @@ describe("cookie cache", () => {
       await b.post("/sign-up/email", { name: "B", email: emailB, password: PASSWORD });
       b.cookies.set("authd.session_data", a.cookies.get("authd.session_data") ?? "");
       expect((await b.get("/get-session")).json().user.email).toBe(emailB);
+      // A's cache next to an altered token (A's signature kept): neither cache nor session.
+      const signedA = decodeURIComponent(a.cookies.get("authd.session_token") ?? "");
+      const dot = signedA.lastIndexOf(".");
+      const altered = `${signedA.slice(0, dot - 1)}${signedA[dot - 1] === "A" ? "B" : "A"}${signedA.slice(dot)}`;
+      a.cookies.set("authd.session_token", encodeURIComponent(altered));
+      expect((await a.get("/get-session")).body).toBe("null");
     } finally {
       await cached.close();
     }
