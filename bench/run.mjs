@@ -7,7 +7,7 @@
  *   node bench/run.mjs --runs 10        timed runs per scenario
  *   node bench/run.mjs --list           the scenarios, then exit
  *
- * It drives the built binary (dist/bin/authd.js, from `npm run build`) as an operator
+ * It drives the built binary (dist/bin/authd.cjs, from `npm run build`) as an operator
  * would. Progress goes to stderr; the results table to stdout; every run's numbers,
  * with the machine facts, to bench/results/<timestamp>.json.
  *
@@ -27,7 +27,7 @@ import postgres from "postgres";
 import { HTTP_COLUMNS, httpScenarios } from "./http.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-const AUTHD_BIN = path.join(ROOT, "dist/bin/authd.js");
+const AUTHD_BIN = path.join(ROOT, "dist/bin/authd.cjs");
 const RESULTS_DIR = path.join(ROOT, "bench/results");
 const DEFAULT_ADMIN_URL = "postgres://postgres@127.0.0.1:5432/postgres";
 
@@ -179,7 +179,7 @@ async function readMemory(pid) {
 // ---------------------------------------------------------------------------------
 // Driving the binary.
 
-/** Spawns `node dist/bin/authd.js ...`, collecting its output and JSON log lines. */
+/** Spawns `node dist/bin/authd.cjs ...`, collecting its output and JSON log lines. */
 function spawnAuthd(args, { cwd, env }) {
   const child = spawn(process.execPath, [AUTHD_BIN, ...args], {
     cwd,

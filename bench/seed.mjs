@@ -11,7 +11,7 @@
  *
  *   node bench/seed.mjs                                  # every mode, 10,000 users
  *   node bench/seed.mjs --only shared,prehashed --users 10000
- *   AUTHD_BENCH_BIN=dist-x/bin/authd.js node bench/seed.mjs --only distinct
+ *   AUTHD_BENCH_BIN=dist-x/bin/authd.cjs node bench/seed.mjs --only distinct
  *
  * Admin connection: $TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres.
  * Wall time, CPU time (user + system) and peak RSS come from GNU time (/usr/bin/time)
@@ -29,7 +29,7 @@ import argon2 from "argon2";
 import postgres from "postgres";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-const BIN = path.resolve(ROOT, process.env.AUTHD_BENCH_BIN ?? "dist/bin/authd.js");
+const BIN = path.resolve(ROOT, process.env.AUTHD_BENCH_BIN ?? "dist/bin/authd.cjs");
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const MODES = ["distinct", "shared", "prehashed", "continue"];
 const PASSWORD = "Bench-Seed-Pa55word";

@@ -237,7 +237,7 @@ async function packageWithExtraMigrations(): Promise<{
       `-- Up Migration\ncreate table ${table} (id text primary key);\n\n-- Down Migration\ndrop table ${table};\n`,
     );
   }
-  const bin = path.join(root, "dist", "bin", "authd.js");
+  const bin = path.join(root, "dist", "bin", "authd.cjs");
   return {
     root,
     names: [...real, ...extra.map(([name]) => name)],

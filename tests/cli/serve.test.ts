@@ -1,8 +1,8 @@
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import http from "node:http";
 import net from "node:net";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAuthd, startServe } from "../helpers/cli.js";
@@ -59,6 +59,24 @@ describe("authd serve on PostgreSQL", () => {
       expect(await server.stop()).toBe(0);
     }
   });
+
+  it.skipIf(!existsSync("/proc/self/task"))(
+    "runs one libuv pool thread per core (at least 2) unless UV_THREADPOOL_SIZE is set",
+    async () => {
+      const threads = async (env: Record<string, string>) => {
+        const server = await startServe([], { env: { DATABASE_URL: testDatabase.url, ...env } });
+        try {
+          await fetch(`${server.url}/api/auth/ok`);
+          return readdirSync(`/proc/${server.child.pid}/task`).length;
+        } finally {
+          expect(await server.stop()).toBe(0);
+        }
+      };
+      const sized = await threads({});
+      const operator = await threads({ UV_THREADPOOL_SIZE: "9" });
+      expect(operator - sized).toBe(9 - Math.max(2, availableParallelism()));
+    },
+  );
 
   it("refuses a schema that is behind, naming the command, exit 10", async () => {
     const result = await runAuthd(["serve", "--port", "0"], {

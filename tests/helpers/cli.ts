@@ -6,7 +6,7 @@ export const ROOT = path.resolve(import.meta.dirname, "../..");
 /** $AUTHD_TEST_BIN points the tests at another build (e.g. `tsc --outDir dist-x`). */
 export const AUTHD_BIN = process.env.AUTHD_TEST_BIN
   ? path.resolve(ROOT, process.env.AUTHD_TEST_BIN)
-  : path.join(ROOT, "dist/bin/authd.js");
+  : path.join(ROOT, "dist/bin/authd.cjs");
 
 export interface CliResult {
   code: number | null;

@@ -19,7 +19,7 @@ export default function setup(): void {
   const root = path.resolve(import.meta.dirname, "../..");
   const bin = process.env.AUTHD_TEST_BIN
     ? path.resolve(root, process.env.AUTHD_TEST_BIN)
-    : path.join(root, "dist/bin/authd.js");
+    : path.join(root, "dist/bin/authd.cjs");
   if (!existsSync(bin)) {
     throw new Error("dist/ is missing: run `npm run build` (npm test does it for you)");
   }

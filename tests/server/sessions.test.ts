@@ -352,6 +352,26 @@ describe("cookie cache", () => {
     }
   });
 
+  it("stops answering from a cache cookie once it expires, also after serving it", async () => {
+    const cached = await createTestApp({
+      config: { session: { cookieCache: { enabled: true, maxAge: 1 } } },
+    });
+    try {
+      const client = createClient(cached.app);
+      const email = uniqueEmail();
+      await client.post("/sign-up/email", { name: "E", email, password: PASSWORD });
+      await cached.db.sql`delete from session`;
+      // Served twice from the cookie (the second time from the verified-cookie memo)...
+      expect((await client.get("/get-session")).json().user.email).toBe(email);
+      expect((await client.get("/get-session")).json().user.email).toBe(email);
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      // ...then the database answers: the session is gone.
+      expect((await client.get("/get-session")).body).toBe("null");
+    } finally {
+      await cached.close();
+    }
+  });
+
   it("ignores a cache cookie copied next to another session's token", async () => {
     const cached = await createTestApp({ config: { session: { cookieCache: { enabled: true } } } });
     try {

@@ -1,5 +1,4 @@
-#!/usr/bin/env node
-/** The authd CLI entry: builds the commander program and runs it; nothing else. */
+/** The authd CLI: builds the commander program and runs it; nothing else (bin/authd.cts loads it). */
 import { runCli } from "./program.js";
 
 const code = await runCli(process.argv);
