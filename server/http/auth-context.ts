@@ -8,8 +8,13 @@ import type { AuthdConfig } from "../config.js";
 import type { Sql } from "../db/connection.js";
 import { AuthError } from "../errors.js";
 import type { Mailer } from "../mail/mailer.js";
-import type { SessionRow } from "../sessions/queries.js";
-import { type ClientInfo, findLiveSession, isFresh } from "../sessions/sessions.js";
+import type { SessionRider, SessionRow } from "../sessions/queries.js";
+import {
+  type ClientInfo,
+  findLiveSession,
+  findLiveSessionAnd,
+  isFresh,
+} from "../sessions/sessions.js";
 import type { UserRow } from "../users/queries.js";
 import type { LinkContext } from "../verification/verification.js";
 import { type CookieContext, readSessionToken } from "./session-cookies.js";
@@ -57,6 +62,24 @@ export async function requireSession(
   const session = await currentSession(context, request);
   if (!session) throw new AuthError("UNAUTHORIZED");
   return session;
+}
+
+/**
+ * requireSession plus a read about the caller answered in the same statement as the
+ * session lookup (one round trip: issue 4's list organizations). The session rules are
+ * the same: findLiveSessionAnd applies findLiveSession's.
+ */
+export async function requireSessionWith<T>(
+  context: AuthContext,
+  request: FastifyRequest,
+  rider: SessionRider,
+): Promise<{ current: ResolvedSession; value: T | null }> {
+  const token = readSessionToken(request, context.cookies);
+  const found = token ? await findLiveSessionAnd<T>(context.sql, token, rider) : null;
+  if (!found || !token) throw new AuthError("UNAUTHORIZED");
+  const current = { session: found.session, user: found.user, token };
+  if (!resolved.has(request)) resolved.set(request, Promise.resolve(current));
+  return { current, value: found.rider };
 }
 
 /** SPEC §6 "Freshness": a session younger than `freshAge` (0 = not checked). */

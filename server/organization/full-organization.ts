@@ -12,11 +12,10 @@
  */
 import type { AuthdConfig } from "../config.js";
 import type { Queryable } from "../db/connection.js";
+import { isoTimestamp } from "../db/json.js";
 import { hasPermission, rolesOf, splitRoles } from "./permissions.js";
 
-/** JavaScript's Date#toISOString, in SQL (milliseconds, UTC, `Z`). */
-const iso = (column: string) =>
-  `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+const iso = isoTimestamp;
 
 const FULL_ORGANIZATION_SQL = `
   with o as (

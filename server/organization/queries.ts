@@ -3,6 +3,8 @@
  * plus the session's active organization.
  */
 import type { Queryable } from "../db/connection.js";
+import { organizationJson } from "../db/json.js";
+import type { SessionRider } from "../sessions/queries.js";
 
 export interface OrganizationRow {
   id: string;
@@ -167,6 +169,19 @@ export async function listOrganizationsOfUser(
     where m.user_id = ${userId}
     order by o.created_at, o.id`;
 }
+
+/**
+ * The caller's organizations as the JSON array organization/list answers, built by
+ * PostgreSQL (no row parsing and serializing again in Node) and read in the session
+ * lookup's own statement (issue 4 bench): a SessionRider over `s.user_id`.
+ */
+export const ORGANIZATIONS_OF_CALLER_JSON: SessionRider = {
+  sql: `
+    select coalesce(json_agg(${organizationJson("o")} order by o.created_at, o.id), '[]')::text
+    from organization o join member m on m.organization_id = o.id
+    where m.user_id = s.user_id`,
+  parameters: [],
+};
 
 export async function countOrganizationsOfUser(sql: Queryable, userId: string): Promise<number> {
   const [row] = await sql<{ count: number }[]>`

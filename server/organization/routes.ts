@@ -12,6 +12,7 @@ import {
   clientInfo,
   type ResolvedSession,
   requireSession,
+  requireSessionWith,
 } from "../http/auth-context.js";
 import { boundedString } from "../http/schemas.js";
 import type { ZodTypeProvider } from "../http/validation.js";
@@ -36,8 +37,8 @@ import { hasPermission } from "./permissions.js";
 import {
   findMemberWithUser,
   listMembersPage,
-  listOrganizationsOfUser,
   type MemberSortField,
+  ORGANIZATIONS_OF_CALLER_JSON,
 } from "./queries.js";
 import { fullOrganizationJsonSchema } from "./wire.js";
 
@@ -174,9 +175,13 @@ export function organizationRoutes(context: AuthContext) {
       },
     );
 
-    typed.get("/organization/list", async (request) => {
-      const { user } = await requireSession(context, request);
-      return (await listOrganizationsOfUser(sql, user.id)).map(organizationResponse);
+    typed.get("/organization/list", async (request, reply) => {
+      const { value } = await requireSessionWith<string>(
+        context,
+        request,
+        ORGANIZATIONS_OF_CALLER_JSON,
+      );
+      return reply.type("application/json; charset=utf-8").send(value ?? "[]");
     });
 
     typed.post("/organization/set-active", { schema: { body: setActiveBody } }, async (request) => {

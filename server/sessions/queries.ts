@@ -44,22 +44,60 @@ export interface SessionWithUser {
   user: UserRow;
 }
 
+const SESSION_WITH_USER_COLUMNS = `
+  s.id, s.user_id, s.token_hash, s.expires_at, s.ip_address, s.user_agent,
+  s.active_organization_id, s.active_team_id, s.impersonated_by,
+  s.created_at, s.updated_at,
+  u.email as u_email, u.email_verified as u_email_verified, u.name as u_name,
+  u.image as u_image, u.role as u_role, u.banned as u_banned,
+  u.ban_reason as u_ban_reason, u.ban_expires as u_ban_expires,
+  u.created_at as u_created_at, u.updated_at as u_updated_at`;
+
+const SESSION_WITH_USER_SQL = `
+  select ${SESSION_WITH_USER_COLUMNS}
+  from session s join "user" u on u.id = s.user_id
+  where s.token_hash = $1`;
+
 /** One round trip: the session by token digest, with its user. */
 export async function findSessionWithUser(
   sql: Queryable,
   tokenHash: string,
 ): Promise<SessionWithUser | undefined> {
-  const [row] = await sql<JoinedRow[]>`
-    select s.id, s.user_id, s.token_hash, s.expires_at, s.ip_address, s.user_agent,
-           s.active_organization_id, s.active_team_id, s.impersonated_by,
-           s.created_at, s.updated_at,
-           u.email as u_email, u.email_verified as u_email_verified, u.name as u_name,
-           u.image as u_image, u.role as u_role, u.banned as u_banned,
-           u.ban_reason as u_ban_reason, u.ban_expires as u_ban_expires,
-           u.created_at as u_created_at, u.updated_at as u_updated_at
+  const [row] = await sql.unsafe<JoinedRow[]>(SESSION_WITH_USER_SQL, [tokenHash], {
+    prepare: true,
+  });
+  return row ? sessionWithUserOf(row) : undefined;
+}
+
+/**
+ * A read that depends only on who is calling, answered in the session lookup's own
+ * statement (one round trip instead of two): `sql` is a scalar subquery over the
+ * session's columns as `s.*` (e.g. `s.user_id`), with its parameters from `$2` on.
+ */
+export interface SessionRider {
+  sql: string;
+  parameters: readonly string[];
+}
+
+/** findSessionWithUser plus the rider's value (null without a session). */
+export async function findSessionWithUserAnd<T>(
+  sql: Queryable,
+  tokenHash: string,
+  rider: SessionRider,
+): Promise<{ found: SessionWithUser; rider: T | null } | undefined> {
+  const statement = `
+    select ${SESSION_WITH_USER_COLUMNS}, (${rider.sql}) as rider
     from session s join "user" u on u.id = s.user_id
-    where s.token_hash = ${tokenHash}`;
-  if (!row) return undefined;
+    where s.token_hash = $1`;
+  const [row] = await sql.unsafe<(JoinedRow & { rider: T | null })[]>(
+    statement,
+    [tokenHash, ...rider.parameters],
+    { prepare: true },
+  );
+  return row ? { found: sessionWithUserOf(row), rider: row.rider } : undefined;
+}
+
+function sessionWithUserOf(row: JoinedRow): SessionWithUser {
   return {
     session: {
       id: row.id,

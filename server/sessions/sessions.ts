@@ -14,8 +14,10 @@ import {
   deleteSessionsOfUser,
   extendSession,
   findSessionWithUser,
+  findSessionWithUserAnd,
   insertSession,
   listActiveSessionsOfUser,
+  type SessionRider,
   type SessionRow,
   type SessionWithUser,
 } from "./queries.js";
@@ -68,7 +70,24 @@ export async function findLiveSession(
   sql: Queryable,
   token: string,
 ): Promise<SessionWithUser | null> {
-  const found = await findSessionWithUser(sql, sha256(token));
+  return liveOrNull(sql, await findSessionWithUser(sql, sha256(token)));
+}
+
+/** findLiveSession plus a read about the caller in the same round trip (SessionRider). */
+export async function findLiveSessionAnd<T>(
+  sql: Queryable,
+  token: string,
+  rider: SessionRider,
+): Promise<(SessionWithUser & { rider: T | null }) | null> {
+  const found = await findSessionWithUserAnd<T>(sql, sha256(token), rider);
+  const live = await liveOrNull(sql, found?.found);
+  return live && found ? { ...live, rider: found.rider } : null;
+}
+
+async function liveOrNull(
+  sql: Queryable,
+  found: SessionWithUser | undefined,
+): Promise<SessionWithUser | null> {
   if (!found) return null;
   if (found.session.expiresAt.getTime() <= Date.now()) {
     await deleteSessionById(sql, found.session.id);

@@ -287,6 +287,53 @@ describe("check-slug, update, list, delete", () => {
     expect(list.map((o: { id: string }) => o.id)).toEqual([mine.id]);
   });
 
+  it("lists in the wire shape of create and get-organization, oldest first", async () => {
+    const a = await person();
+    expect((await a.client.get("/organization/list")).json()).toEqual([]);
+    const first = await createOrg(a.client, {
+      logo: "https://img.example.com/a.png",
+      metadata: { plan: "pro", seats: 5, nested: { ok: true } },
+    });
+    const second = await createOrg(a.client, { name: "Ünïcode \"quoted\" \\ name" });
+    const response = await a.client.get("/organization/list");
+    expect(response.headers["content-type"]).toBe("application/json; charset=utf-8");
+    const list = response.json();
+    const viaGet = [];
+    for (const { id } of [first, second]) {
+      const got = await a.client.get("/organization/get-organization", {
+        query: { organizationId: id },
+      });
+      viaGet.push(got.json());
+    }
+    expect(list).toEqual(viaGet);
+    for (const [index, organization] of list.entries()) {
+      expect(Object.keys(organization)).toEqual(Object.keys(viaGet[index]));
+    }
+    expect(list[0].createdAt).toBe(first.createdAt);
+    expect(list[1].name).toBe('Ünïcode "quoted" \\ name');
+  });
+
+  it("lists only for a live session: signed out, expired or banned answer 401", async () => {
+    const signedOut = await createClient(t.app).get("/organization/list");
+    expect(signedOut.statusCode).toBe(401);
+    expect(signedOut.json().code).toBe("UNAUTHORIZED");
+
+    const banned = await person();
+    await createOrg(banned.client);
+    await t.db.sql`update "user" set banned = true where id = ${banned.id}`;
+    expect((await banned.client.get("/organization/list")).statusCode).toBe(401);
+
+    const expired = await person();
+    await createOrg(expired.client);
+    await t.db.sql`update session set expires_at = now() - interval '1 second'
+                   where user_id = ${expired.id}`;
+    expect((await expired.client.get("/organization/list")).statusCode).toBe(401);
+    // The expired session found by the lookup is deleted, as get-session does.
+    const [left] = await t.db.sql<{ count: number }[]>`
+      select count(*)::int as count from session where user_id = ${expired.id}`;
+    expect(left?.count).toBe(0);
+  });
+
   it("deletes: owner only, clears the active organization, disabled by config", async () => {
     const owner = await person();
     const organization = await createOrg(owner.client);

@@ -1,0 +1,15 @@
+/**
+ * SQL fragments for answers that PostgreSQL builds as JSON text, sent as they are
+ * (get-full-organization, list organizations): the wire format must match what
+ * JSON.stringify makes of the same rows in Node.
+ */
+
+/** JavaScript's Date#toISOString, in SQL (milliseconds, UTC, `Z`). */
+export const isoTimestamp = (column: string): string =>
+  `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** organizationResponse (server/organization/organization.ts) as a json_build_object. */
+export const organizationJson = (alias: string): string =>
+  `json_build_object('id', ${alias}.id, 'name', ${alias}.name, 'slug', ${alias}.slug,
+    'logo', ${alias}.logo, 'metadata', ${alias}.metadata,
+    'createdAt', ${isoTimestamp(`${alias}.created_at`)})`;
