@@ -57,3 +57,72 @@ export async function transaction<T>(
     }
   }
 }
+
+/** What the write step of pipelinedTransaction answers: its statements, all sent. */
+export interface SentWrites<W> {
+  sent: Promise<W>;
+}
+
+/**
+ * A read-then-write transaction in two round trips, for hot paths (accept invitation,
+ * issue 4's benchmark): BEGIN goes out together with `read`'s statements, and COMMIT
+ * right behind the statements `write` sends. `write` may await anything it needs (more
+ * statements, a configured limit function), but when it resolves every statement of
+ * the transaction must have been sent; it answers their results as `sent`, which is
+ * awaited together with the COMMIT. PostgreSQL turns the COMMIT of a transaction in
+ * which a statement failed into a ROLLBACK, so a failed write still lands nothing.
+ *
+ * Inside an outer transaction (the CLI's --dry-run) it runs as a savepoint of it, like
+ * transaction(); deadlocks and serialization failures are retried the same way.
+ */
+export async function pipelinedTransaction<R, W>(
+  sql: Sql,
+  read: (tx: Sql) => Promise<R>,
+  write: (tx: Sql, read: R) => Promise<SentWrites<W>>,
+  options: Pick<TransactionOptions, "retries"> = {},
+): Promise<W> {
+  if ("savepoint" in sql) {
+    return transaction(sql, async (tx) => {
+      const nested = tx as unknown as Sql;
+      const { sent } = await write(nested, await read(nested));
+      return sent;
+    });
+  }
+  const retries = options.retries ?? 4;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await pipelinedOnce(sql, read, write);
+    } catch (error) {
+      const code = postgresErrorCode(error);
+      if (attempt >= retries || code === undefined || !RETRYABLE.has(code)) throw error;
+      await pause(attempt);
+    }
+  }
+}
+
+async function pipelinedOnce<R, W>(
+  sql: Sql,
+  read: (tx: Sql) => Promise<R>,
+  write: (tx: Sql, read: R) => Promise<SentWrites<W>>,
+): Promise<W> {
+  const tx = await sql.reserve();
+  let open = false;
+  try {
+    open = true;
+    const begun = tx`begin`.execute();
+    const [, readResult] = await Promise.all([begun, read(tx)]);
+    const { sent } = await write(tx, readResult);
+    const committed = tx`commit`.execute();
+    const [written, commit] = await Promise.allSettled([sent, committed]);
+    // Ended either way: committed, or rolled back by PostgreSQL after a failed write.
+    open = false;
+    if (written.status === "rejected") throw written.reason;
+    if (commit.status === "rejected") throw commit.reason;
+    return written.value;
+  } catch (error) {
+    if (open) await tx`rollback`.catch(() => undefined);
+    throw error;
+  } finally {
+    tx.release();
+  }
+}

@@ -11,7 +11,7 @@ import { recordAuditEvent } from "../audit/audit.js";
 import type { AuthdConfig } from "../config.js";
 import { generateId } from "../crypto/random.js";
 import type { Queryable, Sql } from "../db/connection.js";
-import { isUniqueViolation, transaction } from "../db/transaction.js";
+import { isUniqueViolation, pipelinedTransaction, transaction } from "../db/transaction.js";
 import { AuthError } from "../errors.js";
 import type { Mailer, MailOutcome } from "../mail/mailer.js";
 import { describeDuration } from "../mail/templates.js";
@@ -382,81 +382,79 @@ export async function acceptInvitation(
 ): Promise<AcceptedInvitation> {
   const { config } = deps;
   try {
-    return await transaction(deps.sql, async (tx) => {
-      // One round trip: the invitation's organization and the invitation are locked in
-      // that order, and the membership and the count are read under the locks.
-      const { organization, invitation, existing, memberCount } =
-        await lockInvitationWithOrganization(tx, invitationId, caller.user.id);
-      // Read under the lock: it may have been accepted or canceled meanwhile.
-      if (!invitation || !isLive(invitation, new Date())) {
-        throw new AuthError("INVITATION_NOT_FOUND");
-      }
-      requireRecipient(invitation, caller.user);
-      if (!organization) throw new AuthError("INVITATION_NOT_FOUND");
-      let member: MemberRow;
-      let activeTeamId: string | null = null;
-      if (existing) {
-        // Already in: the invitation is used up and the membership stays as it is.
-        member = existing;
-      } else {
-        const limit = await membershipLimitFor(config, caller.user, organization);
-        if (memberCount >= limit) {
-          throw new AuthError("ORGANIZATION_MEMBERSHIP_LIMIT_REACHED");
+    // Two round trips (pipelinedTransaction): BEGIN with the locks and reads, then the
+    // writes with COMMIT.
+    return await pipelinedTransaction(
+      deps.sql,
+      // The invitation's organization and the invitation are locked in that order, and
+      // the membership and the count are read under the locks.
+      (tx) => lockInvitationWithOrganization(tx, invitationId, caller.user.id),
+      async (tx, { organization, invitation, existing, memberCount }) => {
+        // Read under the lock: it may have been accepted or canceled meanwhile.
+        if (!invitation || !isLive(invitation, new Date())) {
+          throw new AuthError("INVITATION_NOT_FOUND");
         }
-        const memberInput = {
-          id: generateId(),
-          organizationId: organization.id,
-          userId: caller.user.id,
-          role: invitation.role,
-        };
-        const teamIds = config.organization.teams.enabled ? teamIdsOf(invitation.teamId) : [];
-        if (teamIds.length === 0) {
-          // No team to count under its lock: the writes go out together.
-          const [inserted, accepted] = await Promise.all([
-            insertMember(tx, memberInput),
-            settleInvitation(tx, invitation.id, "accepted"),
-            setSessionActiveOrganization(tx, caller.sessionId, organization.id, null),
-          ]);
+        requireRecipient(invitation, caller.user);
+        if (!organization) throw new AuthError("INVITATION_NOT_FOUND");
+        let member: MemberRow | Promise<MemberRow>;
+        let activeTeamId: string | null = null;
+        if (existing) {
+          // Already in: the invitation is used up and the membership stays as it is.
+          member = existing;
+        } else {
+          const limit = await membershipLimitFor(config, caller.user, organization);
+          if (memberCount >= limit) {
+            throw new AuthError("ORGANIZATION_MEMBERSHIP_LIMIT_REACHED");
+          }
+          const memberInput = {
+            id: generateId(),
+            organizationId: organization.id,
+            userId: caller.user.id,
+            role: invitation.role,
+          };
+          const teamIds = config.organization.teams.enabled ? teamIdsOf(invitation.teamId) : [];
+          if (teamIds.length === 0) {
+            // No team to count under its lock: the insert goes out with the other writes.
+            member = insertMember(tx, memberInput);
+          } else {
+            member = await insertMember(tx, memberInput);
+            const teams: TeamRow[] = [];
+            for (const teamId of teamIds) {
+              // Counted under the team's lock, as add-team-member does. A team removed
+              // since the invitation was sent is skipped, not an error.
+              const team = await lockTeam(tx, organization.id, teamId);
+              if (!team) continue;
+              const joinerId = caller.user.id;
+              await assertRoomInTeam(tx, config, {
+                team,
+                organization,
+                callerId: joinerId,
+                joinerId,
+              });
+              await insertTeamMember(tx, { id: generateId(), teamId: team.id, userId: joinerId });
+              teams.push(team);
+            }
+            // api-facts §4.3: with exactly one team, it becomes the active team too.
+            activeTeamId = teams.length === 1 ? (teams[0]?.id ?? null) : null;
+          }
+        }
+        const sent = Promise.all([
+          member,
+          // Cannot miss: the invitation is locked and was pending when read.
+          settleInvitation(tx, invitation.id, "accepted"),
+          setSessionActiveOrganization(tx, caller.sessionId, organization.id, activeTeamId),
+        ]).then(([joined, accepted]) => {
           if (!accepted) throw new AuthError("INVITATION_NOT_FOUND");
           return {
             invitation: invitationResponse(accepted),
-            member: memberResponse(inserted),
+            member: memberResponse(joined),
             activeOrganizationId: organization.id,
-            activeTeamId: null,
+            activeTeamId,
           };
-        }
-        member = await insertMember(tx, memberInput);
-        const teams: TeamRow[] = [];
-        if (config.organization.teams.enabled) {
-          for (const teamId of teamIdsOf(invitation.teamId)) {
-            // Counted under the team's lock, as add-team-member does. A team removed
-            // since the invitation was sent is skipped, not an error.
-            const team = await lockTeam(tx, organization.id, teamId);
-            if (!team) continue;
-            const joinerId = caller.user.id;
-            await assertRoomInTeam(tx, config, {
-              team,
-              organization,
-              callerId: joinerId,
-              joinerId,
-            });
-            await insertTeamMember(tx, { id: generateId(), teamId: team.id, userId: joinerId });
-            teams.push(team);
-          }
-        }
-        // api-facts §4.3: with exactly one team, it becomes the active team too.
-        activeTeamId = teams.length === 1 ? (teams[0]?.id ?? null) : null;
-      }
-      const accepted = await settleInvitation(tx, invitation.id, "accepted");
-      if (!accepted) throw new AuthError("INVITATION_NOT_FOUND");
-      await setSessionActiveOrganization(tx, caller.sessionId, organization.id, activeTeamId);
-      return {
-        invitation: invitationResponse(accepted),
-        member: memberResponse(member),
-        activeOrganizationId: organization.id,
-        activeTeamId,
-      };
-    });
+        });
+        return { sent };
+      },
+    );
   } catch (error) {
     // Another path (add-member) inserted the membership first.
     if (isUniqueViolation(error, "member_organization_user_key")) {

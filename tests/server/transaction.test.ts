@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { validateConfig } from "../../server/config.js";
 import { type Database, openDatabase } from "../../server/db/connection.js";
-import { isUniqueViolation, transaction } from "../../server/db/transaction.js";
+import {
+  isUniqueViolation,
+  pipelinedTransaction,
+  transaction,
+} from "../../server/db/transaction.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.js";
 
 let testDatabase: TestDatabase;
@@ -64,5 +68,85 @@ describe("transaction", () => {
       }),
     ).rejects.toThrow("rule refused");
     expect(calls).toBe(1);
+  });
+});
+
+describe("pipelinedTransaction", () => {
+  const names = async () =>
+    (
+      await db.sql<{ name: string }[]>`select name from thing where name like 'p-%' order by name`
+    ).map((row) => row.name);
+
+  it("reads, then writes and commits in one go", async () => {
+    const answer = await pipelinedTransaction(
+      db.sql,
+      async (tx) => (await tx<{ n: number }[]>`select 41 as n`)[0]?.n ?? 0,
+      async (tx, read) => ({
+        sent: Promise.all([
+          tx`insert into thing (name) values ('p-a')`,
+          tx`insert into thing (name) values ('p-b')`,
+        ]).then(() => read + 1),
+      }),
+    );
+    expect(answer).toBe(42);
+    expect(await names()).toEqual(["p-a", "p-b"]);
+    await db.sql`delete from thing where name like 'p-%'`;
+  });
+
+  it("lands nothing when a write sent before COMMIT fails, and leaves the connection clean", async () => {
+    await expect(
+      pipelinedTransaction(
+        db.sql,
+        async () => null,
+        async (tx) => ({
+          sent: Promise.all([
+            tx`insert into thing (name) values ('p-c')`,
+            tx`insert into thing (name) values ('p-c')`,
+            tx`insert into thing (name) values ('p-d')`,
+          ]),
+        }),
+      ),
+    ).rejects.toSatisfy((error: unknown) => isUniqueViolation(error, "thing_pkey"));
+    expect(await names()).toEqual([]);
+    // No connection was handed back to the pool inside the failed transaction.
+    const [stuck] = await db.sql<{ n: number }[]>`
+      select count(*)::int as n from pg_stat_activity
+      where datname = current_database() and state like 'idle in transaction%'`;
+    expect(stuck?.n).toBe(0);
+  });
+
+  it("rolls back what was written when the write step throws after sending", async () => {
+    await expect(
+      pipelinedTransaction(
+        db.sql,
+        async () => null,
+        async (tx) => {
+          await tx`insert into thing (name) values ('p-e')`;
+          throw new Error("refused after a statement");
+        },
+      ),
+    ).rejects.toThrow("refused after a statement");
+    expect(await names()).toEqual([]);
+    const [stuck] = await db.sql<{ n: number }[]>`
+      select count(*)::int as n from pg_stat_activity
+      where datname = current_database() and state like 'idle in transaction%'`;
+    expect(stuck?.n).toBe(0);
+  });
+
+  it("nests as a savepoint inside an outer transaction", async () => {
+    await expect(
+      transaction(db.sql, async (outer) => {
+        await pipelinedTransaction(
+          outer as unknown as typeof db.sql,
+          async () => null,
+          async (tx) => ({ sent: tx`insert into thing (name) values ('p-f')` }),
+        );
+        expect(
+          (await outer<{ name: string }[]>`select name from thing where name = 'p-f'`).length,
+        ).toBe(1);
+        throw new Error("outer rolls back");
+      }),
+    ).rejects.toThrow("outer rolls back");
+    expect(await names()).toEqual([]);
   });
 });
