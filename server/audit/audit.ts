@@ -1,7 +1,7 @@
 /** The audit trail of admin and security events (DESIGN §2 audit_event). */
 import { generateId } from "../crypto/random.js";
 import type { Queryable } from "../db/connection.js";
-import { insertAuditEvent } from "./queries.js";
+import { insertAuditEvent, type NewAuditEvent } from "./queries.js";
 
 export interface AuditEvent {
   action: string;
@@ -15,8 +15,9 @@ export interface AuditEvent {
   details?: unknown;
 }
 
-export async function recordAuditEvent(sql: Queryable, event: AuditEvent): Promise<void> {
-  await insertAuditEvent(sql, {
+/** The row an event becomes (with a fresh id). */
+export function auditEventRow(event: AuditEvent): NewAuditEvent {
+  return {
     id: generateId(),
     action: event.action,
     actorType: event.actorType,
@@ -27,5 +28,9 @@ export async function recordAuditEvent(sql: Queryable, event: AuditEvent): Promi
     ipAddress: event.ipAddress ?? null,
     userAgent: event.userAgent ?? null,
     details: event.details,
-  });
+  };
+}
+
+export async function recordAuditEvent(sql: Queryable, event: AuditEvent): Promise<void> {
+  await insertAuditEvent(sql, auditEventRow(event));
 }

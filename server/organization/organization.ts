@@ -4,7 +4,7 @@
  * Limits and last-owner rules are checked inside transactions that lock the row they
  * count under, so they hold under concurrency. No Fastify here.
  */
-import { recordAuditEvent } from "../audit/audit.js";
+import { auditEventRow, recordAuditEvent } from "../audit/audit.js";
 import type { AuthdConfig } from "../config.js";
 import { generateId } from "../crypto/random.js";
 import type { Queryable, Sql } from "../db/connection.js";
@@ -187,8 +187,8 @@ async function createOrganizationFor(
     data = { ...data, ...(changed as { data: Partial<typeof data> }).data };
   }
 
-  const audit = (tx: Queryable, organizationId: string) =>
-    recordAuditEvent(tx, {
+  const audit = (organizationId: string) =>
+    auditEventRow({
       action: "organization.created",
       actorType: context.actorType,
       actorId: context.actorId,
@@ -210,11 +210,13 @@ async function createOrganizationFor(
         !defaultTeamEnabled(config) &&
         context.activeForSession === null;
       if (simple) {
-        // Nothing to count or add: one atomic statement, with the audit row alongside.
-        const [inserted] = await Promise.all([
-          insertOrganizationWithMember(sql, { id: organizationId, ...data }, memberInput),
-          audit(sql, organizationId),
-        ]);
+        // Nothing to count or add: one atomic statement, the audit row included.
+        const inserted = await insertOrganizationWithMember(
+          sql,
+          { id: organizationId, ...data },
+          memberInput,
+          audit(organizationId),
+        );
         return { ...inserted, teamId: null };
       }
       return await transaction(sql, async (tx) => {
@@ -225,11 +227,12 @@ async function createOrganizationFor(
             throw new AuthError("YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_ORGANIZATIONS");
           }
         }
-        // Ids are made here, so the independent writes go out together (pipelined).
-        const [{ organization, member }] = await Promise.all([
-          insertOrganizationWithMember(tx, { id: organizationId, ...data }, memberInput),
-          audit(tx, organizationId),
-        ]);
+        const { organization, member } = await insertOrganizationWithMember(
+          tx,
+          { id: organizationId, ...data },
+          memberInput,
+          audit(organizationId),
+        );
         let teamId: string | null = null;
         if (defaultTeamEnabled(config)) {
           teamId = (await createDefaultTeam(tx, organization, owner.id)).team.id;

@@ -2,6 +2,7 @@
  * Every SQL statement on the organization and member tables (one place per table),
  * plus the session's active organization.
  */
+import { auditEventInsert, type NewAuditEvent } from "../audit/queries.js";
 import type { Queryable } from "../db/connection.js";
 import { organizationJson } from "../db/json.js";
 import type { SessionRider } from "../sessions/queries.js";
@@ -45,10 +46,15 @@ export async function insertOrganization(
  * The organization and its creator's membership in one statement: atomic without an
  * explicit transaction, one round trip (create is a hot path, bench/README.md).
  */
+/**
+ * The organization, its creator's membership and the audit row as one statement: they
+ * land together or not at all (a taken slug writes no "organization.created").
+ */
 export async function insertOrganizationWithMember(
   sql: Queryable,
   organization: Pick<OrganizationRow, "id" | "name" | "slug" | "logo" | "metadata">,
   member: Pick<MemberRow, "id" | "userId" | "role">,
+  audit: NewAuditEvent,
 ): Promise<{ organization: OrganizationRow; member: MemberRow }> {
   const [row] = await sql<(OrganizationRow & { member: MemberRow })[]>`
     with created as (
@@ -60,7 +66,7 @@ export async function insertOrganizationWithMember(
       insert into member (id, organization_id, user_id, role)
       values (${member.id}, ${organization.id}, ${member.userId}, ${member.role})
       returning *
-    )
+    ), audited as (${auditEventInsert(sql, audit)})
     select created.*, json_build_object(
       'id', owner.id, 'organizationId', owner.organization_id, 'userId', owner.user_id,
       'role', owner.role, 'createdAt', owner.created_at) as member

@@ -78,11 +78,20 @@ describe("create", () => {
   });
 
   it("refuses a taken slug, and of two concurrent creates of one slug keeps one", async () => {
-    const { client } = await person();
+    const { client, id: creatorId } = await person();
     const s = slug();
     const responses = await Promise.all([
-      client.post("/organization/create", { name: "A", slug: s }),
-      client.post("/organization/create", { name: "B", slug: s }),
+      // Keeping the active organization takes the one-statement path (no session update).
+      client.post("/organization/create", {
+        name: "A",
+        slug: s,
+        keepCurrentActiveOrganization: true,
+      }),
+      client.post("/organization/create", {
+        name: "B",
+        slug: s,
+        keepCurrentActiveOrganization: true,
+      }),
     ]);
     expect(responses.map((r) => r.statusCode).sort()).toEqual([200, 400]);
     const failed = responses.find((r) => r.statusCode === 400);
@@ -90,8 +99,13 @@ describe("create", () => {
       code: "ORGANIZATION_ALREADY_EXISTS",
       message: "Organization already exists",
     });
-    const rows = await t.db.sql`select id from organization where slug = ${s}`;
+    const rows = await t.db.sql<{ id: string }[]>`select id from organization where slug = ${s}`;
     expect(rows).toHaveLength(1);
+    // The audit trail records the creation that happened, and only that one.
+    const created = await t.db.sql<{ organizationId: string }[]>`
+      select organization_id from audit_event
+      where action = 'organization.created' and actor_id = ${creatorId}`;
+    expect(created.map((row) => row.organizationId)).toEqual([rows[0]?.id]);
   });
 
   it("documents the slug rule: no spaces, no uppercase", async () => {
@@ -294,7 +308,7 @@ describe("check-slug, update, list, delete", () => {
       logo: "https://img.example.com/a.png",
       metadata: { plan: "pro", seats: 5, nested: { ok: true } },
     });
-    const second = await createOrg(a.client, { name: "Ünïcode \"quoted\" \\ name" });
+    const second = await createOrg(a.client, { name: 'Ünïcode "quoted" \\ name' });
     const response = await a.client.get("/organization/list");
     expect(response.headers["content-type"]).toBe("application/json; charset=utf-8");
     const list = response.json();
