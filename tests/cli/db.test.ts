@@ -309,7 +309,11 @@ describe("authd db reset", () => {
     expect(plan).toMatchObject({
       database: source.name,
       dryRun: true,
-      reverted: ["0002_organization-content-version", "0001_initial-schema"],
+      reverted: [
+        "0003_bump-organization-once-per-transaction",
+        "0002_organization-content-version",
+        "0001_initial-schema",
+      ],
       migrated: [],
     });
     const dropped = new Map(
@@ -334,8 +338,16 @@ describe("authd db reset", () => {
     );
     expect(result.code, result.stderr).toBe(0);
     const body = JSON.parse(result.stdout);
-    expect(body.reverted).toEqual(["0002_organization-content-version", "0001_initial-schema"]);
-    expect(body.migrated).toEqual(["0001_initial-schema", "0002_organization-content-version"]);
+    expect(body.reverted).toEqual([
+      "0003_bump-organization-once-per-transaction",
+      "0002_organization-content-version",
+      "0001_initial-schema",
+    ]);
+    expect(body.migrated).toEqual([
+      "0001_initial-schema",
+      "0002_organization-content-version",
+      "0003_bump-organization-once-per-transaction",
+    ]);
     expect(body.seed.users["fresh@example.test"].status).toBe("created");
     expect(await rowCounts(sourceSql)).toEqual({
       user: 1,

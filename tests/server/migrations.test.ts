@@ -125,6 +125,39 @@ describe("constraints the spec's rules need", () => {
     await expect(invite("i4", "expired")).rejects.toMatchObject({ code: "23514" });
   });
 
+  it("bumps an organization's content version once per transaction, on every change", async () => {
+    await db.sql`insert into organization (id, name, slug) values ('ov', 'Versioned', 'versioned')`;
+    await db.sql`insert into "user" (id, email, name) values ('uv', 'uv@example.com', 'V')`;
+    const version = async () =>
+      Number(
+        (
+          await db.sql<
+            { v: string }[]
+          >`select content_version as v from organization where id = 'ov'`
+        )[0]?.v,
+      );
+    const start = await version();
+    // Two rows of the organization changed in one transaction: one bump.
+    await db.sql.begin(async (tx) => {
+      await tx`insert into member (id, organization_id, user_id, role) values ('mv', 'ov', 'uv', 'member')`;
+      await tx`insert into invitation (id, organization_id, email, role, status, inviter_id, expires_at)
+               values ('iv', 'ov', 'x@example.com', 'member', 'pending', 'uv', now() + interval '1 day')`;
+      await tx`update invitation set status = 'canceled' where id = 'iv'`;
+    });
+    expect(await version()).toBe(start + 1);
+    // Each later transaction bumps again, whatever it changes.
+    await db.sql`update member set role = 'admin' where id = 'mv'`;
+    expect(await version()).toBe(start + 2);
+    await db.sql`delete from member where id = 'mv'`;
+    expect(await version()).toBe(start + 3);
+    // A transaction that only locked the organization first still bumps it.
+    await db.sql.begin(async (tx) => {
+      await tx`select 1 from organization where id = 'ov' for update`;
+      await tx`insert into member (id, organization_id, user_id, role) values ('mv2', 'ov', 'uv', 'member')`;
+    });
+    expect(await version()).toBe(start + 4);
+  });
+
   it("stores session tokens as unique digests and clears a deleted active organization", async () => {
     await db.sql`insert into organization (id, name, slug) values ('o9', 'Gone', 'gone')`;
     await db.sql`
