@@ -54,6 +54,7 @@ import {
   type InvitationRow,
   type InvitationStatus,
   insertInvitation,
+  joinByInvitation,
   listInvitationsPage,
   listLivePendingInvitationsForEmail,
   lockInvitationWithOrganization,
@@ -396,7 +397,7 @@ export async function acceptInvitation(
         }
         requireRecipient(invitation, caller.user);
         if (!organization) throw new AuthError("INVITATION_NOT_FOUND");
-        let member: MemberRow | Promise<MemberRow>;
+        let member: MemberRow;
         let activeTeamId: string | null = null;
         if (existing) {
           // Already in: the invitation is used up and the membership stays as it is.
@@ -414,8 +415,21 @@ export async function acceptInvitation(
           };
           const teamIds = config.organization.teams.enabled ? teamIdsOf(invitation.teamId) : [];
           if (teamIds.length === 0) {
-            // No team to count under its lock: the insert goes out with the other writes.
-            member = insertMember(tx, memberInput);
+            // No team to count under its lock: every write is one statement.
+            const sent = joinByInvitation(tx, {
+              member: memberInput,
+              invitationId: invitation.id,
+              sessionId: caller.sessionId,
+            }).then((joined) => {
+              if (!joined) throw new AuthError("INVITATION_NOT_FOUND");
+              return {
+                invitation: invitationResponse(joined.invitation),
+                member: memberResponse(joined.member),
+                activeOrganizationId: organization.id,
+                activeTeamId: null,
+              };
+            });
+            return { sent };
           } else {
             member = await insertMember(tx, memberInput);
             const teams: TeamRow[] = [];

@@ -65,10 +65,12 @@ export async function findInvitationById(
 }
 
 /**
- * accept-invitation's first batch, for when only the invitation id is known: the
- * invitation's organization locked (organization before invitation, the lock order of
- * every path), the invitation locked, the caller's membership and the member count read
- * after the locks. Sent together they take one round trip on the transaction.
+ * accept-invitation's reads, for when only the invitation id is known: the invitation's
+ * organization locked (organization before invitation, the lock order of every path),
+ * then in a second statement the invitation locked with the caller's membership and the
+ * member count. Sent together they take one round trip on the transaction; the second
+ * statement starts after the first holds the lock, so its snapshot sees every membership
+ * committed before (members only change under that lock).
  */
 export async function lockInvitationWithOrganization(
   sql: Queryable,
@@ -80,16 +82,76 @@ export async function lockInvitationWithOrganization(
   existing: MemberRow | undefined;
   memberCount: number;
 }> {
-  const organizationOf = sql`(select organization_id from invitation where id = ${invitationId})`;
-  const [[organization], [invitation], [existing], [count]] = await Promise.all([
-    sql<OrganizationRow[]>`select * from organization where id = ${organizationOf} for update`,
-    sql<InvitationRow[]>`select * from invitation where id = ${invitationId} for update`,
-    sql<MemberRow[]>`
-      select * from member where organization_id = ${organizationOf} and user_id = ${userId}`,
-    sql<{ count: number }[]>`
-      select count(*)::int as count from member where organization_id = ${organizationOf}`,
+  const [[organization], [row]] = await Promise.all([
+    sql<OrganizationRow[]>`
+      select * from organization
+      where id = (select organization_id from invitation where id = ${invitationId})
+      for update`,
+    sql<LockedInvitationRow[]>`
+      select i.*, m.id as m_id, m.role as m_role, m.created_at as m_created_at,
+             (select count(*)::int from member c where c.organization_id = i.organization_id)
+               as member_count
+      from invitation i
+      left join member m on m.organization_id = i.organization_id and m.user_id = ${userId}
+      where i.id = ${invitationId}
+      for update of i`,
   ]);
-  return { organization, invitation, existing, memberCount: count?.count ?? 0 };
+  if (!row) return { organization, invitation: undefined, existing: undefined, memberCount: 0 };
+  const { mId, mRole, mCreatedAt, memberCount, ...invitation } = row;
+  const existing =
+    mId !== null && mRole !== null && mCreatedAt !== null
+      ? {
+          id: mId,
+          organizationId: invitation.organizationId,
+          userId,
+          role: mRole,
+          createdAt: mCreatedAt,
+        }
+      : undefined;
+  return { organization, invitation, existing, memberCount };
+}
+
+interface LockedInvitationRow extends InvitationRow {
+  mId: string | null;
+  mRole: string | null;
+  mCreatedAt: Date | null;
+  memberCount: number;
+}
+
+/**
+ * accept-invitation's writes when the caller joins with no team, as one statement: the
+ * invitation accepted, and only if it was, the membership and the session's active
+ * organization. (It is locked and was pending when read; should it not be, nothing is
+ * written and the answer is undefined.)
+ */
+export async function joinByInvitation(
+  sql: Queryable,
+  input: {
+    member: Pick<MemberRow, "id" | "organizationId" | "userId" | "role">;
+    invitationId: string;
+    sessionId: string;
+  },
+): Promise<{ member: MemberRow; invitation: InvitationRow } | undefined> {
+  const { member } = input;
+  const [row] = await sql<(InvitationRow & { mCreatedAt: Date })[]>`
+    with settled as (
+      update invitation set status = 'accepted', updated_at = now()
+      where id = ${input.invitationId} and status = 'pending'
+      returning *
+    ), joined as (
+      insert into member (id, organization_id, user_id, role)
+      select ${member.id}, ${member.organizationId}, ${member.userId}, ${member.role}
+      from settled
+      returning created_at
+    ), activated as (
+      update session set active_organization_id = ${member.organizationId},
+                         active_team_id = null, updated_at = now()
+      where id = ${input.sessionId} and exists (select 1 from settled)
+    )
+    select settled.*, joined.created_at as m_created_at from settled cross join joined`;
+  if (!row) return undefined;
+  const { mCreatedAt, ...invitation } = row;
+  return { member: { ...member, createdAt: mCreatedAt }, invitation };
 }
 
 /** The pending invitation of an address to an organization (at most one), locked. */
