@@ -71,6 +71,14 @@ describe("transaction", () => {
   });
 });
 
+/** No connection was handed back to the pool inside an unfinished transaction. */
+async function expectNoConnectionInATransaction() {
+  const [stuck] = await db.sql<{ n: number }[]>`
+    select count(*)::int as n from pg_stat_activity
+    where datname = current_database() and state like 'idle in transaction%'`;
+  expect(stuck?.n).toBe(0);
+}
+
 describe("pipelinedTransaction", () => {
   const names = async () =>
     (
@@ -108,11 +116,7 @@ describe("pipelinedTransaction", () => {
       ),
     ).rejects.toSatisfy((error: unknown) => isUniqueViolation(error, "thing_pkey"));
     expect(await names()).toEqual([]);
-    // No connection was handed back to the pool inside the failed transaction.
-    const [stuck] = await db.sql<{ n: number }[]>`
-      select count(*)::int as n from pg_stat_activity
-      where datname = current_database() and state like 'idle in transaction%'`;
-    expect(stuck?.n).toBe(0);
+    await expectNoConnectionInATransaction();
   });
 
   it("rolls back what was written when the write step throws after sending", async () => {
@@ -127,10 +131,7 @@ describe("pipelinedTransaction", () => {
       ),
     ).rejects.toThrow("refused after a statement");
     expect(await names()).toEqual([]);
-    const [stuck] = await db.sql<{ n: number }[]>`
-      select count(*)::int as n from pg_stat_activity
-      where datname = current_database() and state like 'idle in transaction%'`;
-    expect(stuck?.n).toBe(0);
+    await expectNoConnectionInATransaction();
   });
 
   it("nests as a savepoint inside an outer transaction", async () => {
