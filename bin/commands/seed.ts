@@ -112,9 +112,10 @@ async function readPasswordFile(file: string, loaded: LoadedConfig): Promise<str
 }
 
 /**
- * argon2's async hash runs on libuv's thread pool, which has 4 threads unless
- * UV_THREADPOOL_SIZE says otherwise (read once, at its first use: too late to change
- * here). On a host with more cores the pool, not hashPassword, caps the parallelism.
+ * argon2's async hash runs on libuv's thread pool, which the authd executable sizes to
+ * the core count (bin/authd.cts) unless UV_THREADPOOL_SIZE is set (libuv reads it once,
+ * at its first use: too late to change here). When an operator set fewer threads than
+ * there are cores, the pool, not hashPassword, caps the parallelism: say so.
  */
 function warnAboutThreadPool(seed: PreparedSeed): void {
   if (!seed.users.some((user) => user.secret && "plain" in user.secret)) return;
