@@ -3,7 +3,7 @@
  * and the mapping of every failure to a documented exit code.
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import { readCliEnvironment } from "../server/config.js";
+import { PROFILES, readCliEnvironment, readEnvironment } from "../server/config.js";
 import { registerAccount } from "./commands/account.js";
 import { registerCompletion } from "./commands/completion.js";
 import { registerConfig } from "./commands/config.js";
@@ -77,7 +77,7 @@ export function buildProgram(): Command {
       new Option(
         "--profile <profile>",
         "dev, test or production (default: $AUTHD_PROFILE); production refuses db reset, migrate down and session create",
-      ).choices(["dev", "test", "production"]),
+      ).choices(PROFILES),
     )
     .configureHelp({ showGlobalOptions: true })
     .showHelpAfterError()
@@ -87,6 +87,15 @@ export function buildProgram(): Command {
     const globals = root.opts<GlobalOptions>();
     // Flags > environment: the profile reaches loadConfig through $AUTHD_PROFILE.
     if (globals.profile) process.env.AUTHD_PROFILE = globals.profile;
+    // A bad $AUTHD_PROFILE is refused like a bad --profile, before any work: a misspelt
+    // "prod" would otherwise silently run without the production profile's guards. Read
+    // as loadConfig reads it: the shell's variables over those of ./.env.
+    const { profile } = readCliEnvironment(readEnvironment(process.cwd()));
+    if (profile !== undefined && !(PROFILES as readonly string[]).includes(profile)) {
+      throw new UsageError(
+        `AUTHD_PROFILE: invalid value "${profile}"; allowed values are ${PROFILES.join(", ")}`,
+      );
+    }
     // Flags > environment > file: the log level reaches loadConfig as LOG_LEVEL.
     if (globals.verbose) process.env.LOG_LEVEL = "debug";
     if (globals.databaseUrl !== undefined) {

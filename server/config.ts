@@ -611,6 +611,9 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   };
 }
 
+/** The values of `--profile` and $AUTHD_PROFILE; anything else is a usage error. */
+export const PROFILES = ["dev", "test", "production"] as const;
+
 /** What the CLI needs to know of its surroundings (clig.dev: prompts, colour, CI). */
 export interface CliEnvironment {
   /** CI=true or AUTHD_NO_INPUT set: never prompt. */
@@ -619,7 +622,10 @@ export interface CliEnvironment {
   noColor: boolean;
   /** AUTHD_OUTPUT: the default of `-o`. */
   output?: string;
-  /** AUTHD_PROFILE: dev, test or production (the `--profile` flag sets it). */
+  /**
+   * AUTHD_PROFILE: dev, test or production (the `--profile` flag sets it); as set, so
+   * the CLI can refuse another value (bin/program.ts).
+   */
   profile?: string;
   /** NODE_ENV=production or AUTHD_PROFILE=production (what `loaded.production` says). */
   production: boolean;

@@ -6,7 +6,6 @@
 import type { Command } from "commander";
 import { listAccounts, unlinkAccount } from "../../server/accounts/accounts.js";
 import { resolveUser } from "../../server/admin/admin.js";
-import { recordAuditEvent } from "../../server/audit/audit.js";
 import { emit, formatTable, type GlobalOptions } from "../output.js";
 import { withAdmin } from "./user.js";
 
@@ -70,17 +69,14 @@ export function registerAccount(program: Command): void {
               },
             }
           : admin.loaded.config;
-        await unlinkAccount(admin.db.sql, config, user.id, {
-          providerId: flags.provider,
-          accountId: flags.accountId,
-        });
-        await recordAuditEvent(admin.db.sql, {
-          action: "account.unlinked",
-          actorType: "cli",
-          targetType: "user",
-          targetId: user.id,
-          details: { providerId: flags.provider, accountId: flags.accountId ?? null },
-        });
+        // Audited inside the unlink's own transaction: a refused unlink records nothing.
+        await unlinkAccount(
+          admin.db.sql,
+          config,
+          user.id,
+          { providerId: flags.provider, accountId: flags.accountId },
+          { actorType: "cli", actorId: null },
+        );
         emit({ status: true, userId: user.id, providerId: flags.provider }, globals, {
           quietField: "userId",
           human: () => process.stdout.write(`Unlinked ${flags.provider} from ${user.email}.\n`),

@@ -61,11 +61,35 @@ function describeWait(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
 }
 
+/** `--lock-wait` for runMigrations: how long to wait, and the note once waiting starts. */
+function lockWaitOptions(lockWait: number | undefined): {
+  lockWaitMs: number;
+  onLockWait: () => void;
+} {
+  const lockWaitMs = lockWait ?? 0;
+  return {
+    lockWaitMs,
+    onLockWait: () =>
+      note(
+        `Another process holds the migration lock; waiting up to ${describeWait(lockWaitMs)} (--lock-wait)…`,
+      ),
+  };
+}
+
+/** The same `--lock-wait` option on every subcommand that takes the migration lock. */
+function addLockWaitOption(command: Command): Command {
+  return command.option(
+    "--lock-wait <duration>",
+    "wait this long (e.g. 30s) for another process's migration lock; default: fail at once (exit 75)",
+    parseLockWait,
+  );
+}
+
 /**
- * `--to <id>` (a name or a number, as baseline accepts) as a migration file name; an
+ * `--to <id>` or `--mark-applied <id>` (a name or a number) as a migration file name; an
  * unknown id, or one whose number another file shares, is a usage error.
  */
-async function resolveTarget(id: string): Promise<string> {
+async function resolveTarget(id: string, flag = "--to"): Promise<string> {
   const files = await listMigrationFiles();
   const target = resolveMigrationId(files, id);
   if (!target) {
@@ -75,7 +99,7 @@ async function resolveTarget(id: string): Promise<string> {
   const twins = files.filter((file) => /^\d+_/.test(file) && migrationNumber(file) === number);
   if (twins.length > 1) {
     throw new UsageError(
-      `migration number ${number} is not unique (${twins.join(", ")}); --to needs a unique number`,
+      `migration number ${number} is not unique (${twins.join(", ")}); ${flag} needs a unique number`,
     );
   }
   return target;
@@ -101,7 +125,7 @@ function printRun(verb: string, names: string[], label: string): void {
 async function dryRunMigrations(
   db: Database,
   direction: "up" | "down",
-  selection: { count?: number; to?: string; lockWaitMs?: number },
+  selection: { count?: number; to?: string; lockWaitMs?: number; onLockWait?: () => void },
 ): Promise<string[]> {
   const status = await migrationStatus(db.sql);
   if (status.applied.length === 0) {
@@ -112,7 +136,15 @@ async function dryRunMigrations(
     return status.pending.slice(0, selection.count ?? status.pending.length);
   }
   // node-pg-migrate checks the order and the files as for real, and skips every statement.
-  return runMigrations(db, { direction, ...selection, dryRun: true, log: note });
+  return runMigrations(db, { direction, ...selection, dryRun: true, log: dryRunLog });
+}
+
+/**
+ * What node-pg-migrate tells of a dry run, less its warning after an attempt that found
+ * the lock held: it then "releases" a lock it never took, once per --lock-wait retry.
+ */
+function dryRunLog(message: string): void {
+  if (message !== "Failed to release migration lock") note(message);
 }
 
 async function migrateUp(flags: UpFlags, command: Command): Promise<void> {
@@ -120,19 +152,11 @@ async function migrateUp(flags: UpFlags, command: Command): Promise<void> {
   const dryRun = flags.dryRun === true;
   refuseToWithCount(flags);
   const target = flags.to === undefined ? undefined : await resolveTarget(flags.to);
-  const lockWaitMs = flags.lockWait ?? 0;
   await withDatabase(globals, async (db) => {
-    const selection = { count: flags.count, to: target, lockWaitMs };
+    const selection = { count: flags.count, to: target, ...lockWaitOptions(flags.lockWait) };
     const ran = dryRun
       ? await dryRunMigrations(db, "up", selection)
-      : await runMigrations(db, {
-          direction: "up",
-          ...selection,
-          onLockWait: () =>
-            note(
-              `Another process holds the migration lock; waiting up to ${describeWait(lockWaitMs)} (--lock-wait)…`,
-            ),
-        });
+      : await runMigrations(db, { direction: "up", ...selection });
     emit({ direction: "up", dryRun, ...(target ? { to: target } : {}), migrations: ran }, globals, {
       quietField: "migrations",
       human: () => {
@@ -219,18 +243,13 @@ async function migrateCreate(
 }
 
 async function migrateBaseline(
-  flags: { markApplied: string; dryRun?: boolean },
+  flags: { markApplied: string; lockWait?: number; dryRun?: boolean },
   command: Command,
 ): Promise<void> {
   const globals = command.optsWithGlobals<GlobalOptions>();
   const dryRun = flags.dryRun === true;
   const files = await listMigrationFiles();
-  const target = resolveMigrationId(files, flags.markApplied);
-  if (!target) {
-    throw new UsageError(
-      `unknown migration "${flags.markApplied}"; known: ${files.join(", ") || "(none)"}`,
-    );
-  }
+  const target = await resolveTarget(flags.markApplied, "--mark-applied");
   const upTo = files.slice(0, files.indexOf(target) + 1);
   await withDatabase(globals, async (db) => {
     const status = await migrationStatus(db.sql);
@@ -246,10 +265,17 @@ async function migrateBaseline(
       }
     }
     // node-pg-migrate records fake runs even in its dry-run mode: a dry run stops here.
+    // `to` (not a count) is decided under the lock: a baseline that waited for another
+    // process's migrations marks only what is still pending up to the id, never past it.
     const marked =
       toMark.length === 0 || dryRun
         ? toMark
-        : await runMigrations(db, { direction: "up", count: toMark.length, fake: true });
+        : await runMigrations(db, {
+            direction: "up",
+            to: target,
+            fake: true,
+            ...lockWaitOptions(flags.lockWait),
+          });
     emit(
       dryRun
         ? { baseline: target, dryRun, markedApplied: marked }
@@ -287,6 +313,8 @@ interface DownFlags {
   count?: number;
   to?: string;
   forceProduction?: boolean;
+  /** Milliseconds to wait for the migration lock (default 0: fail at once, exit 75). */
+  lockWait?: number;
   dryRun?: boolean;
 }
 
@@ -334,7 +362,10 @@ async function migrateDown(flags: DownFlags, command: Command): Promise<void> {
         }
       }
     }
-    const selection = target !== undefined ? { to: target } : { count: flags.count ?? 1 };
+    const selection = {
+      ...(target !== undefined ? { to: target } : { count: flags.count ?? 1 }),
+      ...lockWaitOptions(flags.lockWait),
+    };
     const reverted = dryRun
       ? await dryRunMigrations(db, "down", selection)
       : await runMigrations(db, { direction: "down", ...selection });
@@ -367,28 +398,25 @@ export function registerMigrate(program: Command): void {
     .command("migrate")
     .description("migrate the database schema (default: up)");
 
-  migrate
-    .command("up", { isDefault: true })
-    .description("apply pending migrations (all, --count N, or --to <id>)")
-    .option("--count <n>", "apply at most N migrations", parseCount)
-    .option("--to <id>", "apply up to and including this migration (name or number)")
-    .option(
-      "--lock-wait <duration>",
-      "wait this long (e.g. 30s) for another process's migration lock; default: fail at once (exit 75)",
-      parseLockWait,
-    )
-    .action(migrateUp);
+  addLockWaitOption(
+    migrate
+      .command("up", { isDefault: true })
+      .description("apply pending migrations (all, --count N, or --to <id>)")
+      .option("--count <n>", "apply at most N migrations", parseCount)
+      .option("--to <id>", "apply up to and including this migration (name or number)"),
+  ).action(migrateUp);
 
-  migrate
-    .command("down")
-    .description("revert the most recent migration (or --count N, or all after --to <id>)")
-    .option("--count <n>", "revert the N most recent migrations (default 1)", parseCount)
-    .option("--to <id>", "revert every migration applied after this one (name or number)")
-    .option(
-      "--force-production",
-      "allow reverting in the production profile (NODE_ENV=production, --profile production)",
-    )
-    .action(migrateDown);
+  addLockWaitOption(
+    migrate
+      .command("down")
+      .description("revert the most recent migration (or --count N, or all after --to <id>)")
+      .option("--count <n>", "revert the N most recent migrations (default 1)", parseCount)
+      .option("--to <id>", "revert every migration applied after this one (name or number)")
+      .option(
+        "--force-production",
+        "allow reverting in the production profile (NODE_ENV=production, --profile production)",
+      ),
+  ).action(migrateDown);
 
   migrate
     .command("status")
@@ -438,12 +466,13 @@ export function registerMigrate(program: Command): void {
     .option("--dir <path>", "directory to write into (default: authd's migrations/)")
     .action(migrateCreate);
 
-  migrate
-    .command("baseline")
-    .description("record migrations up to <id> as applied without running them (existing schema)")
-    .requiredOption(
-      "--mark-applied <id>",
-      "last migration already in the database (name or number)",
-    )
-    .action(migrateBaseline);
+  addLockWaitOption(
+    migrate
+      .command("baseline")
+      .description("record migrations up to <id> as applied without running them (existing schema)")
+      .requiredOption(
+        "--mark-applied <id>",
+        "last migration already in the database (name or number)",
+      ),
+  ).action(migrateBaseline);
 }

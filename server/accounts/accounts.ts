@@ -2,6 +2,7 @@
  * Linked accounts (SPEC §5-§7): listing, account info and unlinking. Social linking
  * comes with the social sign-in issue; credential accounts work here.
  */
+import { recordAuditEvent } from "../audit/audit.js";
 import type { AuthdConfig } from "../config.js";
 import type { Queryable, Sql } from "../db/connection.js";
 import { transaction } from "../db/transaction.js";
@@ -75,15 +76,25 @@ export async function accountInfo(sql: Sql, userId: string, accountId: string) {
   };
 }
 
+/** Who unlinked, for the audit trail (`account.unlinked`). */
+export interface UnlinkAuditActor {
+  actorType: "user" | "cli";
+  actorId: string | null;
+  ipAddress?: string | null;
+}
+
 /**
  * SPEC §5: the last account cannot be unlinked unless allowed. Counting and deleting
  * happen in one transaction, so two concurrent unlinks cannot remove the last two.
+ * With `audit`, the `account.unlinked` row is written in that same transaction: a
+ * refused or failed unlink records nothing, and a recorded one always happened.
  */
 export async function unlinkAccount(
   sql: Sql,
   config: AuthdConfig,
   userId: string,
   selector: { providerId?: string; accountId?: string },
+  audit?: UnlinkAuditActor,
 ): Promise<void> {
   await transaction(
     sql,
@@ -102,6 +113,15 @@ export async function unlinkAccount(
         throw new AuthError("FAILED_TO_UNLINK_LAST_ACCOUNT");
       }
       await deleteAccountById(tx, account.id);
+      if (audit) {
+        await recordAuditEvent(tx, {
+          action: "account.unlinked",
+          ...audit,
+          targetType: "user",
+          targetId: userId,
+          details: { providerId: account.providerId, accountId: account.accountId },
+        });
+      }
     },
     { isolation: "serializable" },
   );

@@ -6,7 +6,12 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { AuthError } from "../errors.js";
-import { type AuthContext, requireFreshSession, requireSession } from "../http/auth-context.js";
+import {
+  type AuthContext,
+  clientInfo,
+  requireFreshSession,
+  requireSession,
+} from "../http/auth-context.js";
 import { boundedString } from "../http/schemas.js";
 import type { ZodTypeProvider } from "../http/validation.js";
 import { accountInfo, listAccounts, unlinkAccount } from "./accounts.js";
@@ -44,7 +49,11 @@ export function accountRoutes(context: AuthContext) {
           details: [{ path: "providerId", message: "providerId or accountId is required" }],
         });
       }
-      await unlinkAccount(context.sql, context.config, user.id, request.body);
+      await unlinkAccount(context.sql, context.config, user.id, request.body, {
+        actorType: "user",
+        actorId: user.id,
+        ipAddress: clientInfo(request).ipAddress,
+      });
       return { status: true };
     });
   };

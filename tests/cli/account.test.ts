@@ -94,6 +94,10 @@ describe("authd account", () => {
     expect(JSON.parse(last.stderr).error.code).toBe("FAILED_TO_UNLINK_LAST_ACCOUNT");
     const rows = await sql`select provider_id from account where user_id = ${id}`;
     expect(rows).toEqual([{ provider_id: "credential" }]);
+    // The refused unlink left no audit row: only the github one is recorded.
+    const afterRefusal = await sql`
+      select details from audit_event where action = 'account.unlinked' and target_id = ${id}`;
+    expect(afterRefusal).toEqual([{ details: { providerId: "github", accountId: `12345-${id}` } }]);
     const forced = await authd([
       "account",
       "unlink",
@@ -109,6 +113,41 @@ describe("authd account", () => {
     const audit = await sql`
       select actor_type from audit_event where action = 'account.unlinked' and target_id = ${id}`;
     expect(audit).toEqual([{ actor_type: "cli" }, { actor_type: "cli" }]);
+  });
+
+  it("writes the audit row in the unlink's transaction: no audit row, no unlink", async () => {
+    const id = await userWithGithub("atomic-unlink@example.test");
+    // The audit insert fails for this user only: the unlink must fail with it.
+    await sql.unsafe(`
+      create function refuse_unlink_audit() returns trigger language plpgsql as $$
+      begin
+        if new.action = 'account.unlinked' and new.target_id = '${id}' then
+          raise exception 'audit refused';
+        end if;
+        return new;
+      end $$`);
+    await sql`
+      create trigger refuse_unlink_audit before insert on audit_event
+      for each row execute function refuse_unlink_audit()`;
+    try {
+      const result = await authd(["account", "unlink", "--user", id, "--provider", "github"]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain("audit refused");
+      const rows = await sql`
+        select provider_id from account where user_id = ${id} order by provider_id`;
+      expect(rows).toEqual([{ provider_id: "credential" }, { provider_id: "github" }]);
+    } finally {
+      await sql`drop trigger refuse_unlink_audit on audit_event`;
+      await sql`drop function refuse_unlink_audit()`;
+    }
+    const retried = await authd(["account", "unlink", "--user", id, "--provider", "github"]);
+    expect(retried.code, retried.stderr).toBe(0);
+    expect(await sql`select provider_id from account where user_id = ${id}`).toEqual([
+      { provider_id: "credential" },
+    ]);
+    expect(
+      await sql`select actor_type from audit_event where action = 'account.unlinked' and target_id = ${id}`,
+    ).toEqual([{ actor_type: "cli" }]);
   });
 
   it("answers not found for an unknown user or account, usage for missing flags", async () => {

@@ -310,6 +310,7 @@ describe("authd db reset", () => {
       database: source.name,
       dryRun: true,
       reverted: [
+        "0004_session-indexes",
         "0003_bump-organization-once-per-transaction",
         "0002_organization-content-version",
         "0001_initial-schema",
@@ -339,6 +340,7 @@ describe("authd db reset", () => {
     expect(result.code, result.stderr).toBe(0);
     const body = JSON.parse(result.stdout);
     expect(body.reverted).toEqual([
+      "0004_session-indexes",
       "0003_bump-organization-once-per-transaction",
       "0002_organization-content-version",
       "0001_initial-schema",
@@ -347,6 +349,24 @@ describe("authd db reset", () => {
       "0001_initial-schema",
       "0002_organization-content-version",
       "0003_bump-organization-once-per-transaction",
+      "0004_session-indexes",
+    ]);
+    // 0004: the organization-delete foreign key and session list's order are indexed.
+    const sessionIndexes = await sourceSql<{ indexname: string; indexdef: string }[]>`
+      select indexname, indexdef from pg_indexes
+      where schemaname = 'public' and tablename = 'session'
+        and indexname in ('session_active_organization_id_idx', 'session_created_at_idx')
+      order by indexname`;
+    expect(sessionIndexes).toEqual([
+      {
+        indexname: "session_active_organization_id_idx",
+        indexdef:
+          "CREATE INDEX session_active_organization_id_idx ON public.session USING btree (active_organization_id)",
+      },
+      {
+        indexname: "session_created_at_idx",
+        indexdef: "CREATE INDEX session_created_at_idx ON public.session USING btree (created_at)",
+      },
     ]);
     expect(body.seed.users["fresh@example.test"].status).toBe("created");
     expect(await rowCounts(sourceSql)).toEqual({

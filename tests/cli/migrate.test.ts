@@ -1,10 +1,11 @@
+import { spawn } from "node:child_process";
 import { cp, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listMigrationFiles, MIGRATION_LOCK_ID } from "../../server/db/migrations.js";
-import { AUTHD_BIN, type CliResult, ROOT, runAuthd, runProcess } from "../helpers/cli.js";
+import { AUTHD_BIN, baseEnv, type CliResult, ROOT, runAuthd, runProcess } from "../helpers/cli.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.js";
 
 let testDatabase: TestDatabase;
@@ -393,6 +394,20 @@ describe("authd migrate --to", () => {
   });
 });
 
+/** Holds the migration advisory lock on its own connection until `release`. */
+async function holdMigrationLock(url: string): Promise<{ release(): Promise<void> }> {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  const connection = await sql.reserve();
+  await connection`select pg_advisory_lock(${MIGRATION_LOCK_ID})`;
+  return {
+    async release() {
+      await connection`select pg_advisory_unlock(${MIGRATION_LOCK_ID})`;
+      connection.release();
+      await sql.end();
+    },
+  };
+}
+
 describe("authd migrate up --lock-wait", () => {
   let database: TestDatabase;
   let lockEnv: Record<string, string>;
@@ -406,19 +421,7 @@ describe("authd migrate up --lock-wait", () => {
     await database?.drop();
   });
 
-  /** Holds the migration advisory lock on its own connection until `release`. */
-  async function holdLock(): Promise<{ release(): Promise<void> }> {
-    const sql = postgres(database.url, { max: 1, onnotice: () => {} });
-    const connection = await sql.reserve();
-    await connection`select pg_advisory_lock(${MIGRATION_LOCK_ID})`;
-    return {
-      async release() {
-        await connection`select pg_advisory_unlock(${MIGRATION_LOCK_ID})`;
-        connection.release();
-        await sql.end();
-      },
-    };
-  }
+  const holdLock = () => holdMigrationLock(database.url);
 
   it("without --lock-wait fails at once with exit 75 while the lock is held", async () => {
     const lock = await holdLock();
@@ -482,5 +485,220 @@ describe("authd migrate up --lock-wait", () => {
     const result = await runAuthd(["migrate", "up", "--lock-wait", "soon"], { env: lockEnv });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("expected a duration like 30s, 2m or 500ms");
+  });
+});
+
+/**
+ * Starts authd and answers `waiting`, which resolves once `text` appears on its stderr
+ * (the moment to act while it waits for the lock), and `done`, the whole run.
+ */
+function startAuthdUntil(
+  args: string[],
+  env: Record<string, string>,
+  text: string,
+): { waiting: Promise<void>; done: Promise<CliResult> } {
+  const child = spawn(process.execPath, [AUTHD_BIN, ...args], {
+    cwd: ROOT,
+    env: baseEnv(env),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  let reached: () => void = () => {};
+  const waiting = new Promise<void>((resolve) => {
+    reached = resolve;
+  });
+  child.stdout.on("data", (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+    if (stderr.includes(text)) reached();
+  });
+  const done = new Promise<CliResult>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`authd ${args.join(" ")} timed out\nstderr: ${stderr}`));
+    }, 60_000);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+  // A run that ends without ever waiting settles `waiting` too; `done` tells what happened.
+  void done.then(reached, reached);
+  return { waiting, done };
+}
+
+describe("authd migrate down and baseline --lock-wait", () => {
+  let database: TestDatabase;
+  let lockEnv: Record<string, string>;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    lockEnv = { DATABASE_URL: database.url };
+    const migrated = await runAuthd(["migrate"], { env: lockEnv });
+    expect(migrated.code, migrated.stderr).toBe(0);
+  });
+
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  const holdLock = () => holdMigrationLock(database.url);
+
+  async function applied(): Promise<string[]> {
+    const sql = postgres(database.url, { max: 1, onnotice: () => {} });
+    try {
+      const rows = await sql<{ name: string }[]>`
+        select name from authd_migrations order by run_on, id`;
+      return rows.map((row) => row.name);
+    } finally {
+      await sql.end();
+    }
+  }
+
+  /** The exit-75 run that waited `1500 ms`: the note first, the JSON error last. */
+  function expectGaveUp(result: CliResult, elapsed: number): void {
+    expect(result.code, result.stderr).toBe(75);
+    expect(elapsed).toBeGreaterThanOrEqual(1500);
+    expect(result.stdout).toBe("");
+    const lines = result.stderr.trim().split("\n");
+    expect(lines[0]).toBe(
+      "Another process holds the migration lock; waiting up to 1500 ms (--lock-wait)…",
+    );
+    expect(JSON.parse(lines.at(-1) ?? "").error).toEqual({
+      code: "MIGRATION_LOCKED",
+      message:
+        "another authd process is still running migrations (advisory lock held) after waiting 1500 ms; try again later",
+    });
+  }
+
+  it("down --lock-wait gives up with exit 75 (MIGRATION_LOCKED) and reverts nothing", async () => {
+    const lock = await holdLock();
+    try {
+      for (const extra of [[], ["--to", files[0] ?? ""]]) {
+        const started = Date.now();
+        const result = await runAuthd(
+          ["migrate", "down", "--yes", "--lock-wait", "1500ms", "--json", ...extra],
+          { env: lockEnv },
+        );
+        expectGaveUp(result, Date.now() - started);
+      }
+      // Without --lock-wait it still fails at once.
+      const started = Date.now();
+      const now = await runAuthd(["migrate", "down", "--yes", "--json"], { env: lockEnv });
+      expect(now.code, now.stderr).toBe(75);
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(now.stderr).not.toContain("--lock-wait");
+    } finally {
+      await lock.release();
+    }
+    expect(await applied()).toEqual(files);
+  });
+
+  it("a dry run waits for the lock the same way, and says so", async () => {
+    const lock = await holdLock();
+    try {
+      for (const args of [
+        ["migrate", "down", "--dry-run"],
+        ["migrate", "up", "--dry-run"],
+      ]) {
+        const started = Date.now();
+        const result = await runAuthd([...args, "--lock-wait", "1500ms", "--json"], {
+          env: lockEnv,
+        });
+        expectGaveUp(result, Date.now() - started);
+      }
+    } finally {
+      await lock.release();
+    }
+    expect(await applied()).toEqual(files);
+  });
+
+  it("down --lock-wait reverts once the lock is released in time", async () => {
+    const lock = await holdLock();
+    const running = runAuthd(["migrate", "down", "--yes", "--lock-wait", "30s", "--json"], {
+      env: lockEnv,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    await lock.release();
+    const result = await running;
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ direction: "down", migrations: [files.at(-1)] });
+    expect(result.stderr).toContain(
+      "Another process holds the migration lock; waiting up to 30 s (--lock-wait)…",
+    );
+    expect(await applied()).toEqual(files.slice(0, -1));
+  });
+
+  it("baseline --lock-wait gives up with exit 75 (MIGRATION_LOCKED) and records nothing", async () => {
+    const last = files.at(-1) ?? "";
+    const lock = await holdLock();
+    try {
+      const started = Date.now();
+      const result = await runAuthd(
+        ["migrate", "baseline", "--mark-applied", last, "--yes", "--lock-wait", "1500ms", "--json"],
+        { env: lockEnv },
+      );
+      expectGaveUp(result, Date.now() - started);
+    } finally {
+      await lock.release();
+    }
+    expect(await applied()).toEqual(files.slice(0, -1));
+  });
+
+  it("baseline --lock-wait records once the lock is released in time", async () => {
+    const last = files.at(-1) ?? "";
+    const lock = await holdLock();
+    const running = runAuthd(
+      ["migrate", "baseline", "--mark-applied", last, "--yes", "--lock-wait", "30s", "--json"],
+      { env: lockEnv },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    await lock.release();
+    const result = await running;
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ baseline: last, markedApplied: [last] });
+    expect(result.stderr).toContain("waiting up to 30 s (--lock-wait)");
+    expect(await applied()).toEqual(files);
+  });
+
+  it("a baseline that waited marks nothing past its id, whatever ran meanwhile", async () => {
+    expect(files.length).toBeGreaterThanOrEqual(3);
+    const [first = "", second = ""] = files;
+    const sql = postgres(database.url, { max: 1, onnotice: () => {} });
+    try {
+      // Recorded as nothing applied: the baseline plans to mark the first two.
+      await sql`delete from authd_migrations`;
+      const lock = await holdLock();
+      const run = startAuthdUntil(
+        ["migrate", "baseline", "--mark-applied", second, "--yes", "--lock-wait", "30s", "--json"],
+        lockEnv,
+        "(--lock-wait)",
+      );
+      await run.waiting;
+      // Meanwhile the lock holder applies the first migration.
+      await sql`insert into authd_migrations (name, run_on) values (${first}, now())`;
+      await lock.release();
+      const result = await run.done;
+      expect(result.code, result.stderr).toBe(0);
+      expect(JSON.parse(result.stdout)).toEqual({ baseline: second, markedApplied: [second] });
+      expect(await applied()).toEqual([first, second]);
+    } finally {
+      await sql.end();
+    }
+  });
+
+  it("rejects a bad --lock-wait on down and baseline as a usage error", async () => {
+    for (const args of [
+      ["migrate", "down", "--yes"],
+      ["migrate", "baseline", "--mark-applied", files[0] ?? "", "--yes"],
+    ]) {
+      const result = await runAuthd([...args, "--lock-wait", "soon"], { env: lockEnv });
+      expect(result.code, args.join(" ")).toBe(2);
+      expect(result.stderr).toContain("expected a duration like 30s, 2m or 500ms");
+    }
   });
 });

@@ -866,6 +866,9 @@ describe("POST /unlink-account", () => {
       });
     }
     expect(await countWhere(t, "account", userId)).toBe(1);
+    const audit = await t.db.sql`
+      select 1 from audit_event where action = 'account.unlinked' and target_id = ${userId}`;
+    expect(audit).toHaveLength(0);
   });
 
   it("unlinks a second account by {providerId}", async () => {
@@ -880,6 +883,17 @@ describe("POST /unlink-account", () => {
     const listed = (await client.get("/list-accounts")).json();
     expect(listed.map((account: { providerId: string }) => account.providerId)).toEqual([
       "credential",
+    ]);
+    // Audited by the user, in the unlink's transaction.
+    const audit = await t.db.sql<{ actorType: string; actorId: string; details: unknown }[]>`
+      select actor_type, actor_id, details from audit_event
+      where action = 'account.unlinked' and target_id = ${userId}`;
+    expect(audit).toEqual([
+      {
+        actorType: "user",
+        actorId: userId,
+        details: { providerId: "github", accountId: expect.any(String) },
+      },
     ]);
   });
 
