@@ -90,7 +90,8 @@ export function buildProgram(): Command {
     // A bad $AUTHD_PROFILE is refused like a bad --profile, before any work: a misspelt
     // "prod" would otherwise silently run without the production profile's guards. Read
     // as loadConfig reads it: the shell's variables over those of ./.env.
-    const { profile } = readCliEnvironment(readEnvironment(process.cwd()));
+    const environment = readCliEnvironment(readEnvironment(process.cwd()));
+    const { profile } = environment;
     if (profile !== undefined && !(PROFILES as readonly string[]).includes(profile)) {
       throw new UsageError(
         `AUTHD_PROFILE: invalid value "${profile}"; allowed values are ${PROFILES.join(", ")}`,
@@ -99,8 +100,9 @@ export function buildProgram(): Command {
     // Flags > environment > file: the log level reaches loadConfig as LOG_LEVEL.
     if (globals.verbose) process.env.LOG_LEVEL = "debug";
     if (globals.databaseUrl !== undefined) {
-      // A URL with a password in argv shows in `ps` and shell history (clig.dev).
-      if (readCliEnvironment().production) {
+      // A URL with a password in argv shows in `ps` and shell history (clig.dev). The
+      // profile counts wherever loadConfig would find it, ./.env included.
+      if (environment.production) {
         throw new UsageError(
           "--database-url is refused in the production profile: set AUTHD_DATABASE_URL or DATABASE_URL",
         );

@@ -57,6 +57,23 @@ describe("--database-url and AUTHD_DATABASE_URL", () => {
       expect(result.stderr).not.toContain(testDatabase.url);
     }
   });
+
+  it("is refused when the production profile comes from ./.env", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "authd-profile-"));
+    try {
+      await writeFile(path.join(dir, ".env"), "AUTHD_PROFILE=production\n");
+      const result = await runAuthd(
+        ["migrate", "status", "--json", "--database-url", testDatabase.url],
+        { cwd: dir },
+      );
+      expect(result.code).toBe(2);
+      expect(JSON.parse(result.stderr).error.message).toContain(
+        "refused in the production profile",
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe("--profile and AUTHD_PROFILE", () => {
