@@ -452,20 +452,21 @@ export async function acceptInvitation(
             activeTeamId = teams.length === 1 ? (teams[0]?.id ?? null) : null;
           }
         }
-        const sent = Promise.all([
-          member,
-          // Cannot miss: the invitation is locked and was pending when read.
-          settleInvitation(tx, invitation.id, "accepted"),
-          setSessionActiveOrganization(tx, caller.sessionId, organization.id, activeTeamId),
-        ]).then(([joined, accepted]) => {
-          if (!accepted) throw new AuthError("INVITATION_NOT_FOUND");
-          return {
-            invitation: invitationResponse(accepted),
-            member: memberResponse(joined),
-            activeOrganizationId: organization.id,
-            activeTeamId,
-          };
-        });
+        // Settled before COMMIT is sent, so a miss (it cannot happen while the lock is
+        // held) rolls back what the paths above wrote.
+        const accepted = await settleInvitation(tx, invitation.id, "accepted");
+        if (!accepted) throw new AuthError("INVITATION_NOT_FOUND");
+        const sent = setSessionActiveOrganization(
+          tx,
+          caller.sessionId,
+          organization.id,
+          activeTeamId,
+        ).then(() => ({
+          invitation: invitationResponse(accepted),
+          member: memberResponse(member),
+          activeOrganizationId: organization.id,
+          activeTeamId,
+        }));
         return { sent };
       },
     );
