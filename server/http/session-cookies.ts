@@ -47,12 +47,36 @@ function attributes(secure: boolean, maxAge?: number) {
   };
 }
 
+/**
+ * Session cookies whose signature was checked, per app: signed value -> token. Every
+ * authenticated request starts here, and an HMAC costs far more inside a busy server
+ * than in a tight loop (bench/README.md); a repeat of the very same cookie skips it.
+ * First in, first out, at most VERIFIED_LIMIT entries; only valid signatures are kept.
+ */
+const verifiedTokens = new WeakMap<CookieContext, Map<string, string>>();
+/** Entries per app in each of the verified-cookie memos. */
+const VERIFIED_LIMIT = 1024;
+
 /** The token from a correctly signed session cookie, or null. */
 export function readSessionToken(request: FastifyRequest, context: CookieContext): string | null {
   const names = cookieNames(context.config, isSecureRequest(context.config, request));
   const signed = request.cookies[names.sessionToken];
   if (!signed) return null;
-  return unsignValue(signed, context.secret);
+  let verified = verifiedTokens.get(context);
+  if (!verified) {
+    verified = new Map();
+    verifiedTokens.set(context, verified);
+  }
+  const known = verified.get(signed);
+  if (known !== undefined) return known;
+  const token = unsignValue(signed, context.secret);
+  if (token === null) return null;
+  verified.set(signed, token);
+  if (verified.size > VERIFIED_LIMIT) {
+    const oldest = verified.keys().next().value;
+    if (oldest !== undefined) verified.delete(oldest);
+  }
+  return token;
 }
 
 export function readDontRemember(request: FastifyRequest, context: CookieContext): boolean {
@@ -155,7 +179,6 @@ export function setSessionDataCookie(
  * cookie value and token, and the expiry is checked on every request. First in, first
  * out; at most VERIFIED_LIMIT entries (about 2 KB each).
  */
-const VERIFIED_LIMIT = 1024;
 interface VerifiedCache {
   value: string;
   token: string;

@@ -283,6 +283,9 @@ describe("get-session", () => {
   it("answers null for a tampered cookie and clears it", async () => {
     const { client } = await signUp();
     const value = client.cookies.get("authd.session_token") ?? "";
+    // Served once with the genuine cookie first (remembered as verified)...
+    expect((await client.get("/get-session")).json().session).toBeTruthy();
+    // ...the altered one is still checked, and refused.
     // Change the first character (to something it is not) so the signature no longer matches.
     client.cookies.set(
       "authd.session_token",
