@@ -48,34 +48,47 @@ function attributes(secure: boolean, maxAge?: number) {
 }
 
 /**
- * Session cookies whose signature was checked, per app: signed value -> token. Every
- * authenticated request starts here, and an HMAC costs far more inside a busy server
- * than in a tight loop (bench/README.md); a repeat of the very same cookie skips it.
- * First in, first out, at most VERIFIED_LIMIT entries; only valid signatures are kept.
+ * What this process already verified, per app (get-session and every authenticated
+ * request start with an HMAC, which costs far more inside a busy server than in a tight
+ * loop: bench/README.md). A memo answers only for the very same cookie value; first in,
+ * first out, at most VERIFIED_LIMIT entries each.
  */
-const verifiedTokens = new WeakMap<CookieContext, Map<string, string>>();
-/** Entries per app in each of the verified-cookie memos. */
+class VerifiedMemo<T> {
+  readonly #byContext = new WeakMap<CookieContext, Map<string, T>>();
+
+  get(context: CookieContext, key: string): T | undefined {
+    return this.#byContext.get(context)?.get(key);
+  }
+
+  remember(context: CookieContext, key: string, value: T): void {
+    let entries = this.#byContext.get(context);
+    if (!entries) {
+      entries = new Map();
+      this.#byContext.set(context, entries);
+    }
+    entries.set(key, value);
+    if (entries.size > VERIFIED_LIMIT) {
+      const oldest = entries.keys().next().value;
+      if (oldest !== undefined) entries.delete(oldest);
+    }
+  }
+}
+
 const VERIFIED_LIMIT = 1024;
+
+/** Session cookies whose signature was checked: signed value -> token (valid ones only). */
+const verifiedTokens = new VerifiedMemo<string>();
 
 /** The token from a correctly signed session cookie, or null. */
 export function readSessionToken(request: FastifyRequest, context: CookieContext): string | null {
   const names = cookieNames(context.config, isSecureRequest(context.config, request));
   const signed = request.cookies[names.sessionToken];
   if (!signed) return null;
-  let verified = verifiedTokens.get(context);
-  if (!verified) {
-    verified = new Map();
-    verifiedTokens.set(context, verified);
-  }
-  const known = verified.get(signed);
+  const known = verifiedTokens.get(context, signed);
   if (known !== undefined) return known;
   const token = unsignValue(signed, context.secret);
   if (token === null) return null;
-  verified.set(signed, token);
-  if (verified.size > VERIFIED_LIMIT) {
-    const oldest = verified.keys().next().value;
-    if (oldest !== undefined) verified.delete(oldest);
-  }
+  verifiedTokens.remember(context, signed, token);
   return token;
 }
 
@@ -173,11 +186,10 @@ export function setSessionDataCookie(
 }
 
 /**
- * Cache cookies already verified, per app: signature -> what it was verified for. SPAs
- * ask get-session again and again with the same cookies; a hit skips the HMAC and the
- * base64 decode, which are most of the cache path's own cost. A hit needs the very same
- * cookie value and token, and the expiry is checked on every request. First in, first
- * out; at most VERIFIED_LIMIT entries (about 2 KB each).
+ * Cache cookies already verified: signature -> what it was verified for. SPAs ask
+ * get-session again and again with the same cookies; a hit skips the HMAC and the base64
+ * decode, which are most of the cache path's own cost. A hit needs the very same cookie
+ * value and token, and the expiry is checked on every request (about 2 KB per entry).
  */
 interface VerifiedCache {
   value: string;
@@ -185,16 +197,7 @@ interface VerifiedCache {
   expiresAt: number;
   json: Buffer;
 }
-const verifiedCaches = new WeakMap<CookieContext, Map<string, VerifiedCache>>();
-
-function verifiedFor(context: CookieContext): Map<string, VerifiedCache> {
-  let verified = verifiedCaches.get(context);
-  if (!verified) {
-    verified = new Map();
-    verifiedCaches.set(context, verified);
-  }
-  return verified;
-}
+const verifiedCaches = new VerifiedMemo<VerifiedCache>();
 
 /**
  * The cached `{session, user}` as JSON bytes, when the cache is on, signed for the token
@@ -219,8 +222,7 @@ export function readSessionDataCookie(
   if (tokenEnd <= 0 || dot <= 0) return null;
   const token = signedToken.slice(0, tokenEnd);
   const signature = value.slice(dot + 1);
-  const verified = verifiedFor(context);
-  const known = verified.get(signature);
+  const known = verifiedCaches.get(context, signature);
   if (known && known.value === value && known.token === token) {
     return known.expiresAt > Date.now() ? known.json : null;
   }
@@ -231,11 +233,7 @@ export function readSessionDataCookie(
   if (!(expiresAt > Date.now())) return null;
   if (!constantTimeEqual(signature, cacheSignature(head, token, context.secret))) return null;
   const json = Buffer.from(body, "base64url");
-  verified.set(signature, { value, token, expiresAt, json });
-  if (verified.size > VERIFIED_LIMIT) {
-    const oldest = verified.keys().next().value;
-    if (oldest !== undefined) verified.delete(oldest);
-  }
+  verifiedCaches.remember(context, signature, { value, token, expiresAt, json });
   return json;
 }
 

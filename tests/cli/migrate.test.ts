@@ -50,6 +50,18 @@ async function appliedNames(): Promise<string[]> {
   return rows.map((row) => row.name);
 }
 
+/** The migrations a database records as applied, in order. */
+async function appliedIn(url: string): Promise<string[]> {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    const rows = await sql<{ name: string }[]>`
+      select name from authd_migrations order by run_on, id`;
+    return rows.map((row) => row.name);
+  } finally {
+    await sql.end();
+  }
+}
+
 describe("authd migrate", () => {
   it("status lists every migration as pending on an empty database", async () => {
     const result = await runAuthd(["migrate", "status", "--json"], { env });
@@ -261,16 +273,7 @@ describe("authd migrate --to", () => {
     if (pkg) await rm(pkg.root, { recursive: true, force: true });
   });
 
-  async function applied(): Promise<string[]> {
-    const sql = postgres(database.url, { max: 1, onnotice: () => {} });
-    try {
-      const rows = await sql<{ name: string }[]>`
-        select name from authd_migrations order by run_on, id`;
-      return rows.map((row) => row.name);
-    } finally {
-      await sql.end();
-    }
-  }
+  const applied = () => appliedIn(database.url);
 
   it("up --to applies up to and including the id (name or number), and no further", async () => {
     const [first = "", widget = "", gadget = ""] = pkg.names.slice(-3);
@@ -548,16 +551,7 @@ describe("authd migrate down and baseline --lock-wait", () => {
 
   const holdLock = () => holdMigrationLock(database.url);
 
-  async function applied(): Promise<string[]> {
-    const sql = postgres(database.url, { max: 1, onnotice: () => {} });
-    try {
-      const rows = await sql<{ name: string }[]>`
-        select name from authd_migrations order by run_on, id`;
-      return rows.map((row) => row.name);
-    } finally {
-      await sql.end();
-    }
-  }
+  const applied = () => appliedIn(database.url);
 
   /** The exit-75 run that waited `1500 ms`: the note first, the JSON error last. */
   function expectGaveUp(result: CliResult, elapsed: number): void {
