@@ -50,6 +50,22 @@ async function appliedNames(): Promise<string[]> {
   return rows.map((row) => row.name);
 }
 
+/** The exit-75 run that waited `1500 ms`: the note first, the JSON error last. */
+function expectGaveUp(result: CliResult, elapsed: number): void {
+  expect(result.code, result.stderr).toBe(75);
+  expect(elapsed).toBeGreaterThanOrEqual(1500);
+  expect(result.stdout).toBe("");
+  const lines = result.stderr.trim().split("\n");
+  expect(lines[0]).toBe(
+    "Another process holds the migration lock; waiting up to 1500 ms (--lock-wait)…",
+  );
+  expect(JSON.parse(lines.at(-1) ?? "").error).toEqual({
+    code: "MIGRATION_LOCKED",
+    message:
+      "another authd process is still running migrations (advisory lock held) after waiting 1500 ms; try again later",
+  });
+}
+
 /** The migrations a database records as applied, in order. */
 async function appliedIn(url: string): Promise<string[]> {
   const sql = postgres(url, { max: 1, onnotice: () => {} });
@@ -450,18 +466,7 @@ describe("authd migrate up --lock-wait", () => {
       const result = await runAuthd(["migrate", "up", "--lock-wait", "1500ms", "--json"], {
         env: lockEnv,
       });
-      const elapsed = Date.now() - started;
-      expect(result.code, result.stderr).toBe(75);
-      expect(elapsed).toBeGreaterThanOrEqual(1500);
-      const lines = result.stderr.trim().split("\n");
-      expect(lines[0]).toBe(
-        "Another process holds the migration lock; waiting up to 1500 ms (--lock-wait)…",
-      );
-      expect(JSON.parse(lines.at(-1) ?? "").error).toEqual({
-        code: "MIGRATION_LOCKED",
-        message:
-          "another authd process is still running migrations (advisory lock held) after waiting 1500 ms; try again later",
-      });
+      expectGaveUp(result, Date.now() - started);
       const status = await runAuthd(["migrate", "status", "--json"], { env: lockEnv });
       expect(JSON.parse(status.stdout).upToDate).toBe(false);
     } finally {
@@ -552,22 +557,6 @@ describe("authd migrate down and baseline --lock-wait", () => {
   const holdLock = () => holdMigrationLock(database.url);
 
   const applied = () => appliedIn(database.url);
-
-  /** The exit-75 run that waited `1500 ms`: the note first, the JSON error last. */
-  function expectGaveUp(result: CliResult, elapsed: number): void {
-    expect(result.code, result.stderr).toBe(75);
-    expect(elapsed).toBeGreaterThanOrEqual(1500);
-    expect(result.stdout).toBe("");
-    const lines = result.stderr.trim().split("\n");
-    expect(lines[0]).toBe(
-      "Another process holds the migration lock; waiting up to 1500 ms (--lock-wait)…",
-    );
-    expect(JSON.parse(lines.at(-1) ?? "").error).toEqual({
-      code: "MIGRATION_LOCKED",
-      message:
-        "another authd process is still running migrations (advisory lock held) after waiting 1500 ms; try again later",
-    });
-  }
 
   it("down --lock-wait gives up with exit 75 (MIGRATION_LOCKED) and reverts nothing", async () => {
     const lock = await holdLock();
