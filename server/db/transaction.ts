@@ -106,9 +106,8 @@ async function pipelinedOnce<R, W>(
   write: (tx: Sql, read: R) => Promise<SentWrites<W>>,
 ): Promise<W> {
   const tx = await sql.reserve();
-  let open = false;
+  let open = true;
   try {
-    open = true;
     const begun = tx`begin`.execute();
     const [, readResult] = await Promise.all([begun, read(tx)]);
     const { sent } = await write(tx, readResult);

@@ -430,27 +430,26 @@ export async function acceptInvitation(
               };
             });
             return { sent };
-          } else {
-            member = await insertMember(tx, memberInput);
-            const teams: TeamRow[] = [];
-            for (const teamId of teamIds) {
-              // Counted under the team's lock, as add-team-member does. A team removed
-              // since the invitation was sent is skipped, not an error.
-              const team = await lockTeam(tx, organization.id, teamId);
-              if (!team) continue;
-              const joinerId = caller.user.id;
-              await assertRoomInTeam(tx, config, {
-                team,
-                organization,
-                callerId: joinerId,
-                joinerId,
-              });
-              await insertTeamMember(tx, { id: generateId(), teamId: team.id, userId: joinerId });
-              teams.push(team);
-            }
-            // api-facts §4.3: with exactly one team, it becomes the active team too.
-            activeTeamId = teams.length === 1 ? (teams[0]?.id ?? null) : null;
           }
+          member = await insertMember(tx, memberInput);
+          const teams: TeamRow[] = [];
+          for (const teamId of teamIds) {
+            // Counted under the team's lock, as add-team-member does. A team removed
+            // since the invitation was sent is skipped, not an error.
+            const team = await lockTeam(tx, organization.id, teamId);
+            if (!team) continue;
+            const joinerId = caller.user.id;
+            await assertRoomInTeam(tx, config, {
+              team,
+              organization,
+              callerId: joinerId,
+              joinerId,
+            });
+            await insertTeamMember(tx, { id: generateId(), teamId: team.id, userId: joinerId });
+            teams.push(team);
+          }
+          // api-facts §4.3: with exactly one team, it becomes the active team too.
+          activeTeamId = teams.length === 1 ? (teams[0]?.id ?? null) : null;
         }
         // Settled before COMMIT is sent, so a miss (it cannot happen while the lock is
         // held) rolls back what the paths above wrote.

@@ -12,10 +12,8 @@
  */
 import type { AuthdConfig } from "../config.js";
 import type { Queryable } from "../db/connection.js";
-import { isoTimestamp } from "../db/json.js";
+import { isoTimestamp as iso } from "../db/json.js";
 import { hasPermission, rolesOf, splitRoles } from "./permissions.js";
-
-const iso = isoTimestamp;
 
 const FULL_ORGANIZATION_SQL = `
   with o as (

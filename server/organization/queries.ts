@@ -5,7 +5,7 @@
 import { auditEventInsert, type NewAuditEvent } from "../audit/queries.js";
 import type { Queryable } from "../db/connection.js";
 import { organizationJson } from "../db/json.js";
-import type { SessionRider } from "../sessions/queries.js";
+import { type SessionRider, sessionRider } from "../sessions/queries.js";
 
 export interface OrganizationRow {
   id: string;
@@ -43,12 +43,9 @@ export async function insertOrganization(
 }
 
 /**
- * The organization and its creator's membership in one statement: atomic without an
- * explicit transaction, one round trip (create is a hot path, bench/README.md).
- */
-/**
- * The organization, its creator's membership and the audit row as one statement: they
- * land together or not at all (a taken slug writes no "organization.created").
+ * The organization, its creator's membership and the audit row in one statement: atomic
+ * without an explicit transaction, one round trip (create is a hot path,
+ * bench/README.md); a taken slug writes no "organization.created".
  */
 export async function insertOrganizationWithMember(
   sql: Queryable,
@@ -181,18 +178,16 @@ export async function listOrganizationsOfUser(
  * PostgreSQL (no row parsing and serializing again in Node) and read in the session
  * lookup's own statement (issue 4 bench): a SessionRider over `s.user_id`.
  */
-export const ORGANIZATIONS_OF_CALLER_JSON: SessionRider = {
+export const ORGANIZATIONS_OF_CALLER_JSON: SessionRider = sessionRider(
   // The organization is fetched per membership by its key, behind an `offset 0` fence:
   // the planner only knows the average memberships per user for `s.user_id`, and with
   // one user in thousands of organizations (the benchmark's inviter) that average made
   // it hash-join a full scan of organization for every caller (13 ms instead of 0.3).
-  sql: `
-    select coalesce(json_agg(${organizationJson("o")} order by o.created_at, o.id), '[]')::text
-    from member m
-    cross join lateral (select * from organization where id = m.organization_id offset 0) o
-    where m.user_id = s.user_id`,
-  parameters: [],
-};
+  `select coalesce(json_agg(${organizationJson("o")} order by o.created_at, o.id), '[]')::text
+   from member m
+   cross join lateral (select * from organization where id = m.organization_id offset 0) o
+   where m.user_id = s.user_id`,
+);
 
 export async function countOrganizationsOfUser(sql: Queryable, userId: string): Promise<number> {
   const [row] = await sql<{ count: number }[]>`

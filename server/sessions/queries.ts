@@ -44,19 +44,19 @@ export interface SessionWithUser {
   user: UserRow;
 }
 
-const SESSION_WITH_USER_COLUMNS = `
-  s.id, s.user_id, s.token_hash, s.expires_at, s.ip_address, s.user_agent,
-  s.active_organization_id, s.active_team_id, s.impersonated_by,
-  s.created_at, s.updated_at,
-  u.email as u_email, u.email_verified as u_email_verified, u.name as u_name,
-  u.image as u_image, u.role as u_role, u.banned as u_banned,
-  u.ban_reason as u_ban_reason, u.ban_expires as u_ban_expires,
-  u.created_at as u_created_at, u.updated_at as u_updated_at`;
-
-const SESSION_WITH_USER_SQL = `
-  select ${SESSION_WITH_USER_COLUMNS}
+/** The session by token digest ($1) with its user, plus `extra` select-list items. */
+const sessionLookup = (extra = "") => `
+  select s.id, s.user_id, s.token_hash, s.expires_at, s.ip_address, s.user_agent,
+         s.active_organization_id, s.active_team_id, s.impersonated_by,
+         s.created_at, s.updated_at,
+         u.email as u_email, u.email_verified as u_email_verified, u.name as u_name,
+         u.image as u_image, u.role as u_role, u.banned as u_banned,
+         u.ban_reason as u_ban_reason, u.ban_expires as u_ban_expires,
+         u.created_at as u_created_at, u.updated_at as u_updated_at${extra}
   from session s join "user" u on u.id = s.user_id
   where s.token_hash = $1`;
+
+const SESSION_WITH_USER_SQL = sessionLookup();
 
 /** One round trip: the session by token digest, with its user. */
 export async function findSessionWithUser(
@@ -71,12 +71,15 @@ export async function findSessionWithUser(
 
 /**
  * A read that depends only on who is calling, answered in the session lookup's own
- * statement (one round trip instead of two): `sql` is a scalar subquery over the
- * session's columns as `s.*` (e.g. `s.user_id`), with its parameters from `$2` on.
+ * statement (one round trip instead of two). Made once by sessionRider from a scalar
+ * subquery over the session's columns as `s.*` (e.g. `s.user_id`).
  */
 export interface SessionRider {
-  sql: string;
-  parameters: readonly string[];
+  readonly statement: string;
+}
+
+export function sessionRider(subquery: string): SessionRider {
+  return { statement: sessionLookup(`,\n         (${subquery}) as rider`) };
 }
 
 /** findSessionWithUser plus the rider's value (null without a session). */
@@ -85,13 +88,9 @@ export async function findSessionWithUserAnd<T>(
   tokenHash: string,
   rider: SessionRider,
 ): Promise<{ found: SessionWithUser; rider: T | null } | undefined> {
-  const statement = `
-    select ${SESSION_WITH_USER_COLUMNS}, (${rider.sql}) as rider
-    from session s join "user" u on u.id = s.user_id
-    where s.token_hash = $1`;
   const [row] = await sql.unsafe<(JoinedRow & { rider: T | null })[]>(
-    statement,
-    [tokenHash, ...rider.parameters],
+    rider.statement,
+    [tokenHash],
     { prepare: true },
   );
   return row ? { found: sessionWithUserOf(row), rider: row.rider } : undefined;
