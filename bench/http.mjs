@@ -16,6 +16,8 @@ import argon2 from "argon2";
 import autocannon from "autocannon";
 
 const CONNECTIONS = 50;
+/** More callers than the pool has connections times its pipeline: every connection stays busy. */
+const SUSTAINED_CONNECTIONS = 200;
 const ORIGIN = "http://127.0.0.1";
 const PASSWORD = "bench-password-123";
 
@@ -318,6 +320,107 @@ export function httpScenarios(tools) {
           };
         } finally {
           await ceiling.stop();
+          await tools.stopServe(server.proc);
+        }
+      },
+    },
+    {
+      name: "http-sustained",
+      kind: "http",
+      description:
+        "throughput while every database connection stays busy: postgres.js alone (50 callers on " +
+        "10 connections, six windows of 4 s), then get-session (database) at 200 connections " +
+        "(six back-to-back windows of 8 s); each last window >= 90% of its first",
+      targets: { lastWindow: 0.9 },
+      async run() {
+        const database = await tools.createDatabase("authd_bench_sustained");
+        const cwd = await tools.tempDir("sustained");
+        await writeFile(
+          path.join(cwd, "authd.config.json"),
+          JSON.stringify({
+            baseURL: ORIGIN,
+            rateLimit: { enabled: false },
+            log: { requests: false },
+          }),
+        );
+        const env = tools.baseEnv({
+          DATABASE_URL: database.url,
+          LOG_LEVEL: "info",
+          AUTHD_SECRET: "bench-secret-0123456789-0123456789-0123",
+        });
+        await tools.runAuthdCommand(["migrate"], { cwd, env });
+        const server = await tools.startServe({ cwd, env });
+        const base = `${server.url.replace(/\/$/, "")}`;
+        try {
+          const signUp = await json(`${base}/sign-up/email`, {
+            method: "POST",
+            headers: { "content-type": "application/json", origin: ORIGIN },
+            body: JSON.stringify({ name: "Bench", email: "bench@example.com", password: PASSWORD }),
+          });
+          const cookie = cookiesOf(signUp.response);
+          const windows = [];
+          // The database client alone first: 50 callers on a pool of authd's size (10),
+          // one primary-key lookup after another, so that no connection is ever idle.
+          const pool = tools.connect(database.url, { max: 10 });
+          try {
+            let done = 0;
+            let running = true;
+            const callers = Array.from({ length: 50 }, async () => {
+              while (running) {
+                await pool`select id from "user" where email = ${"bench@example.com"}`;
+                done += 1;
+              }
+            });
+            for (let window = 0; window < 6; window++) {
+              const from = window * 4;
+              tools.progress(`  postgres.js pool, seconds ${from}-${from + 4}`);
+              const before = done;
+              await new Promise((resolve) => setTimeout(resolve, 4000));
+              windows.push({
+                name: `postgres.js pool (50 callers, 10 connections), seconds ${from}-${from + 4}`,
+                requestsPerSecond: (done - before) / 4,
+                group: "pool",
+              });
+            }
+            running = false;
+            await Promise.all(callers);
+          } finally {
+            await pool.end({ timeout: 1 });
+          }
+          for (let window = 0; window < 6; window++) {
+            const from = window * 8;
+            tools.progress(`  get-session (database), seconds ${from}-${from + 8}`);
+            windows.push(
+              summarize(
+                `get-session (database), seconds ${from}-${from + 8}`,
+                await cannon({
+                  url: `${base}/get-session?disableCookieCache=true`,
+                  headers: { cookie },
+                  connections: SUSTAINED_CONNECTIONS,
+                }),
+              ),
+            );
+          }
+          // Each group against its own first window; its last window carries the target.
+          const rows = [];
+          for (const group of ["pool", undefined]) {
+            const members = windows.filter((row) => row.group === group);
+            const first = members[0].requestsPerSecond;
+            members.forEach((row, index) => {
+              const { group: _group, ...fields } = row;
+              const last = index === members.length - 1;
+              const ratio = index === 0 ? undefined : row.requestsPerSecond / first;
+              rows.push({
+                ...fields,
+                ceiling: index === 0 ? undefined : "first window",
+                ratio,
+                target: last ? this.targets.lastWindow : undefined,
+                pass: last ? ratio >= this.targets.lastWindow && !(row.non2xx > 0) : undefined,
+              });
+            });
+          }
+          return { runs: rows, notes: { connections: SUSTAINED_CONNECTIONS } };
+        } finally {
           await tools.stopServe(server.proc);
         }
       },

@@ -708,7 +708,7 @@ SCENARIOS.push(
     readMemory,
     progress,
     liveChildren,
-    connect: (url) => postgres(url, { max: 4, onnotice: () => {} }),
+    connect: (url, options = {}) => postgres(url, { max: 4, onnotice: () => {}, ...options }),
   }),
 );
 
