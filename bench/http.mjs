@@ -88,6 +88,33 @@ async function startCeiling(tools, databaseUrl) {
   };
 }
 
+/**
+ * What every HTTP scenario starts from: a fresh database, migrated, and `authd serve` on
+ * it from a working directory of its own whose config turns rate limits and per-request
+ * log lines off (plus `config`). The database goes when the benchmark ends.
+ */
+async function startAuthd(tools, name, config = {}) {
+  const database = await tools.createDatabase(`authd_bench_${name}`);
+  const cwd = await tools.tempDir(name);
+  await writeFile(
+    path.join(cwd, "authd.config.json"),
+    JSON.stringify({
+      baseURL: ORIGIN,
+      rateLimit: { enabled: false },
+      log: { requests: false },
+      ...config,
+    }),
+  );
+  const env = tools.baseEnv({
+    DATABASE_URL: database.url,
+    LOG_LEVEL: "info",
+    AUTHD_SECRET: "bench-secret-0123456789-0123456789-0123",
+  });
+  await tools.runAuthdCommand(["migrate"], { cwd, env });
+  const server = await tools.startServe({ cwd, env });
+  return { database, server, base: server.url.replace(/\/$/, "") };
+}
+
 async function json(url, init) {
   const response = await fetch(url, init);
   const body = await response.json();
@@ -137,26 +164,10 @@ export function httpScenarios(tools) {
         peakRssMiB: 150,
       },
       async run() {
-        const database = await tools.createDatabase("authd_bench_http");
-        const cwd = await tools.tempDir("http");
-        await writeFile(
-          path.join(cwd, "authd.config.json"),
-          JSON.stringify({
-            baseURL: ORIGIN,
-            rateLimit: { enabled: false },
-            log: { requests: false },
-            session: { cookieCache: { enabled: true } },
-          }),
-        );
-        const env = tools.baseEnv({
-          DATABASE_URL: database.url,
-          LOG_LEVEL: "info",
-          AUTHD_SECRET: "bench-secret-0123456789-0123456789-0123",
+        const { database, server, base } = await startAuthd(tools, "http", {
+          session: { cookieCache: { enabled: true } },
         });
-        await tools.runAuthdCommand(["migrate"], { cwd, env });
-        const server = await tools.startServe({ cwd, env });
         const ceiling = await startCeiling(tools, database.url);
-        const base = `${server.url.replace(/\/$/, "")}`;
         try {
           const email = "bench@example.com";
           const signUp = await json(`${base}/sign-up/email`, {
@@ -333,24 +344,7 @@ export function httpScenarios(tools) {
         "(six back-to-back windows of 8 s); each last window >= 90% of its first",
       targets: { lastWindow: 0.9 },
       async run() {
-        const database = await tools.createDatabase("authd_bench_sustained");
-        const cwd = await tools.tempDir("sustained");
-        await writeFile(
-          path.join(cwd, "authd.config.json"),
-          JSON.stringify({
-            baseURL: ORIGIN,
-            rateLimit: { enabled: false },
-            log: { requests: false },
-          }),
-        );
-        const env = tools.baseEnv({
-          DATABASE_URL: database.url,
-          LOG_LEVEL: "info",
-          AUTHD_SECRET: "bench-secret-0123456789-0123456789-0123",
-        });
-        await tools.runAuthdCommand(["migrate"], { cwd, env });
-        const server = await tools.startServe({ cwd, env });
-        const base = `${server.url.replace(/\/$/, "")}`;
+        const { database, server, base } = await startAuthd(tools, "sustained");
         try {
           const signUp = await json(`${base}/sign-up/email`, {
             method: "POST",
@@ -434,26 +428,10 @@ export function httpScenarios(tools) {
         "each paired with the ceiling in 3 rounds of 4 s (median ratio)",
       targets: { create: 0.25, list: 0.4, full: 0.4, accept: 0.25 },
       async run() {
-        const database = await tools.createDatabase("authd_bench_orgs");
-        const cwd = await tools.tempDir("orgs");
-        await writeFile(
-          path.join(cwd, "authd.config.json"),
-          JSON.stringify({
-            baseURL: ORIGIN,
-            rateLimit: { enabled: false },
-            log: { requests: false },
-            organization: { membershipLimit: 1000 },
-          }),
-        );
-        const env = tools.baseEnv({
-          DATABASE_URL: database.url,
-          LOG_LEVEL: "info",
-          AUTHD_SECRET: "bench-secret-0123456789-0123456789-0123",
+        const { database, server, base } = await startAuthd(tools, "orgs", {
+          organization: { membershipLimit: 1000 },
         });
-        await tools.runAuthdCommand(["migrate"], { cwd, env });
-        const server = await tools.startServe({ cwd, env });
         const ceiling = await startCeiling(tools, database.url);
-        const base = `${server.url.replace(/\/$/, "")}`;
         const sql = tools.connect(database.url);
         try {
           // One user per measurement, so that one does not change what another measures.
