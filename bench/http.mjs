@@ -352,7 +352,8 @@ export function httpScenarios(tools) {
             body: JSON.stringify({ name: "Bench", email: "bench@example.com", password: PASSWORD }),
           });
           const cookie = cookiesOf(signUp.response);
-          const windows = [];
+          const poolWindows = [];
+          const httpWindows = [];
           // The database client alone first: 50 callers on a pool of authd's size (10),
           // one primary-key lookup after another, so that no connection is ever idle.
           const pool = tools.connect(database.url, { max: 10 });
@@ -370,10 +371,9 @@ export function httpScenarios(tools) {
               tools.progress(`  postgres.js pool, seconds ${from}-${from + 4}`);
               const before = done;
               await new Promise((resolve) => setTimeout(resolve, 4000));
-              windows.push({
+              poolWindows.push({
                 name: `postgres.js pool (50 callers, 10 connections), seconds ${from}-${from + 4}`,
                 requestsPerSecond: (done - before) / 4,
-                group: "pool",
               });
             }
             running = false;
@@ -384,7 +384,7 @@ export function httpScenarios(tools) {
           for (let window = 0; window < 6; window++) {
             const from = window * 8;
             tools.progress(`  get-session (database), seconds ${from}-${from + 8}`);
-            windows.push(
+            httpWindows.push(
               summarize(
                 `get-session (database), seconds ${from}-${from + 8}`,
                 await cannon({
@@ -395,24 +395,17 @@ export function httpScenarios(tools) {
               ),
             );
           }
-          // Each group against its own first window; its last window carries the target.
-          const rows = [];
-          for (const group of ["pool", undefined]) {
-            const members = windows.filter((row) => row.group === group);
-            const first = members[0].requestsPerSecond;
-            members.forEach((row, index) => {
-              const { group: _group, ...fields } = row;
-              const last = index === members.length - 1;
-              const ratio = index === 0 ? undefined : row.requestsPerSecond / first;
-              rows.push({
-                ...fields,
-                ceiling: index === 0 ? undefined : "first window",
-                ratio,
-                target: last ? this.targets.lastWindow : undefined,
-                pass: last ? ratio >= this.targets.lastWindow && !(row.non2xx > 0) : undefined,
-              });
+          // Each series against its own first window; its last window carries the target.
+          const againstFirst = (series) =>
+            series.map((row, index) => {
+              if (index === 0) return row;
+              const ratio = row.requestsPerSecond / series[0].requestsPerSecond;
+              if (index < series.length - 1) return { ...row, ceiling: "first window", ratio };
+              const target = this.targets.lastWindow;
+              const pass = ratio >= target && !(row.non2xx > 0);
+              return { ...row, ceiling: "first window", ratio, target, pass };
             });
-          }
+          const rows = [...againstFirst(poolWindows), ...againstFirst(httpWindows)];
           return { runs: rows, notes: { connections: SUSTAINED_CONNECTIONS } };
         } finally {
           await tools.stopServe(server.proc);
