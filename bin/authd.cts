@@ -11,10 +11,27 @@
  * 40 MB of peak RSS, bench/README.md), and on a machine with more than 4 cores it
  * caps hashing below the core count. So: one thread per core, at least 2, unless the
  * operator set UV_THREADPOOL_SIZE.
+ *
+ * It also puts a ceiling on V8's young generation before the first modules load
+ * (bin/young-generation.cts): `serve` restarts itself with the flag where Node can,
+ * everything else steers V8's growth factor; unless the operator sized it for Node.
  */
 import { availableParallelism } from "node:os";
+import {
+  capYoungGeneration,
+  DEFAULT_SEMI_SPACE_MIB,
+  nodeFlags,
+  operatorSizesYoungGeneration,
+  restartWithSemiSpaceCeiling,
+} from "./young-generation.cjs";
 
 if (!process.env.UV_THREADPOOL_SIZE) {
   process.env.UV_THREADPOOL_SIZE = String(Math.max(2, availableParallelism()));
+}
+if (!operatorSizesYoungGeneration(nodeFlags(process.env.NODE_OPTIONS))) {
+  const serving = process.argv.slice(2).includes("serve");
+  if (!(serving && restartWithSemiSpaceCeiling(DEFAULT_SEMI_SPACE_MIB))) {
+    capYoungGeneration(DEFAULT_SEMI_SPACE_MIB);
+  }
 }
 void import("./main.js");
