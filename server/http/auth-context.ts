@@ -73,9 +73,12 @@ export async function requireSessionWith<T>(
   context: AuthContext,
   request: FastifyRequest,
   rider: SessionRider,
+  riderParameters: readonly (string | null)[] = [],
 ): Promise<{ current: ResolvedSession; value: T | null }> {
   const token = readSessionToken(request, context.cookies);
-  const found = token ? await findLiveSessionAnd<T>(context.sql, token, rider) : null;
+  const found = token
+    ? await findLiveSessionAnd<T>(context.sql, token, rider, riderParameters)
+    : null;
   if (!found || !token) throw new AuthError("UNAUTHORIZED");
   const current = { session: found.session, user: found.user, token };
   if (!resolved.has(request)) resolved.set(request, Promise.resolve(current));

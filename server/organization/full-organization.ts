@@ -13,6 +13,7 @@
 import type { AuthdConfig } from "../config.js";
 import type { Queryable } from "../db/connection.js";
 import { isoTimestamp as iso } from "../db/json.js";
+import { type SessionRider, sessionRider } from "../sessions/queries.js";
 import { hasPermission, rolesOf, splitRoles } from "./permissions.js";
 
 const FULL_ORGANIZATION_SQL = `
@@ -91,16 +92,34 @@ export type FullOrganizationResult =
   | { kind: "not-member" }
   | { kind: "found"; body: string };
 
+/** What decides whether a built answer can be sent: the organization's content version. */
+export interface OrganizationVersion {
+  id: string;
+  version: string;
+  /** The caller's role in it; null when the caller is not a member. */
+  memberRole: string | null;
+}
+
 /**
- * The check that comes first: the organization's content version and the caller's
- * role, by primary-key and unique-index lookups. A cached answer of that version is
- * then sent as it is.
+ * The check that comes first, answered in the session lookup's own statement (one
+ * round trip): the organization's content version and the caller's role, by key and
+ * unique-index lookups. The organization is $2 (its id), else $3 (its slug), else the
+ * session's active organization.
  */
-const VERSION_SQL = `
-  select o.id, o.content_version as version, m.role as member_role
-  from organization o
-  left join member m on m.organization_id = o.id and m.user_id = $3
-  where ($1::text is not null and o.id = $1) or ($1::text is null and o.slug = $2)`;
+export const ORGANIZATION_VERSION_FOR_CALLER: SessionRider = sessionRider(
+  `select array[o.id, o.content_version::text, m.role]
+   from organization o
+   left join member m on m.organization_id = o.id and m.user_id = s.user_id
+   where o.id = case when $2::text is not null then $2::text
+                     when $3::text is not null then (select id from organization where slug = $3)
+                     else s.active_organization_id end`,
+);
+
+/** The rider's value as an OrganizationVersion; null when no organization matched. */
+export function organizationVersionOf(value: (string | null)[] | null): OrganizationVersion | null {
+  const [id, version, memberRole] = value ?? [];
+  return id && version ? { id, version, memberRole: memberRole ?? null } : null;
+}
 
 /**
  * Built answers by organization, version and what shapes them (the member page size
@@ -155,6 +174,11 @@ function invitationView(config: AuthdConfig, role: string): string {
   return roles.includes(config.organization.creatorRole) ? "all" : "no-creator";
 }
 
+/**
+ * The answer as JSON text. With `cache`, `current` (ORGANIZATION_VERSION_FOR_CALLER,
+ * read with the session) decides first: unknown organization, not a member, or a built
+ * answer of that version sent as it is; otherwise one statement builds it.
+ */
 export async function findFullOrganizationJson(
   sql: Queryable,
   config: AuthdConfig,
@@ -165,18 +189,16 @@ export async function findFullOrganizationJson(
     membersLimit: number;
     invitationsLimit?: number;
   },
-  cache?: FullOrganizationCache,
+  cache?: { entries: FullOrganizationCache; current: OrganizationVersion | null },
 ): Promise<FullOrganizationResult> {
   const selector = [input.organizationId ?? null, input.slug ?? null, input.userId];
   const invitationsLimit = input.invitationsLimit ?? 100;
   if (cache) {
-    const [current] = await sql.unsafe<
-      { id: string; version: string; memberRole: string | null }[]
-    >(VERSION_SQL, selector, { prepare: true });
+    const { current } = cache;
     if (!current) return { kind: "not-found" };
     if (current.memberRole === null) return { kind: "not-member" };
     const key = `${current.id}:${current.version}:${input.membersLimit}:${invitationsLimit}:${invitationView(config, current.memberRole)}`;
-    const cached = cache.get(key);
+    const cached = cache.entries.get(key);
     if (cached !== undefined) return { kind: "found", body: cached };
   }
   const [row] = await sql.unsafe<
@@ -204,7 +226,7 @@ export async function findFullOrganizationJson(
   if (cache && row.version !== null && row.id !== null) {
     // Keyed by the version read in the same statement as the answer: never newer
     // content under an older version, nor the reverse.
-    cache.set(
+    cache.entries.set(
       `${row.id}:${row.version}:${input.membersLimit}:${invitationsLimit}:${invitationView(config, row.memberRole)}`,
       row.body,
     );

@@ -17,7 +17,12 @@ import {
 import { boundedString } from "../http/schemas.js";
 import type { ZodTypeProvider } from "../http/validation.js";
 import { accessOrganization } from "./access.js";
-import { FullOrganizationCache, findFullOrganizationJson } from "./full-organization.js";
+import {
+  FullOrganizationCache,
+  findFullOrganizationJson,
+  ORGANIZATION_VERSION_FOR_CALLER,
+  organizationVersionOf,
+} from "./full-organization.js";
 import {
   type Actor,
   checkSlug,
@@ -225,25 +230,30 @@ export function organizationRoutes(context: AuthContext) {
         },
       },
       async (request, reply) => {
-        const current = await requireSession(context, request);
         const { query } = request;
-        const id =
-          query.organizationId ||
-          (query.organizationSlug ? undefined : current.session.activeOrganizationId);
-        const slug = query.organizationId ? undefined : (query.organizationSlug ?? undefined);
+        const organizationId = query.organizationId || null;
+        const slug = organizationId ? null : query.organizationSlug || null;
+        // The organization's version and the caller's role come with the session.
+        const { current, value } = await requireSessionWith<(string | null)[]>(
+          context,
+          request,
+          ORGANIZATION_VERSION_FOR_CALLER,
+          [organizationId, slug],
+        );
+        const id = organizationId ?? (slug ? null : current.session.activeOrganizationId);
         if (!id && !slug) return null;
-        // One query whatever the organization's size (issue 4 point 7), answered as the
-        // JSON text PostgreSQL built: no row parsing, no serialization here.
+        // A cached answer, or one query whatever the organization's size (issue 4 point
+        // 7), answered as the JSON text PostgreSQL built: no parsing, no serialization.
         const found = await findFullOrganizationJson(
           sql,
           config,
           {
             userId: current.user.id,
             organizationId: id ?? undefined,
-            slug,
+            slug: slug ?? undefined,
             membersLimit: query.membersLimit ?? defaultMembersLimit(context),
           },
-          fullOrganizations,
+          { entries: fullOrganizations, current: organizationVersionOf(value) },
         );
         if (found.kind === "not-found") throw new AuthError("ORGANIZATION_NOT_FOUND");
         if (found.kind === "not-member") {

@@ -70,9 +70,10 @@ export async function findSessionWithUser(
 }
 
 /**
- * A read that depends only on who is calling, answered in the session lookup's own
+ * A read that depends on who is calling, answered in the session lookup's own
  * statement (one round trip instead of two). Made once by sessionRider from a scalar
- * subquery over the session's columns as `s.*` (e.g. `s.user_id`).
+ * subquery over the session's columns as `s.*` (e.g. `s.user_id`); the subquery's own
+ * parameters are numbered from $2 ($1 is the token digest).
  */
 export interface SessionRider {
   readonly statement: string;
@@ -87,10 +88,11 @@ export async function findSessionWithUserAnd<T>(
   sql: Queryable,
   tokenHash: string,
   rider: SessionRider,
+  riderParameters: readonly (string | null)[] = [],
 ): Promise<{ found: SessionWithUser; rider: T | null } | undefined> {
   const [row] = await sql.unsafe<(JoinedRow & { rider: T | null })[]>(
     rider.statement,
-    [tokenHash],
+    [tokenHash, ...riderParameters],
     { prepare: true },
   );
   return row ? { found: sessionWithUserOf(row), rider: row.rider } : undefined;

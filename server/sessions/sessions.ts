@@ -78,8 +78,9 @@ export async function findLiveSessionAnd<T>(
   sql: Queryable,
   token: string,
   rider: SessionRider,
+  riderParameters: readonly (string | null)[] = [],
 ): Promise<(SessionWithUser & { rider: T | null }) | null> {
-  const found = await findSessionWithUserAnd<T>(sql, sha256(token), rider);
+  const found = await findSessionWithUserAnd<T>(sql, sha256(token), rider, riderParameters);
   const live = await liveOrNull(sql, found?.found);
   return live && found ? { ...live, rider: found.rider } : null;
 }

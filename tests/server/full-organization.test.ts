@@ -193,11 +193,50 @@ describe("get-full-organization", () => {
       expect(refused.body).not.toContain(owner.email);
       expect(refused.body).not.toContain("Private");
     }
-    const unknown = await outsider.client.get("/organization/get-full-organization", {
-      query: { organizationId: "no-such-organization" },
-    });
-    expect(unknown.json().code).toBe("ORGANIZATION_NOT_FOUND");
+    for (const query of [
+      { organizationId: "no-such-organization" },
+      { organizationSlug: "no-such-organization" },
+    ]) {
+      const unknown = await outsider.client.get("/organization/get-full-organization", { query });
+      expect(unknown.statusCode).toBe(400);
+      expect(unknown.json().code).toBe("ORGANIZATION_NOT_FOUND");
+    }
     expect((await outsider.client.get("/organization/get-full-organization")).body).toBe("null");
+  });
+
+  it("takes the id over the slug, and the slug over the active organization", async () => {
+    const owner = await person();
+    const first = await owner.client.post("/organization/create", {
+      name: "First",
+      slug: `first-${Date.now()}`,
+    });
+    const second = await owner.client.post("/organization/create", {
+      name: "Second",
+      slug: `second-${Date.now()}`,
+    });
+    // The second is now the active organization.
+    expect((await full(owner.client)).id).toBe(second.json().id);
+    expect((await full(owner.client, { organizationSlug: first.json().slug })).id).toBe(
+      first.json().id,
+    );
+    const both = await full(owner.client, {
+      organizationId: first.json().id,
+      organizationSlug: second.json().slug,
+    });
+    expect(both.id).toBe(first.json().id);
+  });
+
+  it("needs a live session", async () => {
+    const owner = await person();
+    await owner.client.post("/organization/create", { name: "Mine", slug: `mine-${Date.now()}` });
+    await t.db.sql`update session set expires_at = now() - interval '1 second'
+                   where user_id = ${owner.id}`;
+    const expired = await owner.client.get("/organization/get-full-organization");
+    expect(expired.statusCode).toBe(401);
+    expect(expired.json().code).toBe("UNAUTHORIZED");
+    const [left] = await t.db
+      .sql`select count(*)::int as n from session where user_id = ${owner.id}`;
+    expect(left?.n).toBe(0);
   });
 });
 
