@@ -14,6 +14,7 @@ import type { AuthdConfig } from "../config.js";
 import type { Queryable } from "../db/connection.js";
 import { isoTimestamp as iso } from "../db/json.js";
 import { type SessionRider, sessionRider } from "../sessions/queries.js";
+import type { AnswerCache } from "./answer-cache.js";
 import { hasPermission, rolesOf, splitRoles } from "./permissions.js";
 
 const FULL_ORGANIZATION_SQL = `
@@ -121,51 +122,6 @@ export function organizationVersionOf(value: (string | null)[] | null): Organiza
   return id && version ? { id, version, memberRole: memberRole ?? null } : null;
 }
 
-/**
- * Built answers by organization, version and what shapes them (the member page size
- * and which invitations the caller may see), at most CACHE_BYTES of text in all, the
- * least recently used dropped first. A version bump (server/organization migrations:
- * triggers on organization, member, invitation, team and user) makes old entries
- * unreachable; they age out.
- */
-const CACHE_BYTES = 16 * 1024 * 1024;
-
-export class FullOrganizationCache {
-  private readonly entries = new Map<string, string>();
-  private bytes = 0;
-  constructor(private readonly limit = CACHE_BYTES) {}
-
-  get(key: string): string | undefined {
-    const body = this.entries.get(key);
-    if (body !== undefined) {
-      // Most recently used last.
-      this.entries.delete(key);
-      this.entries.set(key, body);
-    }
-    return body;
-  }
-
-  set(key: string, body: string): void {
-    if (body.length > this.limit) return;
-    const previous = this.entries.get(key);
-    if (previous !== undefined) {
-      this.entries.delete(key);
-      this.bytes -= previous.length;
-    }
-    this.entries.set(key, body);
-    this.bytes += body.length;
-    for (const [oldest, value] of this.entries) {
-      if (this.bytes <= this.limit) break;
-      this.entries.delete(oldest);
-      this.bytes -= value.length;
-    }
-  }
-
-  get size(): number {
-    return this.entries.size;
-  }
-}
-
 /** Which invitations a role sees: none, all but the creator role's, or all. */
 function invitationView(config: AuthdConfig, role: string): string {
   const roles = splitRoles(role);
@@ -189,7 +145,7 @@ export async function findFullOrganizationJson(
     membersLimit: number;
     invitationsLimit?: number;
   },
-  cache?: { entries: FullOrganizationCache; current: OrganizationVersion | null },
+  cache?: { entries: AnswerCache; current: OrganizationVersion | null },
 ): Promise<FullOrganizationResult> {
   const selector = [input.organizationId ?? null, input.slug ?? null, input.userId];
   const invitationsLimit = input.invitationsLimit ?? 100;

@@ -17,8 +17,8 @@ import {
 import { boundedString } from "../http/schemas.js";
 import type { ZodTypeProvider } from "../http/validation.js";
 import { accessOrganization } from "./access.js";
+import { AnswerCache } from "./answer-cache.js";
 import {
-  FullOrganizationCache,
   findFullOrganizationJson,
   ORGANIZATION_VERSION_FOR_CALLER,
   organizationVersionOf,
@@ -41,9 +41,10 @@ import {
 import { hasPermission } from "./permissions.js";
 import {
   findMemberWithUser,
+  findOrganizationListJson,
   listMembersPage,
   type MemberSortField,
-  ORGANIZATIONS_OF_CALLER_JSON,
+  ORGANIZATION_LIST_KEY_OF_CALLER,
 } from "./queries.js";
 import { fullOrganizationJsonSchema } from "./wire.js";
 
@@ -121,8 +122,9 @@ function actorOf(current: ResolvedSession, ipAddress: string | null): Actor {
 
 export function organizationRoutes(context: AuthContext) {
   const { config, sql } = context;
-  // get-full-organization answers by organization content version (one per app).
-  const fullOrganizations = new FullOrganizationCache();
+  // Built answers by the content versions they show (one cache each per app).
+  const fullOrganizations = new AnswerCache(16 * 1024 * 1024);
+  const organizationLists = new AnswerCache(8 * 1024 * 1024);
   return async (app: FastifyInstance): Promise<void> => {
     const typed = app.withTypeProvider<ZodTypeProvider>();
     // organization.enabled: false answers 404 for every organization route.
@@ -181,12 +183,20 @@ export function organizationRoutes(context: AuthContext) {
     );
 
     typed.get("/organization/list", async (request, reply) => {
-      const { value } = await requireSessionWith<string>(
+      // The caller's organizations and their versions come with the session; an answer
+      // built for exactly those is sent again as it is.
+      const { current, value: key } = await requireSessionWith<string>(
         context,
         request,
-        ORGANIZATIONS_OF_CALLER_JSON,
+        ORGANIZATION_LIST_KEY_OF_CALLER,
       );
-      return reply.type("application/json; charset=utf-8").send(value ?? "[]");
+      let body = key === null ? "[]" : organizationLists.get(key);
+      if (body === undefined) {
+        const built = await findOrganizationListJson(sql, current.user.id);
+        if (built.key !== null) organizationLists.set(built.key, built.body);
+        body = built.body;
+      }
+      return reply.type("application/json; charset=utf-8").send(body);
     });
 
     typed.post("/organization/set-active", { schema: { body: setActiveBody } }, async (request) => {

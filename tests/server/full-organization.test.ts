@@ -193,10 +193,11 @@ describe("get-full-organization", () => {
       expect(refused.body).not.toContain(owner.email);
       expect(refused.body).not.toContain("Private");
     }
-    for (const query of [
+    const unknownSelectors: Record<string, string>[] = [
       { organizationId: "no-such-organization" },
       { organizationSlug: "no-such-organization" },
-    ]) {
+    ];
+    for (const query of unknownSelectors) {
       const unknown = await outsider.client.get("/organization/get-full-organization", { query });
       expect(unknown.statusCode).toBe(400);
       expect(unknown.json().code).toBe("ORGANIZATION_NOT_FOUND");

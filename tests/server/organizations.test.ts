@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildApp } from "../../server/app.js";
 import type { AuthdConfigInput } from "../../server/config.js";
+import { createMailerFor } from "../../server/serve.js";
 import { createTestApp, type TestApp } from "../helpers/app.js";
 import { type Client, createClient } from "../helpers/client.js";
 
@@ -325,6 +327,68 @@ describe("check-slug, update, list, delete", () => {
     }
     expect(list[0].createdAt).toBe(first.createdAt);
     expect(list[1].name).toBe('Ünïcode "quoted" \\ name');
+  });
+
+  it("keeps each built list by the versions it shows: never stale, on any instance", async () => {
+    const a = await person();
+    const b = await person();
+    const mine = await createOrg(a.client, { name: "Mine" });
+    const theirs = await createOrg(b.client, { name: "Theirs" });
+    // A second instance on the same database, with its own cache.
+    const other = await buildApp(t.config, {
+      sql: t.db.sql,
+      mailer: createMailerFor(
+        { config: t.config, file: null, production: false, envSources: {}, cwd: process.cwd() },
+        t.db.sql,
+      ),
+    });
+    try {
+      const elsewhere = createClient(other);
+      for (const [name, value] of a.client.cookies) elsewhere.cookies.set(name, value);
+      const names = async (client: Client) => {
+        const response = await client.get("/organization/list");
+        expect(response.statusCode, response.body).toBe(200);
+        return response.json().map((o: { name: string }) => o.name);
+      };
+      const expectBoth = async (expected: string[]) => {
+        expect(await names(a.client)).toEqual(expected);
+        expect(await names(elsewhere)).toEqual(expected);
+      };
+      await expectBoth(["Mine"]);
+      // A change that bypasses the version triggers shows that lists are kept...
+      await t.db.sql`alter table organization disable trigger organization_content_version`;
+      try {
+        await t.db.sql`update organization set name = 'Hidden' where id = ${mine.id}`;
+        await expectBoth(["Mine"]);
+      } finally {
+        await t.db.sql`alter table organization enable trigger organization_content_version`;
+      }
+      // ...and each change through the API is seen by both instances at once.
+      const renamed = await a.client.post("/organization/update", {
+        organizationId: mine.id,
+        data: { name: "Mine Renamed" },
+      });
+      expect(renamed.statusCode, renamed.body).toBe(200);
+      await expectBoth(["Mine Renamed"]);
+      await addMember(t, theirs.id, a.id, "member");
+      await expectBoth(["Mine Renamed", "Theirs"]);
+      const theirsRenamed = await b.client.post("/organization/update", {
+        organizationId: theirs.id,
+        data: { name: "Theirs Renamed" },
+      });
+      expect(theirsRenamed.statusCode, theirsRenamed.body).toBe(200);
+      await expectBoth(["Mine Renamed", "Theirs Renamed"]);
+      const left = await a.client.post("/organization/leave", { organizationId: theirs.id });
+      expect(left.statusCode, left.body).toBe(200);
+      await expectBoth(["Mine Renamed"]);
+      const deleted = await a.client.post("/organization/delete", { organizationId: mine.id });
+      expect(deleted.statusCode, deleted.body).toBe(200);
+      await expectBoth([]);
+      // Another member of the same organizations is answered the same list.
+      expect(await names(b.client)).toEqual(["Theirs Renamed"]);
+    } finally {
+      await other.close();
+    }
   });
 
   it("lists only for a live session: signed out, expired or banned answer 401", async () => {
