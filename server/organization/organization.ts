@@ -206,16 +206,16 @@ async function createOrganizationFor(
         role: config.organization.creatorRole,
       };
       const simple =
-        config.organization.organizationLimit === undefined &&
-        !defaultTeamEnabled(config) &&
-        context.activeForSession === null;
+        config.organization.organizationLimit === undefined && !defaultTeamEnabled(config);
       if (simple) {
-        // Nothing to count or add: one atomic statement, the audit row included.
+        // Nothing to count or add: one atomic statement, the audit row and the
+        // session's switch included.
         const inserted = await insertOrganizationWithMember(
           sql,
           { id: organizationId, ...data },
           memberInput,
           audit(organizationId),
+          context.activeForSession,
         );
         return { ...inserted, teamId: null };
       }

@@ -43,15 +43,16 @@ export async function insertOrganization(
 }
 
 /**
- * The organization, its creator's membership and the audit row in one statement: atomic
- * without an explicit transaction, one round trip (create is a hot path,
- * bench/README.md); a taken slug writes no "organization.created".
+ * The organization, its creator's membership, the audit row and (given a session) that
+ * session's switch to it in one statement: atomic without an explicit transaction, one
+ * round trip (create is a hot path, bench/README.md); a taken slug writes nothing.
  */
 export async function insertOrganizationWithMember(
   sql: Queryable,
   organization: Pick<OrganizationRow, "id" | "name" | "slug" | "logo" | "metadata">,
   member: Pick<MemberRow, "id" | "userId" | "role">,
   audit: NewAuditEvent,
+  activeForSession: string | null = null,
 ): Promise<{ organization: OrganizationRow; member: MemberRow }> {
   const [row] = await sql<(OrganizationRow & { member: MemberRow })[]>`
     with created as (
@@ -63,7 +64,15 @@ export async function insertOrganizationWithMember(
       insert into member (id, organization_id, user_id, role)
       values (${member.id}, ${organization.id}, ${member.userId}, ${member.role})
       returning *
-    ), audited as (${auditEventInsert(sql, audit)})
+    ), audited as (${auditEventInsert(sql, audit)})${
+      activeForSession === null
+        ? sql``
+        : sql`, activated as (
+      update session set active_organization_id = ${organization.id}, active_team_id = null,
+                         updated_at = now()
+      where id = ${activeForSession}
+    )`
+    }
     select created.*, json_build_object(
       'id', owner.id, 'organizationId', owner.organization_id, 'userId', owner.user_id,
       'role', owner.role, 'createdAt', owner.created_at) as member

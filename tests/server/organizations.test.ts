@@ -79,36 +79,35 @@ describe("create", () => {
     expect((await client.get("/get-session")).json().session.activeOrganizationId).toBe(first.id);
   });
 
-  it("refuses a taken slug, and of two concurrent creates of one slug keeps one", async () => {
-    const { client, id: creatorId } = await person();
-    const s = slug();
-    const responses = await Promise.all([
-      // Keeping the active organization takes the one-statement path (no session update).
-      client.post("/organization/create", {
-        name: "A",
-        slug: s,
-        keepCurrentActiveOrganization: true,
-      }),
-      client.post("/organization/create", {
-        name: "B",
-        slug: s,
-        keepCurrentActiveOrganization: true,
-      }),
-    ]);
-    expect(responses.map((r) => r.statusCode).sort()).toEqual([200, 400]);
-    const failed = responses.find((r) => r.statusCode === 400);
-    expect(failed?.json()).toEqual({
-      code: "ORGANIZATION_ALREADY_EXISTS",
-      message: "Organization already exists",
+  for (const keepCurrentActiveOrganization of [true, false]) {
+    it(`refuses a taken slug, and of two concurrent creates of one slug keeps one (keepCurrentActiveOrganization: ${keepCurrentActiveOrganization})`, async () => {
+      const { client, id: creatorId } = await person();
+      const before = await createOrg(client);
+      const s = slug();
+      const responses = await Promise.all(
+        ["A", "B"].map((name) =>
+          client.post("/organization/create", { name, slug: s, keepCurrentActiveOrganization }),
+        ),
+      );
+      expect(responses.map((r) => r.statusCode).sort()).toEqual([200, 400]);
+      const failed = responses.find((r) => r.statusCode === 400);
+      expect(failed?.json()).toEqual({
+        code: "ORGANIZATION_ALREADY_EXISTS",
+        message: "Organization already exists",
+      });
+      const rows = await t.db.sql<{ id: string }[]>`select id from organization where slug = ${s}`;
+      expect(rows).toHaveLength(1);
+      // The audit trail records the creations that happened, and only those.
+      const created = await t.db.sql<{ organizationId: string }[]>`
+        select organization_id from audit_event
+        where action = 'organization.created' and actor_id = ${creatorId}
+        order by created_at`;
+      expect(created.map((row) => row.organizationId)).toEqual([before.id, rows[0]?.id]);
+      // The refused create switched nothing: the session is on the one that exists.
+      const active = (await client.get("/get-session")).json().session.activeOrganizationId;
+      expect(active).toBe(keepCurrentActiveOrganization ? before.id : rows[0]?.id);
     });
-    const rows = await t.db.sql<{ id: string }[]>`select id from organization where slug = ${s}`;
-    expect(rows).toHaveLength(1);
-    // The audit trail records the creation that happened, and only that one.
-    const created = await t.db.sql<{ organizationId: string }[]>`
-      select organization_id from audit_event
-      where action = 'organization.created' and actor_id = ${creatorId}`;
-    expect(created.map((row) => row.organizationId)).toEqual([rows[0]?.id]);
-  });
+  }
 
   it("documents the slug rule: no spaces, no uppercase", async () => {
     const { client } = await person();
