@@ -12,25 +12,25 @@
  * caps hashing below the core count. So: one thread per core, at least 2, unless the
  * operator set UV_THREADPOOL_SIZE.
  *
- * It also puts a ceiling on V8's young generation before the first modules load
- * (bin/young-generation.cts): `serve` restarts itself with the flag where Node can,
- * everything else steers V8's growth factor; unless the operator sized it for Node.
+ * It also sizes V8's heap for a server before the first modules load
+ * (bin/heap-sizing.cts): `serve` restarts itself with heap flags where Node can,
+ * everything else steers V8's young generation; unless the operator sized it for Node.
  */
 import { availableParallelism } from "node:os";
 import {
   capYoungGeneration,
   DEFAULT_SEMI_SPACE_MIB,
   nodeFlags,
-  operatorSizesYoungGeneration,
-  restartWithSemiSpaceCeiling,
-} from "./young-generation.cjs";
+  operatorSizesHeap,
+  restartWithHeapFlags,
+} from "./heap-sizing.cjs";
 
 if (!process.env.UV_THREADPOOL_SIZE) {
   process.env.UV_THREADPOOL_SIZE = String(Math.max(2, availableParallelism()));
 }
-if (!operatorSizesYoungGeneration(nodeFlags(process.env.NODE_OPTIONS))) {
+if (!operatorSizesHeap(nodeFlags(process.env.NODE_OPTIONS))) {
   const serving = process.argv.slice(2).includes("serve");
-  if (!(serving && restartWithSemiSpaceCeiling(DEFAULT_SEMI_SPACE_MIB))) {
+  if (!(serving && restartWithHeapFlags(DEFAULT_SEMI_SPACE_MIB))) {
     capYoungGeneration(DEFAULT_SEMI_SPACE_MIB);
   }
 }

@@ -1,7 +1,7 @@
 /**
- * The ceiling on V8's young generation (bin/young-generation.cts): measured inside real
- * Node processes under an allocation load that grows an unbounded young generation
- * well past it.
+ * V8's heap sized for a server (bin/heap-sizing.cts): the young generation's ceiling
+ * measured inside real Node processes under an allocation load that grows an unbounded
+ * young generation well past it, and the flags `serve` restarts with.
  */
 import { readFileSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -13,10 +13,10 @@ import { AUTHD_BIN, runAuthd, runProcess, startServe } from "../helpers/cli.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.js";
 
 /** The built module, as the executable loads it (the test runner does not compile .cts). */
-const MODULE_PATH = path.join(path.dirname(AUTHD_BIN), "young-generation.cjs");
-const { DEFAULT_SEMI_SPACE_MIB, operatorSizesYoungGeneration } = createRequire(import.meta.url)(
+const MODULE_PATH = path.join(path.dirname(AUTHD_BIN), "heap-sizing.cjs");
+const { DEFAULT_SEMI_SPACE_MIB, heapFlags, operatorSizesHeap } = createRequire(import.meta.url)(
   MODULE_PATH,
-) as typeof import("../../bin/young-generation.cjs");
+) as typeof import("../../bin/heap-sizing.cjs");
 
 const MIB = 1024 * 1024;
 /** Both semi-spaces at the default ceiling. */
@@ -126,21 +126,23 @@ describe("the young generation's ceiling", () => {
       if (growthFactorIsExact) expect(served.largest).toBeLessThanOrEqual(CEILING);
       expect(served.largest).toBeLessThan(operator.largest);
       expect(operator.largest).toBeGreaterThan(CEILING);
-      // Where Node can replace the process, serve started over with V8's own flag.
+      // Where Node can replace the process, serve started over with V8's own flags.
       const restarted = (commandLine: string[]) =>
-        commandLine.includes(`--max-semi-space-size=${DEFAULT_SEMI_SPACE_MIB}`);
+        heapFlags(DEFAULT_SEMI_SPACE_MIB).every((flag) => commandLine.includes(flag));
       expect(restarted(served.commandLine)).toBe(canRestart);
       expect(restarted(operator.commandLine)).toBe(false);
+      expect(operator.commandLine.some((arg) => arg.startsWith("--heap-growing-percent"))).toBe(
+        false,
+      );
     },
   );
 
   it("recognises the operator's flags in either spelling", () => {
-    expect(operatorSizesYoungGeneration(["--max-semi-space-size=8"])).toBe(true);
-    expect(operatorSizesYoungGeneration(["--max_semi_space_size", "8"])).toBe(true);
-    expect(operatorSizesYoungGeneration(["--semi-space-growth-factor=3"])).toBe(true);
-    expect(operatorSizesYoungGeneration(["--max-old-space-size=512", "--require", "x"])).toBe(
-      false,
-    );
-    expect(operatorSizesYoungGeneration(["--max-semi-space-sizes"])).toBe(false);
+    expect(operatorSizesHeap(["--max-semi-space-size=8"])).toBe(true);
+    expect(operatorSizesHeap(["--max_semi_space_size", "8"])).toBe(true);
+    expect(operatorSizesHeap(["--semi-space-growth-factor=3"])).toBe(true);
+    expect(operatorSizesHeap(["--heap_growing_percent=80"])).toBe(true);
+    expect(operatorSizesHeap(["--max-old-space-size=512", "--require", "x"])).toBe(false);
+    expect(operatorSizesHeap(["--max-semi-space-sizes"])).toBe(false);
   });
 });
