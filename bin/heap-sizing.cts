@@ -73,7 +73,10 @@ export function heapFlags(semiSpaceMiB: number): string[] {
  * Returns false (and changes nothing) where it cannot.
  */
 export function restartWithHeapFlags(semiSpaceMiB: number): boolean {
-  // process.execve exists from Node 22.15 on; @types/node 20 does not know it.
+  // process.execve exists from Node 22.15 on (documented as experimental; its warning
+  // is emitted on a later tick, so the replaced process never prints it); @types/node 20
+  // does not know it. Releases before nodejs/node#62878 abort instead of throwing when
+  // execve(2) fails: here it runs the very binary already running, so it does not.
   const { execve } = process as {
     execve?: (file: string, args: string[], env: NodeJS.ProcessEnv) => never;
   };
