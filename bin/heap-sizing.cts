@@ -36,12 +36,12 @@ import v8 from "node:v8";
 export const DEFAULT_SEMI_SPACE_MIB = 4;
 
 /** How far the old generation may outgrow its live data before a full collection. */
-export const HEAP_GROWING_PERCENT = 50;
+const HEAP_GROWING_PERCENT = 50;
 
 const MIB = 1024 * 1024;
 
 /** Bytes V8 reserves for the young generation now (both semi-spaces). */
-export function youngGenerationBytes(): number {
+function youngGenerationBytes(): number {
   const space = v8.getHeapSpaceStatistics().find((s) => s.space_name === "new_space");
   return space?.space_size ?? 0;
 }

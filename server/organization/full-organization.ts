@@ -131,9 +131,9 @@ function invitationView(config: AuthdConfig, role: string): string {
 }
 
 /**
- * The answer as JSON text. With `cache`, `current` (ORGANIZATION_VERSION_FOR_CALLER,
- * read with the session) decides first: unknown organization, not a member, or a built
- * answer of that version sent as it is; otherwise one statement builds it.
+ * The answer as JSON text. `cache.current` (ORGANIZATION_VERSION_FOR_CALLER, read with
+ * the session) decides first: unknown organization, not a member, or a built answer of
+ * that version sent as it is; otherwise one statement builds it.
  */
 export async function findFullOrganizationJson(
   sql: Queryable,
@@ -145,18 +145,18 @@ export async function findFullOrganizationJson(
     membersLimit: number;
     invitationsLimit?: number;
   },
-  cache?: { entries: AnswerCache; current: OrganizationVersion | null },
+  cache: { entries: AnswerCache; current: OrganizationVersion | null },
 ): Promise<FullOrganizationResult> {
   const selector = [input.organizationId ?? null, input.slug ?? null, input.userId];
   const invitationsLimit = input.invitationsLimit ?? 100;
-  if (cache) {
-    const { current } = cache;
-    if (!current) return { kind: "not-found" };
-    if (current.memberRole === null) return { kind: "not-member" };
-    const key = `${current.id}:${current.version}:${input.membersLimit}:${invitationsLimit}:${invitationView(config, current.memberRole)}`;
-    const cached = cache.entries.get(key);
-    if (cached !== undefined) return { kind: "found", body: cached };
-  }
+  // What shapes an answer besides the version: the page sizes and what the role sees.
+  const keyOf = (id: string, version: string, memberRole: string) =>
+    `${id}:${version}:${input.membersLimit}:${invitationsLimit}:${invitationView(config, memberRole)}`;
+  const { current } = cache;
+  if (!current) return { kind: "not-found" };
+  if (current.memberRole === null) return { kind: "not-member" };
+  const cached = cache.entries.get(keyOf(current.id, current.version, current.memberRole));
+  if (cached !== undefined) return { kind: "found", body: cached };
   const [row] = await sql.unsafe<
     {
       found: boolean;
@@ -179,13 +179,10 @@ export async function findFullOrganizationJson(
   );
   if (!row?.found) return { kind: "not-found" };
   if (row.memberRole === null || row.body === null) return { kind: "not-member" };
-  if (cache && row.version !== null && row.id !== null) {
+  if (row.version !== null && row.id !== null) {
     // Keyed by the version read in the same statement as the answer: never newer
     // content under an older version, nor the reverse.
-    cache.entries.set(
-      `${row.id}:${row.version}:${input.membersLimit}:${invitationsLimit}:${invitationView(config, row.memberRole)}`,
-      row.body,
-    );
+    cache.entries.set(keyOf(row.id, row.version, row.memberRole), row.body);
   }
   return { kind: "found", body: row.body };
 }

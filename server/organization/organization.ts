@@ -19,6 +19,7 @@ import {
 } from "../teams/teams.js";
 import { findUserById, lockUser, type UserRow } from "../users/queries.js";
 import { accessOrganization, type OrganizationSelector, requirePermission } from "./access.js";
+import type { AnswerCache } from "./answer-cache.js";
 import { isCreatorRole, joinRoles, splitRoles, unknownRoles } from "./permissions.js";
 import {
   clearActiveOrganization,
@@ -33,6 +34,7 @@ import {
   findMemberWithUser,
   findOrganizationById,
   findOrganizationBySlug,
+  findOrganizationListJson,
   insertMember,
   insertOrganizationWithMember,
   listAllOrganizations,
@@ -617,6 +619,25 @@ export async function findOrganizationAsOperator(
     (await findOrganizationById(sql, idOrSlug)) ?? (await findOrganizationBySlug(sql, idOrSlug));
   if (!organization) throw new AuthError("ORGANIZATION_NOT_FOUND");
   return organization;
+}
+
+/**
+ * organization/list as JSON text. `key` (ORGANIZATION_LIST_KEY_OF_CALLER, read with the
+ * session) finds a list built for exactly these organizations at these versions;
+ * otherwise PostgreSQL builds it, and it is kept under the key read with it.
+ */
+export async function organizationListJson(
+  sql: Queryable,
+  lists: AnswerCache,
+  userId: string,
+  key: string | null,
+): Promise<string> {
+  if (key === null) return "[]";
+  const cached = lists.get(key);
+  if (cached !== undefined) return cached;
+  const built = await findOrganizationListJson(sql, userId);
+  if (built.key !== null) lists.set(built.key, built.body);
+  return built.body;
 }
 
 /** Every organization, or those `memberUserId` belongs to. */

@@ -182,34 +182,34 @@ export async function listOrganizationsOfUser(
     order by o.created_at, o.id`;
 }
 
+const LIST_KEY = `string_agg(o.id || ':' || o.content_version, ',' order by o.id)`;
+
 /**
  * The caller's organizations as their ids and content versions (`id:version,…`, by
  * id), read in the session lookup's own statement: the key under which organization/list
  * keeps the answer it built (server/organization/answer-cache.ts); null without any.
  */
 export const ORGANIZATION_LIST_KEY_OF_CALLER: SessionRider = sessionRider(
-  organizationListKey("s.user_id"),
+  `select ${LIST_KEY} ${organizationsOf("s.user_id")}`,
 );
 
-// Each organization is fetched per membership by its key, behind an `offset 0` fence:
-// the planner only knows the average memberships per user, and with one user in
-// thousands of organizations (the benchmark's inviter) that average made it hash-join a
-// full scan of organization for every caller (13 ms instead of 0.3).
-function organizationListKey(userId: string): string {
-  return `select string_agg(o.id || ':' || o.content_version, ',' order by o.id)
-   from member m
-   cross join lateral (
-     select id, content_version from organization where id = m.organization_id offset 0
-   ) o
+/**
+ * `from … where …` over the organizations of `userId` (an SQL expression), as `o`.
+ * Each is fetched per membership by its key, behind an `offset 0` fence: the planner
+ * only knows the average memberships per user, and with one user in thousands of
+ * organizations (the benchmark's inviter) that average made it hash-join a full scan of
+ * organization for every caller (13 ms instead of 0.3).
+ */
+function organizationsOf(userId: string): string {
+  return `from member m
+   cross join lateral (select * from organization where id = m.organization_id offset 0) o
    where m.user_id = ${userId}`;
 }
 
 const ORGANIZATION_LIST_SQL = `
-  select (${organizationListKey("$1")}) as key,
+  select (select ${LIST_KEY} ${organizationsOf("$1")}) as key,
          (select coalesce(json_agg(${organizationJson("o")} order by o.created_at, o.id), '[]')::text
-          from member m
-          cross join lateral (select * from organization where id = m.organization_id offset 0) o
-          where m.user_id = $1) as body`;
+          ${organizationsOf("$1")}) as body`;
 
 /**
  * The user's organizations as the JSON array organization/list answers, built by

@@ -32,6 +32,7 @@ import {
   memberResponse,
   memberWithUserResponse,
   ORGANIZATION_SLUG_PATTERN,
+  organizationListJson,
   organizationResponse,
   removeMember,
   setActiveOrganization,
@@ -41,7 +42,6 @@ import {
 import { hasPermission } from "./permissions.js";
 import {
   findMemberWithUser,
-  findOrganizationListJson,
   listMembersPage,
   type MemberSortField,
   ORGANIZATION_LIST_KEY_OF_CALLER,
@@ -190,12 +190,7 @@ export function organizationRoutes(context: AuthContext) {
         request,
         ORGANIZATION_LIST_KEY_OF_CALLER,
       );
-      let body = key === null ? "[]" : organizationLists.get(key);
-      if (body === undefined) {
-        const built = await findOrganizationListJson(sql, current.user.id);
-        if (built.key !== null) organizationLists.set(built.key, built.body);
-        body = built.body;
-      }
+      const body = await organizationListJson(sql, organizationLists, current.user.id, key);
       return reply.type("application/json; charset=utf-8").send(body);
     });
 

@@ -88,3 +88,23 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     },
   };
 }
+
+/**
+ * A second authd instance on `first`'s database, as another server behind the same load
+ * balancer: its own process state (caches, memos), the same data. Close it when done.
+ */
+export async function createSecondInstance(first: TestApp): Promise<FastifyInstance> {
+  const loaded = {
+    config: first.config,
+    file: null,
+    production: false,
+    envSources: {},
+    cwd: process.cwd(),
+  };
+  const app = await buildApp(first.config, {
+    sql: first.db.sql,
+    mailer: createMailerFor(loaded, first.db.sql),
+  });
+  await app.ready();
+  return app;
+}

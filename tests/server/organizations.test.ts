@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../../server/app.js";
 import type { AuthdConfigInput } from "../../server/config.js";
-import { createMailerFor } from "../../server/serve.js";
-import { createTestApp, type TestApp } from "../helpers/app.js";
+import { createSecondInstance, createTestApp, type TestApp } from "../helpers/app.js";
 import { type Client, createClient } from "../helpers/client.js";
 
 const PASSWORD = "organizations 123";
@@ -334,13 +332,7 @@ describe("check-slug, update, list, delete", () => {
     const mine = await createOrg(a.client, { name: "Mine" });
     const theirs = await createOrg(b.client, { name: "Theirs" });
     // A second instance on the same database, with its own cache.
-    const other = await buildApp(t.config, {
-      sql: t.db.sql,
-      mailer: createMailerFor(
-        { config: t.config, file: null, production: false, envSources: {}, cwd: process.cwd() },
-        t.db.sql,
-      ),
-    });
+    const other = await createSecondInstance(t);
     try {
       const elsewhere = createClient(other);
       for (const [name, value] of a.client.cookies) elsewhere.cookies.set(name, value);
