@@ -82,7 +82,10 @@ function connect(url: string, max: number, connectTimeout: number): Sql {
     connect_timeout: connectTimeout,
     idle_timeout: 60,
     onnotice: () => {},
-    connection: { application_name: "authd" },
+    // JIT compiles a statement whose estimated cost is high, which for authd's short
+    // statements costs 100+ ms each time: one user in 40,000 organizations skews the
+    // membership estimates enough to trigger it (bench/README.md "Batched statements").
+    connection: { application_name: "authd", jit: "off" },
   }) as unknown as Sql;
 }
 

@@ -26,6 +26,7 @@ import {
   countMembers,
   countMembersWithRole,
   countOrganizationsOfUser,
+  createOrganizationWithOwner,
   deleteMemberRow,
   deleteOrganizationRow,
   findMember,
@@ -210,15 +211,15 @@ async function createOrganizationFor(
       const simple =
         config.organization.organizationLimit === undefined && !defaultTeamEnabled(config);
       if (simple) {
-        // Nothing to count or add: one atomic statement, the audit row and the
-        // session's switch included.
-        const inserted = await insertOrganizationWithMember(
-          sql,
-          { id: organizationId, ...data },
-          memberInput,
-          audit(organizationId),
-          context.activeForSession,
-        );
+        // Nothing to count or add: one atomic statement (shared with concurrent creates),
+        // the audit row and the session's switch included.
+        const inserted = await createOrganizationWithOwner(sql, {
+          organization: { id: organizationId, ...data },
+          member: memberInput,
+          audit: audit(organizationId),
+          activeForSession: context.activeForSession,
+        });
+        if (!inserted) throw new AuthError("ORGANIZATION_ALREADY_EXISTS");
         return { ...inserted, teamId: null };
       }
       return await transaction(sql, async (tx) => {

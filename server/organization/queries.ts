@@ -3,7 +3,8 @@
  * plus the session's active organization.
  */
 import { auditEventInsert, type NewAuditEvent } from "../audit/queries.js";
-import type { Queryable } from "../db/connection.js";
+import { Batcher, perPool } from "../db/batcher.js";
+import type { Queryable, Sql } from "../db/connection.js";
 import { organizationJson } from "../db/json.js";
 import { type SessionRider, sessionRider } from "../sessions/queries.js";
 
@@ -43,18 +44,17 @@ export async function insertOrganization(
 }
 
 /**
- * The organization, its creator's membership, the audit row and (given a session) that
- * session's switch to it in one statement: atomic without an explicit transaction, one
- * round trip (create is a hot path, bench/README.md); a taken slug writes nothing.
+ * The organization, its creator's membership and the audit row in one statement:
+ * atomic inside the caller's transaction (create with an organization limit or a
+ * default team); a taken slug throws organization_slug_key's unique violation.
  */
 export async function insertOrganizationWithMember(
   sql: Queryable,
-  organization: Pick<OrganizationRow, "id" | "name" | "slug" | "logo" | "metadata">,
-  member: Pick<MemberRow, "id" | "userId" | "role">,
+  organization: NewOrganization,
+  member: NewOwner,
   audit: NewAuditEvent,
-  activeForSession: string | null = null,
 ): Promise<{ organization: OrganizationRow; member: MemberRow }> {
-  const [row] = await sql<(OrganizationRow & { member: MemberRow })[]>`
+  const [row] = await sql<CreatedRow[]>`
     with created as (
       insert into organization (id, name, slug, logo, metadata)
       values (${organization.id}, ${organization.name}, ${organization.slug}, ${organization.logo},
@@ -64,25 +64,128 @@ export async function insertOrganizationWithMember(
       insert into member (id, organization_id, user_id, role)
       values (${member.id}, ${organization.id}, ${member.userId}, ${member.role})
       returning *
-    ), audited as (${auditEventInsert(sql, audit)})${
-      activeForSession === null
-        ? sql``
-        : sql`, activated as (
-      update session set active_organization_id = ${organization.id}, active_team_id = null,
-                         updated_at = now()
-      where id = ${activeForSession}
-    )`
-    }
-    select created.*, json_build_object(
-      'id', owner.id, 'organizationId', owner.organization_id, 'userId', owner.user_id,
-      'role', owner.role, 'createdAt', owner.created_at) as member
+    ), audited as (${auditEventInsert(sql, audit)})
+    select created.*, ${ownerJson(sql)} as member
     from created, owner`;
   if (!row) throw new Error("insert into organization returned no row");
-  const { member: created, ...inserted } = row;
+  return createdOf(row);
+}
+
+type NewOrganization = Pick<OrganizationRow, "id" | "name" | "slug" | "logo" | "metadata">;
+type NewOwner = Pick<MemberRow, "id" | "userId" | "role">;
+type CreatedRow = OrganizationRow & { member: MemberRow };
+
+/** The creator's membership as JSON, from the `owner` CTE of a create. */
+const ownerJson = (sql: Queryable) => sql`json_build_object(
+      'id', owner.id, 'organizationId', owner.organization_id, 'userId', owner.user_id,
+      'role', owner.role, 'createdAt', owner.created_at)`;
+
+function createdOf(row: CreatedRow): { organization: OrganizationRow; member: MemberRow } {
+  const { member, ...organization } = row;
   return {
-    organization: inserted,
-    member: { ...created, createdAt: new Date(created.createdAt as unknown as string) },
+    organization,
+    member: { ...member, createdAt: new Date(member.createdAt as unknown as string) },
   };
+}
+
+/** One create of the plain path (no limit to count, no default team). */
+export interface OrganizationCreation {
+  organization: NewOrganization;
+  member: NewOwner;
+  audit: NewAuditEvent;
+  /** The session that switches to the new organization, if any. */
+  activeForSession: string | null;
+}
+
+/**
+ * Creates on the plain path, batched with concurrent ones (server/db/batcher.ts): the
+ * organization, its creator's membership, the audit row and the session's switch land
+ * together, in one statement per batch. Answers undefined when the slug is taken
+ * (then nothing of this creation is written). Creations are independent: one that
+ * fails for its own reason (a user deleted meanwhile) is retried alone so that only its
+ * caller sees the error.
+ */
+export function createOrganizationWithOwner(
+  sql: Sql,
+  creation: OrganizationCreation,
+): Promise<{ organization: OrganizationRow; member: MemberRow } | undefined> {
+  return creationBatcher(sql).load(creation);
+}
+
+type Creation = { organization: OrganizationRow; member: MemberRow } | undefined;
+
+const creationBatcher = perPool(
+  (sql: Sql) =>
+    new Batcher<OrganizationCreation, Creation>({
+      run: async (creations) => {
+        if (creations.length === 1) return insertCreations(sql, creations);
+        try {
+          return await insertCreations(sql, creations);
+        } catch {
+          // Nothing of the batch was written: each alone, so each gets its own outcome.
+          return Promise.all(
+            creations.map((creation) =>
+              insertCreations(sql, [creation]).then(
+                ([outcome]) => outcome,
+                (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+              ),
+            ),
+          );
+        }
+      },
+    }),
+);
+
+async function insertCreations(
+  sql: Sql,
+  creations: readonly OrganizationCreation[],
+): Promise<Creation[]> {
+  const column = <T>(value: (creation: OrganizationCreation) => T) => creations.map(value);
+  const jsonText = (value: unknown) =>
+    value === null || value === undefined ? null : JSON.stringify(value);
+  // One array per column, element i belonging to creation i (unnest pairs them up).
+  const rows = await sql<CreatedRow[]>`
+    with input as (
+      select * from unnest(
+        ${column((c) => c.organization.id)}::text[], ${column((c) => c.organization.name)}::text[],
+        ${column((c) => c.organization.slug)}::text[], ${column((c) => c.organization.logo)}::text[],
+        ${column((c) => jsonText(c.organization.metadata))}::text[],
+        ${column((c) => c.member.id)}::text[], ${column((c) => c.member.userId)}::text[],
+        ${column((c) => c.member.role)}::text[], ${column((c) => c.activeForSession)}::text[],
+        ${column((c) => c.audit.id)}::text[], ${column((c) => c.audit.actorId)}::text[],
+        ${column((c) => c.audit.actorType)}::text[], ${column((c) => c.audit.action)}::text[],
+        ${column((c) => c.audit.targetType)}::text[], ${column((c) => c.audit.targetId)}::text[],
+        ${column((c) => c.audit.organizationId)}::text[], ${column((c) => c.audit.ipAddress)}::text[],
+        ${column((c) => c.audit.userAgent)}::text[], ${column((c) => jsonText(c.audit.details))}::text[]
+      ) as i(id, name, slug, logo, metadata, member_id, user_id, role, session_id,
+             audit_id, actor_id, actor_type, action, target_type, target_id,
+             audit_organization_id, ip_address, user_agent, details)
+    ), created as (
+      -- A slug taken by another (committed) organization, or by an earlier creation of
+      -- this batch, skips the row; nothing else is written for it below.
+      insert into organization (id, name, slug, logo, metadata)
+      select id, name, slug, logo, metadata::jsonb from input
+      on conflict (slug) do nothing
+      returning *
+    ), owner as (
+      insert into member (id, organization_id, user_id, role)
+      select i.member_id, i.id, i.user_id, i.role from input i join created using (id)
+      returning *
+    ), audited as (
+      insert into audit_event (id, actor_id, actor_type, action, target_type, target_id,
+                               organization_id, ip_address, user_agent, details)
+      select i.audit_id, i.actor_id, i.actor_type, i.action, i.target_type, i.target_id,
+             i.audit_organization_id, i.ip_address, i.user_agent, i.details::jsonb
+      from input i join created using (id)
+    ), activated as (
+      update session set active_organization_id = i.id, active_team_id = null, updated_at = now()
+      from input i join created using (id)
+      where session.id = i.session_id
+    )
+    select created.*, ${ownerJson(sql)} as member
+    from created join owner on owner.organization_id = created.id`;
+  const byId = new Map(rows.map((row) => [row.id, createdOf(row)]));
+  return creations.map((creation) => byId.get(creation.organization.id));
 }
 
 export async function findOrganizationById(

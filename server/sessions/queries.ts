@@ -1,5 +1,6 @@
 /** Every SQL statement on the session table. Tokens are looked up by their digest. */
-import type { Queryable } from "../db/connection.js";
+import { Batcher, perPool } from "../db/batcher.js";
+import type { Queryable, Sql } from "../db/connection.js";
 import type { UserRow } from "../users/queries.js";
 
 export interface SessionRow {
@@ -44,58 +45,125 @@ export interface SessionWithUser {
   user: UserRow;
 }
 
-/** The session by token digest ($1) with its user, plus `extra` select-list items. */
-const sessionLookup = (extra = "") => `
-  select s.id, s.user_id, s.token_hash, s.expires_at, s.ip_address, s.user_agent,
+/**
+ * Sessions by token digest with their users, for a batch of callers at once
+ * (server/db/batcher.ts): `$1` is the digests, `$2`… the riders' parameters, one array
+ * each, element i belonging to caller i; each row carries its caller's index. The
+ * session and user columns come first, then `extra` select-list items over `s`, `u`
+ * and `p` (the caller's row: p.p2, p.p3, … for the rider's $2, $3, …).
+ */
+function batchedLookup(extra: string, riderParameterCount: number): string {
+  const parameters = Array.from({ length: riderParameterCount }, (_, i) => i + 2);
+  return `
+  select p.caller::int as caller,
+         s.id, s.user_id, s.token_hash, s.expires_at, s.ip_address, s.user_agent,
          s.active_organization_id, s.active_team_id, s.impersonated_by,
          s.created_at, s.updated_at,
          u.email as u_email, u.email_verified as u_email_verified, u.name as u_name,
          u.image as u_image, u.role as u_role, u.banned as u_banned,
          u.ban_reason as u_ban_reason, u.ban_expires as u_ban_expires,
          u.created_at as u_created_at, u.updated_at as u_updated_at${extra}
-  from session s join "user" u on u.id = s.user_id
-  where s.token_hash = $1`;
-
-const SESSION_WITH_USER_SQL = sessionLookup();
-
-/** One round trip: the session by token digest, with its user. */
-export async function findSessionWithUser(
-  sql: Queryable,
-  tokenHash: string,
-): Promise<SessionWithUser | undefined> {
-  const [row] = await sql.unsafe<JoinedRow[]>(SESSION_WITH_USER_SQL, [tokenHash], {
-    prepare: true,
-  });
-  return row ? sessionWithUserOf(row) : undefined;
+  from unnest($1::text[]${parameters.map((n) => `, $${n}::text[]`).join("")})
+       with ordinality as p(token_hash${parameters.map((n) => `, p${n}`).join("")}, caller)
+  join session s on s.token_hash = p.token_hash
+  join "user" u on u.id = s.user_id`;
 }
 
 /**
  * A read that depends on who is calling, answered in the session lookup's own
  * statement (one round trip instead of two). Made once by sessionRider from a scalar
  * subquery over the session's columns as `s.*` (e.g. `s.user_id`); the subquery's own
- * parameters are numbered from $2 ($1 is the token digest).
+ * parameters are text, numbered from $2 ($1 is the token digest).
  */
 export interface SessionRider {
+  /** The batched lookup with the rider as its `rider` column. */
   readonly statement: string;
+  readonly parameterCount: number;
 }
 
+const PARAMETER = /\$(\d+)/g;
+
 export function sessionRider(subquery: string): SessionRider {
-  return { statement: sessionLookup(`,\n         (${subquery}) as rider`) };
+  const numbers = [...subquery.matchAll(PARAMETER)].map((match) => Number(match[1]));
+  const parameterCount = Math.max(1, ...numbers) - 1;
+  if (numbers.some((n) => n < 2) || subquery.replace(PARAMETER, "").includes("$")) {
+    throw new Error("a session rider's parameters are $2, $3, …, and it has no other $");
+  }
+  // Caller i's parameter $n is element i of the array $n: the column p.pn of its row.
+  const perCaller = subquery.replace(PARAMETER, (_, n: string) => `p.p${n}`);
+  return {
+    statement: batchedLookup(`,\n         (${perCaller}) as rider`, parameterCount),
+    parameterCount,
+  };
+}
+
+const NO_RIDER: SessionRider = { statement: batchedLookup("", 0), parameterCount: 0 };
+
+interface Lookup {
+  tokenHash: string;
+  riderParameters: readonly (string | null)[];
+}
+
+type Found = { found: SessionWithUser; rider: unknown } | undefined;
+
+/**
+ * Concurrent lookups of one statement share a round trip: every authenticated request
+ * starts with one, so under load this is the busiest statement authd sends.
+ */
+const lookupBatcher = (sql: Sql, rider: SessionRider) =>
+  new Batcher<Lookup, Found>({
+    run: async (lookups) => {
+      const columns = [lookups.map((lookup) => lookup.tokenHash)];
+      for (let i = 0; i < rider.parameterCount; i++) {
+        columns.push(lookups.map((lookup) => lookup.riderParameters[i] ?? null) as string[]);
+      }
+      const rows = await sql.unsafe<(JoinedRow & { caller: number; rider?: unknown })[]>(
+        rider.statement,
+        columns,
+        { prepare: true },
+      );
+      const outcomes: Found[] = lookups.map(() => undefined);
+      for (const row of rows) {
+        outcomes[row.caller - 1] = { found: sessionWithUserOf(row), rider: row.rider ?? null };
+      }
+      return outcomes;
+    },
+  });
+
+const batchersOf = perPool((sql: Sql) => {
+  const byRider = new Map<SessionRider, Batcher<Lookup, Found>>();
+  return {
+    load(rider: SessionRider, lookup: Lookup): Promise<Found> {
+      let batcher = byRider.get(rider);
+      if (!batcher) {
+        batcher = lookupBatcher(sql, rider);
+        byRider.set(rider, batcher);
+      }
+      return batcher.load(lookup);
+    },
+  };
+});
+
+/** The session by token digest, with its user (batched with concurrent lookups). */
+export async function findSessionWithUser(
+  sql: Sql,
+  tokenHash: string,
+): Promise<SessionWithUser | undefined> {
+  return (await batchersOf(sql).load(NO_RIDER, { tokenHash, riderParameters: [] }))?.found;
 }
 
 /** findSessionWithUser plus the rider's value (null without a session). */
 export async function findSessionWithUserAnd<T>(
-  sql: Queryable,
+  sql: Sql,
   tokenHash: string,
   rider: SessionRider,
   riderParameters: readonly (string | null)[] = [],
 ): Promise<{ found: SessionWithUser; rider: T | null } | undefined> {
-  const [row] = await sql.unsafe<(JoinedRow & { rider: T | null })[]>(
-    rider.statement,
-    [tokenHash, ...riderParameters],
-    { prepare: true },
-  );
-  return row ? { found: sessionWithUserOf(row), rider: row.rider } : undefined;
+  if (riderParameters.length > rider.parameterCount) {
+    throw new Error(`this rider takes ${rider.parameterCount} parameters`);
+  }
+  const found = await batchersOf(sql).load(rider, { tokenHash, riderParameters });
+  return found && { found: found.found, rider: found.rider as T | null };
 }
 
 function sessionWithUserOf(row: JoinedRow): SessionWithUser {

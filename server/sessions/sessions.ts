@@ -6,7 +6,7 @@
 import type { AuthdConfig } from "../config.js";
 import { sha256 } from "../crypto/digest.js";
 import { generateId, generateSessionToken } from "../crypto/random.js";
-import type { Queryable } from "../db/connection.js";
+import type { Queryable, Sql } from "../db/connection.js";
 import type { UserRow } from "../users/queries.js";
 import {
   deleteSessionById,
@@ -66,16 +66,13 @@ export async function createSession(
 }
 
 /** The live session of a token, or null; an expired one found here is deleted. */
-export async function findLiveSession(
-  sql: Queryable,
-  token: string,
-): Promise<SessionWithUser | null> {
+export async function findLiveSession(sql: Sql, token: string): Promise<SessionWithUser | null> {
   return liveOrNull(sql, await findSessionWithUser(sql, sha256(token)));
 }
 
 /** findLiveSession plus a read about the caller in the same round trip (SessionRider). */
 export async function findLiveSessionAnd<T>(
-  sql: Queryable,
+  sql: Sql,
   token: string,
   rider: SessionRider,
   riderParameters: readonly (string | null)[] = [],
