@@ -419,7 +419,9 @@ export function httpScenarios(tools) {
         "organization endpoints against a primary-key-lookup ceiling on the same database: " +
         "create, list (user in 10), get-full-organization (50 members), accept invitation; " +
         "each paired with the ceiling in 3 rounds of 4 s (median ratio)",
-      targets: { create: 0.25, list: 0.4, full: 0.4, accept: 0.25 },
+      // Issue 4 names targets for create, list and get-full-organization; accept is
+      // measured and reported without one.
+      targets: { create: 0.25, list: 0.4, full: 0.4 },
       async run() {
         const { database, server, base } = await startAuthd(tools, "orgs", {
           organization: { membershipLimit: 1000 },
@@ -595,7 +597,9 @@ export function httpScenarios(tools) {
               ceiling: "primary-key lookup",
               ratio,
               target: pair.target,
-              pass: ratio >= pair.target && non2xx === 0,
+              // Without a target a row still fails when a request did.
+              pass:
+                non2xx > 0 ? false : pair.target === undefined ? undefined : ratio >= pair.target,
             });
           }
           return {
