@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { generateId } from "../../server/crypto/random.js";
 import { createOrganizationWithOwner } from "../../server/organization/queries.js";
 import { createTestApp, type TestApp } from "../helpers/app.js";
-import { type Client, createClient } from "../helpers/client.js";
+import { createClient } from "../helpers/client.js";
 
 const PASSWORD = "batched statements 1";
 let t: TestApp;
