@@ -1,5 +1,5 @@
 /**
- * Statement batching for hot paths (bench/README.md "Batched statements"): concurrent
+ * Statement batching for hot paths (bench/README.md "Organizations", third session of 2026-11-25): concurrent
  * callers of one kind of statement share a round trip. While fewer than `maxInFlight`
  * batches are out, a call is sent at once (a lone request waits for nothing); once
  * that many are out, calls queue and leave together, up to `maxBatchSize` at a time,

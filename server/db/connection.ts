@@ -84,7 +84,7 @@ function connect(url: string, max: number, connectTimeout: number): Sql {
     onnotice: () => {},
     // JIT compiles a statement whose estimated cost is high, which for authd's short
     // statements costs 100+ ms each time: one user in 40,000 organizations skews the
-    // membership estimates enough to trigger it (bench/README.md "Batched statements").
+    // membership estimates enough to trigger it (bench/README.md "Organizations", third session of 2026-11-25).
     connection: { application_name: "authd", jit: "off" },
   }) as unknown as Sql;
 }
