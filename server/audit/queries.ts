@@ -17,22 +17,14 @@ export interface AuditEventRow {
 
 export type NewAuditEvent = Omit<AuditEventRow, "createdAt" | "details"> & { details?: unknown };
 
-/**
- * The insert of one audit row, unexecuted: awaited on its own, or put inside another
- * statement (a CTE) that must land or fail together with it.
- */
-export function auditEventInsert(sql: Queryable, event: NewAuditEvent) {
-  return sql`
+export async function insertAuditEvent(sql: Queryable, event: NewAuditEvent): Promise<void> {
+  await sql`
     insert into audit_event (id, actor_id, actor_type, action, target_type, target_id,
                              organization_id, ip_address, user_agent, details)
     values (${event.id}, ${event.actorId}, ${event.actorType}, ${event.action},
             ${event.targetType}, ${event.targetId}, ${event.organizationId},
             ${event.ipAddress}, ${event.userAgent},
             ${event.details === undefined ? null : sql.json(event.details as never)})`;
-}
-
-export async function insertAuditEvent(sql: Queryable, event: NewAuditEvent): Promise<void> {
-  await auditEventInsert(sql, event);
 }
 
 export async function listAuditEvents(

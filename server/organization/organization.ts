@@ -37,7 +37,7 @@ import {
   findOrganizationBySlug,
   findOrganizationListJson,
   insertMember,
-  insertOrganizationWithMember,
+  insertOrganizationsWithOwners,
   listAllOrganizations,
   listMembersPage,
   listOrganizationsOfUser,
@@ -190,8 +190,11 @@ async function createOrganizationFor(
     data = { ...data, ...(changed as { data: Partial<typeof data> }).data };
   }
 
-  const audit = (organizationId: string) =>
-    auditEventRow({
+  const organizationId = generateId();
+  const creation = {
+    organization: { id: organizationId, ...data },
+    member: { id: generateId(), userId: owner.id, role: config.organization.creatorRole },
+    audit: auditEventRow({
       action: "organization.created",
       actorType: context.actorType,
       actorId: context.actorId,
@@ -199,30 +202,18 @@ async function createOrganizationFor(
       targetId: organizationId,
       organizationId,
       ipAddress: context.ipAddress,
-    });
-  const created = await (async () => {
-    try {
-      const organizationId = generateId();
-      const memberInput = {
-        id: generateId(),
-        userId: owner.id,
-        role: config.organization.creatorRole,
-      };
-      const simple =
-        config.organization.organizationLimit === undefined && !defaultTeamEnabled(config);
-      if (simple) {
-        // Nothing to count or add: one atomic statement (shared with concurrent creates),
-        // the audit row and the session's switch included.
-        const inserted = await createOrganizationWithOwner(sql, {
-          organization: { id: organizationId, ...data },
-          member: memberInput,
-          audit: audit(organizationId),
-          activeForSession: context.activeForSession,
-        });
+    }),
+    activeForSession: context.activeForSession,
+  };
+  const simple = config.organization.organizationLimit === undefined && !defaultTeamEnabled(config);
+  const created = simple
+    ? // Nothing to count or add: one atomic statement (shared with concurrent creates),
+      // the audit row and the session's switch included.
+      await createOrganizationWithOwner(sql, creation).then((inserted) => {
         if (!inserted) throw new AuthError("ORGANIZATION_ALREADY_EXISTS");
         return { ...inserted, teamId: null };
-      }
-      return await transaction(sql, async (tx) => {
+      })
+    : await transaction(sql, async (tx) => {
         if (config.organization.organizationLimit !== undefined) {
           // One creation per user at a time, so the limit cannot be overrun by a race.
           await lockUser(tx, owner.id);
@@ -230,12 +221,12 @@ async function createOrganizationFor(
             throw new AuthError("YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_ORGANIZATIONS");
           }
         }
-        const { organization, member } = await insertOrganizationWithMember(
-          tx,
-          { id: organizationId, ...data },
-          memberInput,
-          audit(organizationId),
-        );
+        // The session switches below, once the default team exists.
+        const [inserted] = await insertOrganizationsWithOwners(tx, [
+          { ...creation, activeForSession: null },
+        ]);
+        if (!inserted) throw new AuthError("ORGANIZATION_ALREADY_EXISTS");
+        const { organization, member } = inserted;
         let teamId: string | null = null;
         if (defaultTeamEnabled(config)) {
           teamId = (await createDefaultTeam(tx, organization, owner.id)).team.id;
@@ -245,13 +236,6 @@ async function createOrganizationFor(
         }
         return { organization, member, teamId };
       });
-    } catch (error) {
-      if (isUniqueViolation(error, "organization_slug_key")) {
-        throw new AuthError("ORGANIZATION_ALREADY_EXISTS");
-      }
-      throw error;
-    }
-  })();
   await runHook(config.organization.hooks?.afterCreateOrganization, {
     organization: created.organization,
     member: created.member,

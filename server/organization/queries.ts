@@ -2,7 +2,7 @@
  * Every SQL statement on the organization and member tables (one place per table),
  * plus the session's active organization.
  */
-import { auditEventInsert, type NewAuditEvent } from "../audit/queries.js";
+import type { NewAuditEvent } from "../audit/queries.js";
 import { Batcher, perPool } from "../db/batcher.js";
 import type { Queryable, Sql } from "../db/connection.js";
 import { organizationJson } from "../db/json.js";
@@ -43,42 +43,11 @@ export async function insertOrganization(
   return row;
 }
 
-/**
- * The organization, its creator's membership and the audit row in one statement:
- * atomic inside the caller's transaction (create with an organization limit or a
- * default team); a taken slug throws organization_slug_key's unique violation.
- */
-export async function insertOrganizationWithMember(
-  sql: Queryable,
-  organization: NewOrganization,
-  member: NewOwner,
-  audit: NewAuditEvent,
-): Promise<{ organization: OrganizationRow; member: MemberRow }> {
-  const [row] = await sql<CreatedRow[]>`
-    with created as (
-      insert into organization (id, name, slug, logo, metadata)
-      values (${organization.id}, ${organization.name}, ${organization.slug}, ${organization.logo},
-              ${organization.metadata === null ? null : sql.json(organization.metadata as never)})
-      returning *
-    ), owner as (
-      insert into member (id, organization_id, user_id, role)
-      values (${member.id}, ${organization.id}, ${member.userId}, ${member.role})
-      returning *
-    ), audited as (${auditEventInsert(sql, audit)})
-    select created.*, ${ownerJson(sql)} as member
-    from created, owner`;
-  if (!row) throw new Error("insert into organization returned no row");
-  return createdOf(row);
-}
-
 type NewOrganization = Pick<OrganizationRow, "id" | "name" | "slug" | "logo" | "metadata">;
 type NewOwner = Pick<MemberRow, "id" | "userId" | "role">;
 type CreatedRow = OrganizationRow & { member: MemberRow };
-
-/** The creator's membership as JSON, from the `owner` CTE of a create. */
-const ownerJson = (sql: Queryable) => sql`json_build_object(
-      'id', owner.id, 'organizationId', owner.organization_id, 'userId', owner.user_id,
-      'role', owner.role, 'createdAt', owner.created_at)`;
+/** A created organization with its owner's membership; undefined: the slug is taken. */
+type Creation = { organization: OrganizationRow; member: MemberRow } | undefined;
 
 function createdOf(row: CreatedRow): { organization: OrganizationRow; member: MemberRow } {
   const { member, ...organization } = row;
@@ -88,7 +57,7 @@ function createdOf(row: CreatedRow): { organization: OrganizationRow; member: Me
   };
 }
 
-/** One create of the plain path (no limit to count, no default team). */
+/** One organization to create, with its creator's membership and its audit row. */
 export interface OrganizationCreation {
   organization: NewOrganization;
   member: NewOwner;
@@ -108,11 +77,9 @@ export interface OrganizationCreation {
 export function createOrganizationWithOwner(
   sql: Sql,
   creation: OrganizationCreation,
-): Promise<{ organization: OrganizationRow; member: MemberRow } | undefined> {
+): Promise<Creation> {
   return creationBatcher(sql).load(creation);
 }
-
-type Creation = { organization: OrganizationRow; member: MemberRow } | undefined;
 
 const creationBatcher = perPool(
   (sql: Sql) =>
@@ -122,14 +89,14 @@ const creationBatcher = perPool(
       // 5% fewer creates per second on two cores; a batch of 100 takes ~8 ms).
       maxInFlight: 1,
       run: async (creations) => {
-        if (creations.length === 1) return insertCreations(sql, creations);
         try {
-          return await insertCreations(sql, creations);
-        } catch {
+          return await insertOrganizationsWithOwners(sql, creations);
+        } catch (error) {
+          if (creations.length === 1) throw error;
           // Nothing of the batch was written: each alone, so each gets its own outcome.
           return Promise.all(
             creations.map((creation) =>
-              insertCreations(sql, [creation]).then(
+              insertOrganizationsWithOwners(sql, [creation]).then(
                 ([outcome]) => outcome,
                 (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
               ),
@@ -140,8 +107,13 @@ const creationBatcher = perPool(
     }),
 );
 
-async function insertCreations(
-  sql: Sql,
+/**
+ * Organizations with their creators' memberships, audit rows and sessions' switches,
+ * all in one statement (atomic on its own, or inside the caller's transaction): one
+ * outcome per creation, undefined where the slug is taken.
+ */
+export async function insertOrganizationsWithOwners(
+  sql: Queryable,
   creations: readonly OrganizationCreation[],
 ): Promise<Creation[]> {
   // The batch as one JSON array, a record per creation: one JSON.stringify, where an
@@ -198,7 +170,9 @@ async function insertCreations(
       from input i join created using (id)
       where session.id = i.session_id
     )
-    select created.*, ${ownerJson(sql)} as member
+    select created.*, json_build_object(
+      'id', owner.id, 'organizationId', owner.organization_id, 'userId', owner.user_id,
+      'role', owner.role, 'createdAt', owner.created_at) as member
     from created join owner on owner.organization_id = created.id`;
   const byId = new Map(rows.map((row) => [row.id, createdOf(row)]));
   return creations.map((creation) => byId.get(creation.organization.id));
