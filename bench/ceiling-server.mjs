@@ -1,5 +1,5 @@
 /**
- * The ceilings the HTTP scenarios are measured against (issue 3): a bare Fastify
+ * The ceilings the HTTP scenarios are measured against: a bare Fastify
  * server with one route returning constant JSON and one doing a single primary-key
  * lookup through postgres.js on the same database authd uses, with authd's pool size.
  * Prints its URL on stdout, then serves until SIGTERM.

@@ -1,5 +1,5 @@
 /**
- * HTTP throughput scenarios (issue 3): sign-up, sign-in, get-session from the
+ * HTTP throughput scenarios: sign-up, sign-in, get-session from the
  * database and from the cookie cache, each as a ratio to a ceiling measured in the
  * same run on the same machine (absolute numbers drift on shared machines):
  * - get-session (database) vs one primary-key lookup through postgres.js;
@@ -419,7 +419,7 @@ export function httpScenarios(tools) {
         "organization endpoints against a primary-key-lookup ceiling on the same database: " +
         "create, list (user in 10), get-full-organization (50 members), accept invitation; " +
         "each paired with the ceiling in 3 rounds of 4 s (median ratio)",
-      // Issue 4 names targets for create, list and get-full-organization; accept is
+      // The targets are for create, list and get-full-organization; accept is
       // measured and reported without one.
       targets: { create: 0.25, list: 0.4, full: 0.4 },
       async run() {

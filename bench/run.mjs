@@ -551,7 +551,7 @@ const SCENARIOS = [
 ];
 
 // ---------------------------------------------------------------------------------
-// Seeding (issue 5): one big seed file through `authd db seed`, timed end to end.
+// Seeding: one big seed file through `authd db seed`, timed end to end.
 // bench/seed.mjs runs the same modes standalone, with CPU time (bench/README.md).
 
 const SEED_USERS = 10_000;

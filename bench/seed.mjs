@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Seeding benchmark (issue 5): generates a seed file of N users (default 10,000) that
+ * Seeding benchmark: generates a seed file of N users (default 10,000) that
  * all have a password, and times `authd db seed FILE --json` end to end on a fresh,
  * migrated PostgreSQL database per mode:
  *

@@ -1,5 +1,5 @@
 /**
- * The output contract (reference/cli.md): data on stdout, everything else on stderr.
+ * The output contract: data on stdout, everything else on stderr.
  * Every command hands its result to `emit`, which prints it in the format chosen by
  * `-o human|json|jsonl|yaml|csv|env` (`--json` is `-o json`), narrowed by `--fields`,
  * or as bare ids with `-q`. Lists are `{items: […], …}` documents.

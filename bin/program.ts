@@ -1,5 +1,5 @@
 /**
- * The command tree (reference/cli.md): global flags, one module per command group,
+ * The command tree: global flags, one module per command group,
  * and the mapping of every failure to a documented exit code.
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";

@@ -2,7 +2,7 @@
  * One database session per CLI command. Under `--dry-run` the whole command runs
  * inside a transaction that is rolled back at the end: every rule, limit and
  * constraint is checked by the real code path, the output shows what would change,
- * and nothing is written (reference/cli.md "every mutating command supports --dry-run").
+ * and nothing is written (every mutating command supports --dry-run).
  */
 import { type LoadedConfig, loadConfig } from "../server/config.js";
 import { type Database, openDatabase, type Sql } from "../server/db/connection.js";

@@ -1,5 +1,5 @@
--- authd schema, version 1: every entity of SPEC §3 plus the admin fields, team_member,
--- jwks and audit_event of DESIGN §2. Ids are opaque text made by server/crypto.
+-- authd schema, version 1: every entity of the product plus the admin fields, team_member,
+-- jwks and audit_event. Ids are opaque text made by server/crypto.
 -- Secrets at rest are digests: session.token_hash, and the secret part of
 -- verification.identifier, hold SHA-256 values, never the tokens themselves.
 
@@ -17,7 +17,7 @@ create table "user" (
   ban_expires     timestamptz,
   created_at      timestamptz not null default now(),
   updated_at      timestamptz not null default now(),
-  -- SPEC §3: emails are stored lowercased, so uniqueness is case-insensitive.
+  -- Emails are stored lowercased, so uniqueness is case-insensitive.
   constraint user_email_lowercase check (email = lower(email))
 );
 create unique index user_email_key on "user" (email);
@@ -51,7 +51,7 @@ create table session (
   expires_at              timestamptz not null,
   ip_address              text,
   user_agent              text,
-  -- SPEC §4: deleting the active organization clears it on every session.
+  -- Deleting the active organization clears it on every session.
   active_organization_id  text references organization (id) on delete set null,
   active_team_id          text references team (id) on delete set null,
   impersonated_by         text references "user" (id) on delete cascade,
@@ -99,7 +99,7 @@ create table member (
   role             text not null default 'member',
   created_at       timestamptz not null default now()
 );
--- One membership per user and organization (DESIGN §2).
+-- One membership per user and organization.
 create unique index member_organization_user_key on member (organization_id, user_id);
 create index member_user_id_idx on member (user_id);
 
@@ -131,7 +131,7 @@ create unique index invitation_pending_email_key on invitation (organization_id,
 create index invitation_organization_status_idx on invitation (organization_id, status);
 create index invitation_email_status_idx on invitation (email, status);
 
--- SPEC §3 "Key-pair record".
+-- Key-pair records (public and private key, optional expiry).
 create table jwks (
   id           text primary key,
   public_key   text not null,

@@ -1,6 +1,6 @@
 -- authd schema, version 4: two indexes on session. Deleting an organization sets
 -- session.active_organization_id to null in every session that had it active (the
--- foreign key's on delete set null, SPEC §4); without an index on that column each
+-- foreign key's on delete set null); without an index on that column each
 -- organization delete scans the whole session table. `session list --created-after`
 -- and its newest-first order read session.created_at.
 

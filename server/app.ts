@@ -1,6 +1,6 @@
 /**
  * buildApp: the Fastify instance with every plugin and route, and no listen(), so
- * tests, the benchmark and `authd serve` build it the same way (DESIGN §1).
+ * tests, the benchmark and `authd serve` build it the same way.
  */
 import fastifyCookie from "@fastify/cookie";
 import Fastify, { type FastifyInstance, LogController } from "fastify";
@@ -69,7 +69,7 @@ export async function buildApp(
   }) as unknown as FastifyInstance;
 
   app.setValidatorCompiler(zodValidatorCompiler);
-  // JSON everywhere, forms where api-facts §1 allows them; anything else is 415.
+  // JSON everywhere, forms where Better Auth accepts them; anything else is 415.
   app.removeContentTypeParser("text/plain");
   registerFormBodies(app, config.basePath);
   registerErrorHandling(app);

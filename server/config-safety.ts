@@ -96,7 +96,7 @@ export function classifyTrustedOrigin(entry: string): TrustedOriginEntry {
 }
 
 /**
- * The strict findings (DESIGN §3 settings): every one names its key and says what to
+ * The strict findings: every one names its key and says what to
  * do. `secretFile` is where the development secret would be read or generated.
  */
 export function auditConfig(loaded: LoadedConfig, secretFile: string): ConfigFinding[] {

@@ -1,5 +1,5 @@
 /**
- * The configuration contract (DESIGN §3): the schema, file discovery, environment
+ * The configuration contract: the schema, file discovery, environment
  * overrides and defaults. This is the only module that reads `process.env`.
  */
 import { existsSync, readFileSync } from "node:fs";
@@ -19,7 +19,7 @@ const seconds = (fallback: number) => z.number().int().min(0).default(fallback);
 const positiveInt = z.number().int().min(1);
 const httpUrl = z.url({ protocol: /^https?$/ });
 
-/** A permission statement: resource -> allowed actions (SPEC §6). */
+/** A permission statement: resource -> allowed actions. */
 const roleStatement = z.record(z.string().min(1), z.array(z.string().min(1)));
 
 const socialProvider = z.strictObject({
@@ -242,7 +242,7 @@ export const CONFIG_FILE_NAMES = [
   "authd.config.json",
 ] as const;
 
-/** Environment variables that override the file (DESIGN §3), by config path. */
+/** Environment variables that override the file, by config path. */
 const ENV_OVERRIDES: ReadonlyArray<{
   name: string;
   path: string[];
@@ -562,7 +562,7 @@ export function validateConfig(
   throw new ConfigError(problems);
 }
 
-/** Discovery, file, environment, flags, validation: the whole of DESIGN §3. */
+/** Discovery, file, environment, flags, validation: the whole configuration contract. */
 export async function loadConfig(options: LoadConfigOptions = {}): Promise<LoadedConfig> {
   const cwd = path.resolve(options.cwd ?? process.cwd());
   const env = options.env ?? readEnvironment(cwd);

@@ -1,10 +1,11 @@
 /**
- * The one error catalogue (DESIGN §1): every error authd answers with, under a stable
+ * The one error catalogue: every error authd answers with, under a stable
  * code, with its HTTP status and message. Domains throw an AuthError naming a code; the
  * HTTP error handler answers `{code, message}` and the CLI prints the same code.
  *
- * Messages follow SPEC §8 where the spec quotes them, and the established
- * implementation's wording (reference/api-facts.md §6) where the spec only names a key.
+ * Messages are wording clients already match on: the account messages and the few
+ * others this API has always fixed ("slug is taken"), and elsewhere the wording of the
+ * established implementation of this API (Better Auth).
  */
 
 interface CatalogueEntry {
@@ -17,7 +18,7 @@ function entry(status: number, message: string): CatalogueEntry {
 }
 
 export const ERROR_CATALOGUE = {
-  // Transport and cross-cutting (DESIGN §4, api-facts §1-§2).
+  // Transport and cross-cutting.
   VALIDATION_ERROR: entry(400, "Invalid body parameters"),
   BAD_REQUEST: entry(400, "Invalid JSON in request body"),
   UNSUPPORTED_MEDIA_TYPE: entry(415, "Unsupported Content-Type"),
@@ -32,7 +33,7 @@ export const ERROR_CATALOGUE = {
   FORBIDDEN: entry(403, "Forbidden"),
   BODY_MUST_BE_AN_OBJECT: entry(400, "Body must be an object"),
 
-  // Origin and redirect safety (SPEC §5, api-facts §10).
+  // Origin and redirect safety.
   INVALID_ORIGIN: entry(403, "Invalid origin"),
   MISSING_OR_NULL_ORIGIN: entry(403, "Missing or null Origin"),
   INVALID_CALLBACK_URL: entry(403, "Invalid callbackURL"),
@@ -45,7 +46,7 @@ export const ERROR_CATALOGUE = {
     "Cross-site navigation login blocked. This request appears to be a CSRF attack.",
   ),
 
-  // Account messages (SPEC §8).
+  // Account messages.
   FAILED_TO_CREATE_SESSION: entry(400, "Failed to create session"),
   FAILED_TO_GET_SESSION: entry(500, "Failed to get session"),
   INVALID_PASSWORD: entry(400, "Invalid password"),
@@ -93,7 +94,7 @@ export const ERROR_CATALOGUE = {
   DELETE_USER_DISABLED: entry(404, "Not found"),
   SESSION_NOT_FOUND: entry(400, "Session not found"),
 
-  // Organization messages (SPEC §8, wording from api-facts §6.2).
+  // Organization messages (Better Auth's wording).
   YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_ORGANIZATION: entry(
     403,
     "You are not allowed to create a new organization",
@@ -215,7 +216,7 @@ export const ERROR_CATALOGUE = {
   YOU_ARE_NOT_ALLOWED_TO_ACCESS_RESOURCE: entry(403, "You are not allowed to access resource"),
   ORGANIZATION_HOOK_REJECTED: entry(400, "The request was refused by an organization hook"),
 
-  // Platform admin (SPEC §6, wording from api-facts §6.3).
+  // Platform admin (Better Auth's wording).
   YOU_CANNOT_BAN_YOURSELF: entry(400, "You cannot ban yourself"),
   YOU_CANNOT_REMOVE_YOURSELF: entry(400, "You cannot remove yourself"),
   YOU_ARE_NOT_ALLOWED_TO_CHANGE_USERS_ROLE: entry(403, "You are not allowed to change users role"),
@@ -259,7 +260,7 @@ export const ERROR_CATALOGUE = {
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
 
-/** SPEC §8 "Error redirect codes": values of the `error` query parameter on redirects. */
+/** Error redirect codes: values of the `error` query parameter on redirects. */
 export const REDIRECT_ERROR_CODES = [
   "please_restart_the_process",
   "invalid_callback_request",
@@ -293,7 +294,7 @@ export interface AuthErrorOptions {
   details?: unknown;
   /**
    * The established implementation answers a few codes with a different status on one
-   * endpoint (api-facts §3); such call sites pass it here, everything else uses the
+   * endpoint; such call sites pass it here, everything else uses the
    * catalogue's status.
    */
   status?: number;

@@ -82,7 +82,7 @@ export async function startServer(
   const { logger } = options;
   await ensureSecret(loaded);
   if (loaded.production) {
-    // reference/cli.md "serve": production refuses insecure settings, as Keycloak's
+    // Production refuses insecure settings, as Keycloak's
     // `start` does (the rules of `authd config validate --strict`).
     const problems = auditConfig(loaded, dataPath(loaded, "secret")).filter(
       (finding) => finding.severity === "problem",

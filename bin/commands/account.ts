@@ -1,5 +1,5 @@
 /**
- * `authd account list|unlink`: a user's linked accounts (reference/cli.md). The same
+ * `authd account list|unlink`: a user's linked accounts. The same
  * domain functions as `GET /list-accounts` and `POST /unlink-account`, acting as the
  * operator, with the same last-account rule (`--allow-last` overrides it).
  */

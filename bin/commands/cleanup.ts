@@ -1,6 +1,6 @@
 /**
- * `authd db cleanup`: deletes expired sessions and verification values (reference/cli.md,
- * after Kratos' `cleanup sql`). get-session removes the expired sessions it meets; this
+ * `authd db cleanup`: deletes expired sessions and verification values (after Kratos'
+ * `cleanup sql`). get-session removes the expired sessions it meets; this
  * removes the rest, e.g. from a nightly job.
  */
 import { type Command, InvalidArgumentError } from "commander";

@@ -1,5 +1,5 @@
 /**
- * `authd config validate|show|schema` (reference/cli.md): the configuration as data —
+ * `authd config validate|show|schema`: the configuration as data —
  * checked, shown with where each value came from, and described as a JSON Schema.
  */
 import path from "node:path";
@@ -62,7 +62,7 @@ function showFunctions(value: unknown): unknown {
   return value;
 }
 
-/** Precedence (DESIGN §3): flags over environment over the file over defaults. */
+/** Precedence: flags over environment over the file over defaults. */
 export function sourceOf(
   loaded: LoadedConfig,
   keys: string[],

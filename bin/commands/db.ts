@@ -1,5 +1,5 @@
 /**
- * `authd db reset` and `authd db export` (reference/cli.md `db` subtree). `db seed` and
+ * `authd db reset` and `authd db export` (the `db` subtree). `db seed` and
  * `db cleanup` live in seed.ts and cleanup.ts; registerSeed adds these to its `db` group.
  */
 import { type Command, InvalidArgumentError } from "commander";
@@ -40,7 +40,7 @@ async function resetAction(flags: ResetFlags, command: Command): Promise<void> {
     );
   }
   const name = databaseNameOf(loaded);
-  // Severe (reference/cli.md "Confirmation policy"): --yes is not enough.
+  // Severe: --yes is not enough.
   if (flags.confirm === undefined && !dryRun) {
     throw new UsageError(
       `db reset drops every authd table and its rows: pass --confirm=${name} (the database name; --yes is not enough), or --dry-run to see what would be dropped`,

@@ -503,7 +503,7 @@ export interface DoctorReport {
 const CONFIGURATION_CHECKS = new Set(["config", "secret", "origins", "cookies", "social"]);
 
 /**
- * The exit code (reference/cli.md): configuration (config, secret, origins, cookies,
+ * The exit code: configuration (config, secret, origins, cookies,
  * social) 78, services (database, mail) 69, schema alone 10, else (clock, node) 1.
  */
 function exitCodeOf(checks: Check[], schemaBehind: boolean): number {

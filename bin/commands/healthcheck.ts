@@ -1,5 +1,5 @@
 /**
- * `authd healthcheck [--url U] [--ready]` (reference/cli.md): a probe for container
+ * `authd healthcheck [--url U] [--ready]`: a probe for container
  * HEALTHCHECKs with no curl in the image. Exit 0 on HTTP 200, 1 otherwise; silent on
  * success unless --json; never hangs (every request has a deadline).
  */

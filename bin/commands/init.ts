@@ -1,5 +1,5 @@
 /**
- * `authd init` (issue 2): asks on a TTY, takes flags and defaults elsewhere, and writes a
+ * `authd init`: asks on a TTY, takes flags and defaults elsewhere, and writes a
  * config file and `.env` from `templates/init/`. The fresh secret goes into `.env` only;
  * nothing is overwritten without --force.
  */

@@ -1,5 +1,5 @@
 /**
- * `authd org …` (reference/cli.md): organizations, members and invitations from the
+ * `authd org …`: organizations, members and invitations from the
  * shell, acting as the operator. Each command calls the same domain rules as the HTTP
  * routes (the "AsOperator" functions beside them); audit events say actor_type "cli".
  */
@@ -320,7 +320,7 @@ function registerOrganizationCommands(org: Command): void {
     .action(
       run<[string], { confirm?: string }>(
         async ({ loaded, db, globals, dryRun }, [selector], flags) => {
-          // Severe (reference/cli.md "Confirmation policy"): --yes is not enough; a dry
+          // Severe: --yes is not enough; a dry
           // run deletes nothing, so it shows the blast radius without --confirm.
           if (flags.confirm === undefined && !dryRun) {
             throw new UsageError(

@@ -1,5 +1,5 @@
 /**
- * `authd seed <file|->` and `authd db seed <file|->` (reference/cli.md "Seed file"):
+ * `authd seed <file|->` and `authd db seed <file|->`:
  * read the file, validate all of it, show progress, print the report.
  */
 import { readFile } from "node:fs/promises";
@@ -28,7 +28,7 @@ import { withDatabase } from "../with-database.js";
 import { registerCleanup } from "./cleanup.js";
 import { registerDbCommands } from "./db.js";
 
-/** Off a TTY, one progress line per this many items (reference/cli.md output contract). */
+/** Off a TTY, one progress line per this many items (on stderr, as all progress). */
 const PROGRESS_EVERY = 1000;
 
 const PHASE_LABELS: Record<SeedProgress["phase"], string> = {

@@ -147,7 +147,7 @@ export function registerSession(program: Command): void {
       const globals = command.optsWithGlobals<GlobalOptions>();
       await withAdmin(globals, async (admin) => {
         const { config } = admin.loaded;
-        // reference/cli.md "Global flags": the production profile refuses session create,
+        // The production profile refuses session create,
         // whatever the config file says.
         if (admin.loaded.production) {
           throw new UsageError(

@@ -20,7 +20,7 @@ export function parseCount(value: string): number {
 }
 
 /**
- * Moderate actions (reference/cli.md "Confirmation policy"): a prompt on a TTY, or
+ * Moderate actions: a prompt on a TTY, or
  * --yes; with neither, a usage error rather than a hang.
  */
 export async function confirmModerate(question: string, globals: GlobalOptions): Promise<boolean> {

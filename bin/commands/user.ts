@@ -1,6 +1,6 @@
 /**
  * `authd user …`: platform administration from the shell. Every verb calls the same
- * domain function as its `/admin/*` endpoint (DESIGN §1), as the actor "cli", so each
+ * domain function as its `/admin/*` endpoint, as the actor "cli", so each
  * writes an audit_event with actor_type "cli".
  */
 import { readFile } from "node:fs/promises";
@@ -525,7 +525,7 @@ export function registerUser(program: Command): void {
         const users = await resolveAll(admin, targets);
         const unique = [...new Map(users.map((found) => [found.id, found])).values()];
         if (unique.length > 1) {
-          // reference/cli.md: bulk delete is severe; --yes alone is not enough.
+          // Bulk delete is severe; --yes alone is not enough.
           if (flags.confirm !== String(unique.length)) {
             throw new UsageError(
               `deleting ${unique.length} users is severe: pass --confirm=${unique.length}`,

@@ -1,6 +1,6 @@
 /**
- * Linked accounts (SPEC §5-§7): listing, account info and unlinking. Social linking
- * comes with the social sign-in issue; credential accounts work here.
+ * Linked accounts: listing, account info and unlinking. Social linking comes with
+ * social sign-in; credential accounts work here.
  */
 import { recordAuditEvent } from "../audit/audit.js";
 import type { AuthdConfig } from "../config.js";
@@ -21,7 +21,7 @@ function scopesOf(account: AccountRow): string[] {
 }
 
 /**
- * A list-accounts entry in both generations' shapes: the spec's `provider` and the
+ * A list-accounts entry in both generations' shapes: the older clients' `provider` and the
  * current client's `providerId` and `userId` (README "Compatibility").
  */
 export function accountResponse(account: AccountRow) {
@@ -42,8 +42,8 @@ export async function listAccounts(sql: Sql, userId: string) {
 }
 
 /**
- * An account of the caller by row id, or by the provider's account id (the spec's
- * `accountId`); another user's account is never found.
+ * An account of the caller by row id, or by the provider's account id (the older
+ * clients' `accountId`); another user's account is never found.
  */
 async function findOwnAccount(
   sql: Queryable,
@@ -84,7 +84,7 @@ export interface UnlinkAuditActor {
 }
 
 /**
- * SPEC §5: the last account cannot be unlinked unless allowed. Counting and deleting
+ * The last account cannot be unlinked unless allowed. Counting and deleting
  * happen in one transaction, so two concurrent unlinks cannot remove the last two.
  * With `audit`, the `account.unlinked` row is written in that same transaction: a
  * refused or failed unlink records nothing, and a recorded one always happened.

@@ -1,7 +1,7 @@
 /** Every SQL statement on the account table. */
 import type { Queryable } from "../db/connection.js";
 
-/** SPEC §3 / api-facts §9: the email-and-password account's provider id. */
+/** The email-and-password account's provider id (Better Auth's). */
 export const CREDENTIAL_PROVIDER = "credential";
 
 export interface AccountRow {

@@ -1,6 +1,6 @@
 /**
- * SPEC §7 "Linked accounts": list-accounts, account-info (POST body, and the current
- * client's GET query), unlink-account (the spec's {providerId, accountId?} and the
+ * Linked accounts: list-accounts, account-info (POST body, and the current client's
+ * GET query), unlink-account (the older clients' {providerId, accountId?} and the
  * current client's {accountId} row id).
  */
 import type { FastifyInstance } from "fastify";
@@ -42,7 +42,7 @@ export function accountRoutes(context: AuthContext) {
     });
 
     typed.post("/unlink-account", { schema: { body: unlinkBody } }, async (request) => {
-      // SPEC §5: unlinking requires a fresh session.
+      // Unlinking requires a fresh session.
       const { user } = await requireFreshSession(context, request);
       if (!request.body.providerId && !request.body.accountId) {
         throw new AuthError("VALIDATION_ERROR", {

@@ -1,8 +1,7 @@
 /**
- * Platform administration (SPEC §6 "Platform roles", api-facts §5): the rules behind
- * both `POST /admin/*` and `authd user|session …`, so the two cannot disagree
- * (DESIGN §1). No Fastify here. Every action writes an audit_event in the same
- * transaction as its change.
+ * Platform administration (the admin API of Better Auth): the rules behind both
+ * `POST /admin/*` and `authd user|session …`, so the two cannot disagree. No Fastify
+ * here. Every action writes an audit_event in the same transaction as its change.
  */
 import { z } from "zod";
 import {
@@ -51,7 +50,7 @@ export interface AdminDeps {
   config: AuthdConfig;
 }
 
-/** api-facts §6.4: the admin access-control statements. */
+/** The admin access-control statements, as Better Auth names them. */
 export const ADMIN_STATEMENTS = {
   user: [
     "create",
@@ -73,7 +72,7 @@ type Resource = keyof typeof ADMIN_STATEMENTS;
 export type PermissionRequest = Partial<Record<Resource, string[]>>;
 type Grants = Partial<Record<Resource, readonly string[]>>;
 
-/** SPEC §6: admin holds everything (but impersonate-admins, api-facts §6.4); user nothing. */
+/** admin holds everything but impersonate-admins (as in Better Auth); user nothing. */
 const ADMIN_GRANTS: Grants = {
   user: ADMIN_STATEMENTS.user.filter((action) => action !== "impersonate-admins"),
   session: ADMIN_STATEMENTS.session,
@@ -90,7 +89,7 @@ function rolesOf(role: string | null, config: AuthdConfig): string[] {
 
 /**
  * The roles that may be set: every role in `admin.adminRoles`, the default role, and
- * the two SPEC §6 roles. A role in `adminRoles` holds the admin role's permissions.
+ * the built-in admin and user. A role in `adminRoles` holds the admin role's permissions.
  */
 export function knownRoles(config: AuthdConfig): Set<string> {
   return new Set([...config.admin.adminRoles, config.admin.defaultRole, "admin", "user"]);
@@ -207,7 +206,7 @@ export interface CreateUserInput {
   image?: string | null;
 }
 
-/** create-user: no password means no credential account (api-facts §5). */
+/** create-user: no password means no credential account (as in Better Auth). */
 export async function createUser(
   deps: AdminDeps,
   actor: AdminActor,
@@ -276,7 +275,7 @@ export interface UserList {
   offset?: number;
 }
 
-/** Without a limit at most this many rows come back (api-facts §5). */
+/** Without a limit at most this many rows come back (as in Better Auth). */
 export const DEFAULT_LIST_LIMIT = 100;
 
 function globToLike(glob: string): string {
@@ -441,7 +440,7 @@ const updateUserData = z.strictObject({
 });
 
 /**
- * update-user (api-facts §5): never the password or the id; a role needs set-role,
+ * update-user: never the password or the id; a role needs set-role,
  * ban fields need ban (and never oneself), an email stays unique.
  */
 export async function updateUser(
@@ -657,7 +656,7 @@ export async function listUserSessions(
 
 /**
  * revoke-user-session by session id (what list-user-sessions shows) or raw token.
- * Answers whether a session went; HTTP answers success either way (api-facts §5).
+ * Answers whether a session went; HTTP answers success either way (as in Better Auth).
  */
 export async function revokeUserSession(
   deps: AdminDeps,
@@ -715,8 +714,8 @@ export async function removeUser(
 
 /**
  * set-user-password: creates the credential account when missing. Sessions stay (the
- * HTTP endpoint, api-facts §5) unless `revokeSessions` (the CLI's default, reference/
- * cli.md); answers how many sessions ended.
+ * HTTP endpoint, as in Better Auth) unless `revokeSessions` (the CLI's default);
+ * answers how many sessions ended.
  */
 export async function setUserPassword(
   deps: AdminDeps,
@@ -747,7 +746,7 @@ export async function setUserPassword(
 }
 
 /**
- * A has-permission request (api-facts §6.4): per resource, a list of actions that must
+ * A has-permission request: per resource, a list of actions that must
  * all be allowed, or `{actions, connector}` where connector "OR" lets any one suffice
  * ("AND", the default, needs them all). Every resource listed must pass.
  */
@@ -790,7 +789,7 @@ export async function hasPermission(
 }
 
 /**
- * A session minted for browser tests (`authd session create`, reference/cli.md): the
+ * A session minted for browser tests (`authd session create`): the
  * caller checks `cli.allowSessionMint`; a banned user gets none.
  */
 export async function mintSession(

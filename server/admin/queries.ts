@@ -168,7 +168,7 @@ export async function updateUserAsAdmin(
   return row;
 }
 
-/** Every session of the user, expired ones included (api-facts §5 list-user-sessions). */
+/** Every session of the user, expired ones included (list-user-sessions, as in Better Auth). */
 export async function listAllSessionsOfUser(sql: Queryable, userId: string): Promise<SessionRow[]> {
   return sql<SessionRow[]>`
     select * from session where user_id = ${userId} order by created_at desc, id`;

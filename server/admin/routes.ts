@@ -1,5 +1,5 @@
 /**
- * The platform admin API (api-facts §5) under /admin/: thin handlers over
+ * The platform admin API (Better Auth's admin endpoints) under /admin/: thin handlers over
  * server/admin/admin.ts. Signed out is 401 UNAUTHORIZED; a caller without the
  * permission gets 403 with the endpoint's YOU_ARE_NOT_ALLOWED_TO_* code. With
  * `admin.enabled: false` no route exists (404 NOT_FOUND).
@@ -86,7 +86,7 @@ const setPasswordBody = z.object({
   newPassword: passwordInput.min(1, "newPassword cannot be empty"),
 });
 const actionsShape = z.array(boundedString(64)).max(32);
-/** Per resource: actions (all needed), or `{actions, connector: "OR" | "AND"}` (api-facts §6.4). */
+/** Per resource: actions (all needed), or `{actions, connector: "OR" | "AND"}`. */
 const resourceCheck = z.union([
   actionsShape,
   z.object({ actions: actionsShape, connector: z.enum(["OR", "AND"]).optional() }),
@@ -126,7 +126,7 @@ export function adminRoutes(context: AuthContext) {
     typed.post("/admin/create-user", { schema: { body: createUserBody } }, async (request) => {
       const actor = await actorOf(request);
       const { data, ...body } = request.body;
-      // Ban fields through create-user need the ban permission (api-facts §5): refused.
+      // Ban fields through create-user need the ban permission (as in Better Auth): refused.
       if (data && ("banned" in data || "banReason" in data || "banExpires" in data)) {
         throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_BAN_USERS");
       }
@@ -195,7 +195,7 @@ export function adminRoutes(context: AuthContext) {
           request.body.userId,
           clientInfo(request),
         );
-        // api-facts §5: the admin's token waits in admin_session; the impersonation
+        // As in Better Auth, the admin's token waits in admin_session; the impersonation
         // cookie is a browser-session one.
         setAdminSessionCookie(
           request,
@@ -212,7 +212,7 @@ export function adminRoutes(context: AuthContext) {
       },
     );
 
-    // No admin permission check: any impersonation session may end itself (api-facts §5).
+    // No admin permission check: any impersonation session may end itself (as in Better Auth).
     typed.post("/admin/stop-impersonating", async (request, reply) => {
       const current = await requireSession(context, request);
       if (!current.session.impersonatedBy) throw new AuthError("YOU_ARE_NOT_IMPERSONATING_ANYONE");

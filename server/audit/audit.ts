@@ -1,4 +1,4 @@
-/** The audit trail of admin and security events (DESIGN §2 audit_event). */
+/** The audit trail of admin and security events (the audit_event table). */
 import { generateId } from "../crypto/random.js";
 import type { Queryable } from "../db/connection.js";
 import { insertAuditEvent, type NewAuditEvent } from "./queries.js";

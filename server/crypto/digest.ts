@@ -1,6 +1,6 @@
 /**
- * Digests, HMAC signatures and constant-time comparison (DESIGN §1 "Crypto in one
- * place"). Secrets at rest are SHA-256 digests; cookies carry `<value>.<signature>`.
+ * Digests, HMAC signatures and constant-time comparison, all in this one place.
+ * Secrets at rest are SHA-256 digests; cookies carry `<value>.<signature>`.
  */
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 

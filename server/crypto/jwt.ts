@@ -1,5 +1,5 @@
 /**
- * Signed tokens for email verification and email change (SPEC §9: HS256). The header
+ * Signed tokens for email verification and email change (HS256). The header
  * is exactly {"alg":"HS256"} and the key is the UTF-8 bytes of the server secret, as the
  * established implementation does, so its links keep working.
  */

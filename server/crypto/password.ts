@@ -1,7 +1,7 @@
 /**
  * Password hashing: argon2id at the OWASP parameters (m=19456 KiB, t=2, p=1). Sign-in
  * for an unknown email verifies against a dummy hash so it costs what a wrong password
- * costs (issue 3: emails cannot be enumerated by timing).
+ * costs (emails cannot be enumerated by timing).
  *
  * Imported users (`authd user import`) may bring hashes of other systems: argon2id at
  * any parameters, bcrypt (`$2a$`/`$2b$`/`$2y$`) and the established implementation's
@@ -79,7 +79,7 @@ export function hashPassword(password: string): Promise<string> {
  * ms per hash where the argon2 package takes 21 on the benchmark host (bench/README.md
  * "Seeding": 10,000 distinct passwords in 45 s instead of ~110). Each verifies with
  * verifyPassword (tests/server/imported-passwords.test.ts). Requests keep the argon2
- * package (PRODUCT.md's stack); moving them too would double sign-in capacity, a
+ * package (the product's chosen stack); moving them too would double sign-in capacity, a
  * decision with its numbers in bench/README.md.
  */
 export function hashPasswordInBulk(password: string): Promise<string> {

@@ -1,12 +1,12 @@
 /**
- * Every random value authd makes (DESIGN §1 "Crypto in one place"). Tokens are drawn
+ * Every random value authd makes, all from this one module. Tokens are drawn
  * from the platform CSPRNG with rejection sampling, so each character is uniform.
  */
 import { randomBytes, randomFillSync } from "node:crypto";
 
 const ALPHANUMERIC = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
-/** SPEC §9 token lengths, named so call sites read as the spec does. */
+/** Token lengths, named by what each token is for. */
 export const TOKEN_LENGTHS = {
   id: 32,
   sessionToken: 32,
@@ -49,7 +49,7 @@ export function randomString(length: number, alphabet: string = ALPHANUMERIC): s
   return result;
 }
 
-/** Opaque 32-character ids for every row (api-facts §1 "ID format"). */
+/** Opaque 32-character ids for every row (Better Auth's id format). */
 export function generateId(): string {
   return randomString(TOKEN_LENGTHS.id);
 }

@@ -1,10 +1,10 @@
 /**
- * Statement batching for hot paths (bench/README.md "Organizations", third session of 2026-11-25): concurrent
- * callers of one kind of statement share a round trip. While fewer than `maxInFlight`
- * batches are out, a call is sent at once (a lone request waits for nothing); once
- * that many are out, calls queue and leave together, up to `maxBatchSize` at a time,
- * the moment a batch comes back. Under load this turns fifty round trips into two or
- * three, and PostgreSQL parses, plans and commits once per batch.
+ * Statement batching for hot paths (bench/README.md, "Organizations": batched
+ * statements): concurrent callers of one kind of statement share a round trip. While
+ * fewer than `maxInFlight` batches are out, a call is sent at once (a lone request
+ * waits for nothing); once that many are out, calls queue and leave together, up to
+ * `maxBatchSize` at a time, the moment a batch comes back. Under load this turns fifty
+ * round trips into two or three, and PostgreSQL parses, plans and commits once per batch.
  *
  * DataLoader batches per tick instead, which under a steady stream of HTTP requests
  * gives batches of one or two; the in-flight bound is what makes batches grow with load.

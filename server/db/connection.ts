@@ -1,5 +1,5 @@
 /**
- * The database connection (DESIGN §2): postgres.js against `database.url`, or against
+ * The database connection: postgres.js against `database.url`, or against
  * an embedded PGlite served on a loopback port when no URL is configured, so every
  * other module has one code path.
  */
@@ -84,7 +84,7 @@ function connect(url: string, max: number, connectTimeout: number): Sql {
     onnotice: () => {},
     // JIT compiles a statement whose estimated cost is high, which for authd's short
     // statements costs 100+ ms each time: one user in 40,000 organizations skews the
-    // membership estimates enough to trigger it (bench/README.md "Organizations", third session of 2026-11-25).
+    // membership estimates enough to trigger it (bench/README.md "Organizations").
     connection: { application_name: "authd", jit: "off" },
   }) as unknown as Sql;
 }
@@ -189,7 +189,7 @@ export async function openDatabase(
     return { sql, url, embedded: false, label, close: () => sql.end({ timeout: 5 }) };
   }
 
-  // Embedded PGlite is one database session, so the app uses one connection (DESIGN §2).
+  // Embedded PGlite is one database session, so the app uses one connection.
   const embedded = await startEmbeddedPostgres(dataPath(loaded, "pgdata"), options.logger);
   const sql = connect(embedded.url, 1, config.database.connectTimeout);
   try {

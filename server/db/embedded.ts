@@ -62,7 +62,7 @@ export async function startEmbeddedPostgres(
     const db = await PGlite.create(dir, {
       startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"],
     });
-    // maxConnections above 1: a short-lived migration connection must coexist (DESIGN §2).
+    // maxConnections above 1: a short-lived migration connection must coexist.
     const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port: 0, maxConnections: 8 });
     await server.start();
     const address = server.getServerConn();

@@ -1,5 +1,5 @@
 /**
- * Schema migrations (DESIGN §2): node-pg-migrate runs the numbered SQL files of
+ * Schema migrations: node-pg-migrate runs the numbered SQL files of
  * `migrations/`, under its advisory lock, recording them in `authd_migrations`.
  * node-pg-migrate has no status command, so status is computed here.
  */

@@ -1,6 +1,6 @@
 /**
  * The transaction helper: every multi-statement write goes through it, so limits and
- * uniqueness hold under concurrency (SPEC §5 limits). Serialization failures and
+ * uniqueness hold under concurrency. Serialization failures and
  * deadlocks are retried a few times with jitter; other errors propagate unchanged and
  * nothing is half-written.
  */
@@ -65,7 +65,7 @@ export interface SentWrites<W> {
 
 /**
  * A read-then-write transaction in two round trips, for hot paths (accept invitation,
- * issue 4's benchmark): BEGIN goes out together with `read`'s statements, and COMMIT
+ * which the benchmark measures): BEGIN goes out together with `read`'s statements, and COMMIT
  * right behind the statements `write` sends. `write` may await anything it needs (more
  * statements, a configured limit function), but when it resolves every statement of
  * the transaction must have been sent; it answers their results as `sent`, which is

@@ -1,4 +1,4 @@
-/** SPEC §7 change-email (SPEC §4 "Email", §5 rules). */
+/** change-email; the mails and their rules are in server/verification/verification.ts. */
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { AuthError } from "../errors.js";
@@ -20,7 +20,7 @@ export function emailRoutes(context: AuthContext) {
       const current = await requireSession(context, request);
       const newEmail = requireValidEmail(request.body.newEmail);
       if (newEmail === current.user.email) throw new AuthError("EMAIL_IS_THE_SAME");
-      // SPEC §5: an address that already has an account is refused.
+      // An address that already has an account is refused.
       if (await findUserByEmail(context.sql, newEmail))
         throw new AuthError("COULD_NOT_UPDATE_EMAIL");
       const outcome = await sendChangeEmailMail(

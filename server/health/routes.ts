@@ -1,5 +1,5 @@
 /**
- * Probes for load balancers and orchestrators (reference/cli.md "serve"): `/healthz`
+ * Probes for load balancers and orchestrators: `/healthz`
  * answers while the process runs; `/readyz` also needs the database to answer and the
  * schema to be current and the server not to be draining, and turns 503 as soon as a
  * shutdown begins. `serve --management-port` serves them on a port of their own too.

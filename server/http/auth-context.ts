@@ -54,7 +54,7 @@ export function currentSession(
   return pending;
 }
 
-/** SPEC §6: authenticated calls answer 401 UNAUTHORIZED without a session. */
+/** Authenticated calls answer 401 UNAUTHORIZED without a session. */
 export async function requireSession(
   context: AuthContext,
   request: FastifyRequest,
@@ -66,7 +66,7 @@ export async function requireSession(
 
 /**
  * requireSession plus a read about the caller answered in the same statement as the
- * session lookup (one round trip: issue 4's list organizations). The session rules are
+ * session lookup (one round trip, e.g. for list organizations). The session rules are
  * the same: findLiveSessionAnd applies findLiveSession's.
  */
 export async function requireSessionWith<T>(
@@ -85,7 +85,7 @@ export async function requireSessionWith<T>(
   return { current, value: found.rider };
 }
 
-/** SPEC §6 "Freshness": a session younger than `freshAge` (0 = not checked). */
+/** Freshness: a session younger than `freshAge` (0 = not checked). */
 export async function requireFreshSession(
   context: AuthContext,
   request: FastifyRequest,

@@ -1,5 +1,5 @@
 /**
- * The one place errors become responses (DESIGN §1 "One error catalogue"): AuthError
+ * The one place errors become responses, from the one error catalogue: AuthError
  * answers `{code, message}` with its catalogue status; malformed requests answer 4xx
  * with a stable code; anything unexpected answers 500 INTERNAL_SERVER_ERROR with no
  * stack or SQL, and is logged with the request id.

@@ -1,6 +1,6 @@
 /**
  * `application/x-www-form-urlencoded` bodies, accepted only where the established API
- * accepts them (api-facts §1): sign-in/email, sign-up/email and the OAuth callback, so
+ * accepts them (Better Auth): sign-in/email, sign-up/email and the OAuth callback, so
  * a plain HTML form can post there. Every other route answers 415 for a form.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";

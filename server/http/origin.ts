@@ -1,5 +1,5 @@
 /**
- * Origin and redirect safety (SPEC §5, issue 3 point 7, api-facts §10).
+ * Origin and redirect safety.
  *
  * - Cookie-carrying POSTs must come from a trusted Origin (or, without one, Referer).
  * - Sign-in and sign-up are also guarded against login CSRF without a cookie.

@@ -1,5 +1,5 @@
 /**
- * Rate limits (issue 3 point 8) with @fastify/rate-limit: by client address and route,
+ * Rate limits with @fastify/rate-limit: by client address and route,
  * 100 requests per 10 s by default; 3 per 10 s on sign-in, sign-up, change-password
  * and change-email; 3 per 60 s on password-reset and verification mail; all
  * configurable. Counters live in memory, or in Redis when `redis.url` is set so that
@@ -15,7 +15,7 @@ interface Rule {
   max: number;
 }
 
-/** The built-in special rules, by path below the base path (api-facts §7.2). */
+/** The built-in special rules, by path below the base path (Better Auth's defaults). */
 export const DEFAULT_SPECIAL_RULES: ReadonlyArray<readonly [string, Rule]> = [
   ["/sign-in/", { window: 10, max: 3 }],
   ["/sign-up/", { window: 10, max: 3 }],
@@ -87,7 +87,7 @@ export async function registerRateLimit(
       retryAfter: Math.ceil(context.ttl / 1000),
     }),
   });
-  // The established client reads X-Retry-After (api-facts §2.1).
+  // Better Auth's client reads X-Retry-After.
   app.addHook("onSend", async (_request, reply, payload) => {
     if (reply.statusCode === 429) {
       const retryAfter = reply.getHeader("retry-after");

@@ -1,6 +1,6 @@
 /**
  * Building blocks of the request schemas: every string has a maximum length, checked
- * before any hashing or database work (issue 3 point 7), and NUL bytes are refused.
+ * before any hashing or database work, and NUL bytes are refused.
  */
 import { z } from "zod";
 
@@ -26,7 +26,7 @@ export const callbackUrl = boundedString(2048);
 /** RFC 5321 caps an address at 254 characters; the format check is the domain's. */
 export const emailInput = boundedString(320);
 
-/** Display names (issue 3: names over 255 characters are refused). */
+/** Display names (names over 255 characters are refused). */
 export const nameInput = boundedString(255);
 
 /** Image URLs or data references. */

@@ -1,8 +1,8 @@
 /**
- * Session cookies (DESIGN §4): `<prefix>.session_token` carries the token signed with
+ * Session cookies: `<prefix>.session_token` carries the token signed with
  * the secret (HMAC); `<prefix>.dont_remember` marks a browser-session login;
  * `<prefix>.session_data` is the optional signed session cache, at most 4093
- * characters (SPEC §9), bound to the token it was made for. HttpOnly, SameSite=Lax,
+ * characters, bound to the token it was made for. HttpOnly, SameSite=Lax,
  * and Secure with the `__Secure-` prefix on https.
  */
 import type {} from "@fastify/cookie";
@@ -11,9 +11,9 @@ import type { AuthdConfig } from "../config.js";
 import { constantTimeEqual, hmac, signValue, unsignValue } from "../crypto/digest.js";
 import type { SessionResponse, UserResponse } from "../sessions/sessions.js";
 
-/** SPEC §9: cached session cookie cap. */
+/** The cached session cookie's cap, in characters. */
 export const SESSION_DATA_MAX_LENGTH = 4093;
-/** SPEC §9: cookie lifetime cap, 400 days. */
+/** Cookie lifetime cap, 400 days. */
 export const COOKIE_MAX_AGE_CAP = 400 * 86400;
 const CACHE_VERSION = "v1";
 
@@ -238,7 +238,7 @@ export function readSessionDataCookie(
 }
 
 /**
- * Impersonation (api-facts §8): the admin's own token rides along in the signed
+ * Impersonation (as in Better Auth): the admin's own token rides along in the signed
  * `admin_session` cookie as `<token>:<"true" when the admin's login was not remembered>`.
  */
 export function setAdminSessionCookie(

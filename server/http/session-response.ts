@@ -17,7 +17,7 @@ export interface IssuedSession {
 
 /**
  * Starts a session for `user` and sets its cookies. A valid session the request still
- * carries is ended first (issue 3: signing in ends the old session).
+ * carries is ended first (signing in ends the old session).
  */
 export async function issueSession(
   context: AuthContext,
@@ -26,7 +26,7 @@ export async function issueSession(
   user: UserRow,
   options: { rememberMe?: boolean } = {},
 ): Promise<IssuedSession> {
-  // issue 5: no sign-in method issues a session to a banned user (an expired ban lifts).
+  // No sign-in method issues a session to a banned user (an expired ban lifts).
   await assertNotBanned(context.sql, user);
   const previous = await currentSession(context, request);
   if (previous) await endSession(context.sql, previous.session.id);

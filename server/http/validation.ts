@@ -1,5 +1,5 @@
 /**
- * Zod as Fastify's validator (DESIGN §4): route schemas are zod schemas, handlers get
+ * Zod as Fastify's validator: route schemas are zod schemas, handlers get
  * their parsed types, and a failure becomes 400 VALIDATION_ERROR in the error handler
  * before any domain code runs.
  */

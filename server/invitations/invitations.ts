@@ -1,6 +1,6 @@
 /**
- * Invitations (SPEC §4 "Invitation status", §5, §6; issue 4 points 3, 5, 7, 8): invite,
- * accept, reject, cancel, read and list. Every rule lives here; no Fastify.
+ * Invitations: invite, accept, reject, cancel, read and list. Every rule lives here;
+ * no Fastify.
  *
  * Locks: a write that depends on counts of an organization (members, pending
  * invitations) first locks the organization row, then the invitation row. Invites and
@@ -75,7 +75,7 @@ export interface InvitationCaller {
   session: Pick<SessionRow, "id" | "activeOrganizationId">;
 }
 
-/** The invitation as clients see it (api-facts §4 "Invitation"). */
+/** The invitation as clients see it (the shape Better Auth answers). */
 export interface InvitationResponse {
   id: string;
   organizationId: string;
@@ -131,12 +131,12 @@ export function invitationAcceptUrl(config: AuthdConfig, baseUrl: string, id: st
   return `${new URL(baseUrl).origin}/accept-invitation/${encoded}`;
 }
 
-/** SPEC §4: only a pending, unexpired invitation can be accepted or read. */
+/** Only a pending, unexpired invitation can be accepted or read. */
 function isLive(invitation: InvitationRow, now: Date): boolean {
   return invitation.status === "pending" && invitation.expiresAt.getTime() > now.getTime();
 }
 
-/** SPEC §5: only the invited address, compared case-insensitively. */
+/** Only the invited address, compared case-insensitively. */
 function requireRecipient(invitation: InvitationRow, user: UserRow): void {
   if (invitation.email.toLowerCase() !== user.email.toLowerCase()) {
     throw new AuthError("YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION");
@@ -157,7 +157,7 @@ async function resolveLimit(
   return answered;
 }
 
-/** SPEC §5: `membershipLimit` is a number or a function of (user, organization). */
+/** `membershipLimit` is a number or a function of (user, organization). */
 function membershipLimitFor(
   config: AuthdConfig,
   user: UserRow,
@@ -170,7 +170,7 @@ function membershipLimitFor(
 }
 
 /**
- * SPEC §5 team member limit, `teams.maximumMembersPerTeam`: a number or a function of
+ * The team member limit, `teams.maximumMembersPerTeam`: a number or a function of
  * {teamId, team, organizationId, organization, userId} (as add-team-member calls it),
  * with `userId` the caller; unlimited when unset. Someone already in the team takes no
  * new place. Callers inside a transaction hold the team's row lock (`lockTeam`).
@@ -236,7 +236,7 @@ export interface InviteMemberInput {
   organizationId?: string | null;
   resend?: boolean;
   teamId?: string | readonly string[] | null;
-  /** Default true; false creates the invitation and only answers its link (issue 4 point 7). */
+  /** Default true; false creates the invitation and only answers its link. */
   sendEmail?: boolean;
 }
 
@@ -249,7 +249,7 @@ export interface InvitedMember {
 }
 
 /**
- * invite-member (issue 4 point 3): the caller must be a member with `invitation:create`;
+ * invite-member: the caller must be a member with `invitation:create`;
  * one pending invitation per address (a resend extends it); the membership and
  * invitation limits hold; the invitation is mailed unless `sendEmail` is false.
  */
@@ -292,7 +292,7 @@ export async function inviteMember(
       if (await findMemberByEmail(tx, organizationId, email)) {
         throw new AuthError("USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION");
       }
-      // A team that is already full now would refuse the accept later (api-facts §4.3).
+      // A team that is already full now would refuse the accept later (as in Better Auth).
       for (const team of teams) {
         await assertRoomInTeam(tx, config, {
           team,
@@ -366,13 +366,13 @@ export async function inviteMember(
 export interface AcceptedInvitation {
   invitation: InvitationResponse;
   member: MemberResponse;
-  /** What the caller's session now points at (SPEC §4: accepting sets the active organization). */
+  /** What the caller's session now points at (accepting sets the active organization). */
   activeOrganizationId: string;
   activeTeamId: string | null;
 }
 
 /**
- * accept-invitation (SPEC §4, §5): the recipient joins with the invitation's role, and
+ * accept-invitation: the recipient joins with the invitation's role, and
  * its teams, in one transaction under the organization's lock, so the membership limit
  * holds however many accept at once; a refused accept leaves the invitation pending.
  */
@@ -448,7 +448,7 @@ export async function acceptInvitation(
             await insertTeamMember(tx, { id: generateId(), teamId: team.id, userId: joinerId });
             teams.push(team);
           }
-          // api-facts §4.3: with exactly one team, it becomes the active team too.
+          // With exactly one team, it becomes the active team too (as in Better Auth).
           activeTeamId = teams.length === 1 ? (teams[0]?.id ?? null) : null;
         }
         // Settled before COMMIT is sent, so a miss (it cannot happen while the lock is
@@ -480,7 +480,7 @@ export async function acceptInvitation(
 
 /**
  * reject-invitation: the recipient declines a pending invitation; one that expired
- * while pending can still be declined (api-facts §4.3).
+ * while pending can still be declined (as in Better Auth).
  */
 export async function rejectInvitation(
   sql: Queryable,
@@ -496,8 +496,8 @@ export async function rejectInvitation(
 }
 
 /**
- * cancel-invitation (SPEC §6: needs `invitation:cancel`). An invitation of an
- * organization the caller is not in answers as unknown (issue 4 point 8).
+ * cancel-invitation (needs `invitation:cancel`). An invitation of an
+ * organization the caller is not in answers as unknown (tenants stay isolated).
  */
 export async function cancelInvitation(
   deps: Pick<InvitationDeps, "sql" | "config">,
@@ -511,7 +511,7 @@ export async function cancelInvitation(
   if (!hasPermission(deps.config, member.role, { invitation: ["cancel"] })) {
     throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_CANCEL_THIS_INVITATION");
   }
-  // SPEC §4: only a pending invitation becomes canceled.
+  // Only a pending invitation becomes canceled.
   const canceled = await settleInvitation(deps.sql, invitationId, "canceled");
   if (!canceled) throw new AuthError("INVITATION_NOT_FOUND");
   return invitationResponse(canceled);
@@ -523,7 +523,7 @@ export interface InvitationDetails extends InvitationResponse {
   inviterEmail: string;
 }
 
-/** get-invitation (SPEC §7): the recipient reads a pending, unexpired invitation. */
+/** get-invitation: the recipient reads a pending, unexpired invitation. */
 export async function getInvitation(
   sql: Queryable,
   user: UserRow,
@@ -564,10 +564,10 @@ export type InvitationList =
     };
 
 /**
- * list-invitations (SPEC §6: members only). Reading invitees' addresses needs
+ * list-invitations (members only). Reading invitees' addresses needs
  * `invitation:create` too, and invitations granting the creator role are shown only
- * to its holders (api-facts §4.3). Without limit/offset every invitation is answered;
- * with either, one page and the total (issue 4 point 7: never truncated silently).
+ * to its holders (as in Better Auth). Without limit/offset every invitation is answered;
+ * with either, one page and the total (never truncated silently).
  */
 export async function listInvitations(
   deps: Pick<InvitationDeps, "sql" | "config">,
@@ -603,7 +603,7 @@ export async function listInvitations(
 
 /**
  * list-user-invitations: the caller's own pending invitations. Reading them by address
- * hands out accept links, so the address must be proven first (api-facts §4.3).
+ * hands out accept links, so the address must be proven first (as in Better Auth).
  */
 export async function listUserInvitations(
   sql: Queryable,
@@ -618,7 +618,7 @@ export async function listUserInvitations(
 }
 
 /**
- * Issue 4 point 7: the invitation a sign-up names, when it is pending, unexpired and
+ * The invitation a sign-up names, when it is pending, unexpired and
  * addressed to the new account's email; otherwise nothing (a sign-up never tells
  * whether an invitation id exists).
  */
@@ -702,7 +702,7 @@ export async function inviteMemberAsOperator(
       if (await findMemberByEmail(tx, organizationId, email)) {
         throw new AuthError("USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION");
       }
-      // A team that is already full now would refuse the accept later (api-facts §4.3).
+      // A team that is already full now would refuse the accept later (as in Better Auth).
       for (const team of teams) {
         await assertRoomInTeam(tx, config, {
           team,
@@ -792,7 +792,7 @@ export async function listInvitationsAsOperator(
 }
 
 /**
- * cancel as the operator: SPEC §4, only a pending invitation becomes canceled; an
+ * cancel as the operator: only a pending invitation becomes canceled; an
  * unknown or settled one answers INVITATION_NOT_FOUND, as cancelInvitation does.
  */
 export async function cancelInvitationAsOperator(

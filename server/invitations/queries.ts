@@ -1,12 +1,12 @@
 /**
- * Every SQL statement on the invitation table (DESIGN §1 "One place per table"). Each
+ * Every SQL statement on the invitation table: one place per table. Each
  * function takes the pool or a transaction first. Times are compared with the
  * application's clock (`now` arguments), the same clock that wrote `expires_at`.
  */
 import type { Queryable } from "../db/connection.js";
 import type { MemberRow, OrganizationRow } from "../organization/queries.js";
 
-/** SPEC §4 "Invitation status". */
+/** An invitation's statuses. */
 export const INVITATION_STATUSES = ["pending", "accepted", "rejected", "canceled"] as const;
 export type InvitationStatus = (typeof INVITATION_STATUSES)[number];
 
@@ -31,7 +31,7 @@ export interface InvitationDetailsRow extends InvitationRow {
   organizationName: string;
   organizationSlug: string;
   inviterEmail: string;
-  /** SPEC §8 "Inviter is no longer a member". */
+  /** False: the invitation answers "Inviter is no longer a member". */
   inviterIsMember: boolean;
 }
 

@@ -1,6 +1,5 @@
 /**
- * SPEC §7 "Organization" invitation calls and the ones issue 4 adds around them:
- * invite-member, accept-, reject-, cancel-invitation, get-invitation,
+ * The invitation endpoints: invite-member, accept-, reject-, cancel-invitation, get-invitation,
  * list-invitations, list-user-invitations. Thin handlers over invitations.ts.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
@@ -62,7 +61,7 @@ const listInvitationsQuery = z.object({
 
 /**
  * Accepts for a signed-in session and keeps its cookie cache in step with the new
- * active organization (SPEC §4). Also used by verify-email (issue 4 point 7).
+ * active organization. Also used by verify-email (a sign-up from an invitation).
  */
 export async function acceptInvitationForSession(
   context: AuthContext,

@@ -1,5 +1,5 @@
 /**
- * Sending authd's mail (issue 3 point 3): render the template, hand it to the
+ * Sending authd's mail: render the template, hand it to the
  * transport, and never hold the response longer than `mail.timeout`. A send that is
  * still running then finishes in the background; every failure is logged with the
  * request id and recorded as an audit event, never silently dropped.

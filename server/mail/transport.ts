@@ -1,5 +1,5 @@
 /**
- * The mail transport (DESIGN §1 "mail/"): nodemailer over SMTP when `mail.smtpUrl` is
+ * The mail transport: nodemailer over SMTP when `mail.smtpUrl` is
  * set, otherwise an outbox folder where each message is written as one `.eml` file, so
  * that development and tests can read the links authd sends without a mail server.
  */

@@ -1,5 +1,5 @@
 /**
- * Tenant isolation (issue 4 point 8): every organization-scoped call resolves which
+ * Tenant isolation: every organization-scoped call resolves which
  * organization it is about and proves the caller belongs to it before anything else.
  */
 import type { AuthdConfig } from "../config.js";
@@ -80,7 +80,7 @@ export async function accessOrganization(
   return { organization: found.organization, member: found.member };
 }
 
-/** SPEC §6: the member's role(s) must grant the request, else `denied` (403). */
+/** The member's role(s) must grant the request, else `denied` (403). */
 export function requirePermission(
   config: AuthdConfig,
   member: MemberRow,

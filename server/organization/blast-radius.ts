@@ -1,6 +1,6 @@
 /**
- * What deleting an organization takes with it (reference/cli.md "Confirmation policy":
- * `authd org delete --dry-run` shows the blast radius). Members, invitations, teams and
+ * What deleting an organization takes with it (`authd org delete --dry-run` shows
+ * this blast radius). Members, invitations, teams and
  * team memberships go by cascade; sessions stay but lose it as their active
  * organization (and team), so those are counted apart.
  */

@@ -1,5 +1,5 @@
 /**
- * get-full-organization in one round trip (issue 4 point 7 and its benchmark): the
+ * get-full-organization in one round trip whatever the organization's size: the
  * organization, the caller's membership, the first page of members with their users,
  * the members' total, the pending invitations the caller may see and the teams, built
  * by PostgreSQL as one JSON text that is sent as it is. Parsing some fifty rows and

@@ -1,5 +1,5 @@
 /**
- * Organizations and their members (SPEC §4 "Organization", §5 rules, §6 roles):
+ * Organizations and their members:
  * create, update, delete, set-active, leave, remove a member, change a member's role.
  * Limits and last-owner rules are checked inside transactions that lock the row they
  * count under, so they hold under concurrency. No Fastify here.
@@ -50,7 +50,7 @@ import {
   updateOrganizationRow,
 } from "./queries.js";
 
-/** The organization as clients see it (SPEC §3). */
+/** The organization as clients see it. */
 export function organizationResponse(organization: OrganizationRow) {
   return {
     id: organization.id,
@@ -86,7 +86,7 @@ export interface Actor {
 
 type HookFunction = (input: Record<string, unknown>) => unknown;
 
-/** Runs a configured hook; a before hook that throws aborts with its error (issue 4 point 6). */
+/** Runs a configured hook; a before hook that throws aborts with its error. */
 async function runHook(hook: unknown, input: Record<string, unknown>): Promise<unknown> {
   if (typeof hook !== "function") return undefined;
   try {
@@ -103,7 +103,7 @@ function isPlatformAdmin(config: AuthdConfig, user: UserRow): boolean {
   return splitRoles(user.role ?? "").some((role) => config.admin.adminRoles.includes(role));
 }
 
-/** SPEC §5: an organization limit (a number, or a function of the user) caps creation. */
+/** An organization limit (a number, or a function of the user) caps creation. */
 async function limitReached(config: AuthdConfig, user: UserRow, owned: number): Promise<boolean> {
   const limit = config.organization.organizationLimit;
   if (limit === undefined) return false;
@@ -124,7 +124,7 @@ export interface CreateOrganizationInput {
   slug: string;
   logo?: string | null;
   metadata?: Record<string, unknown> | null;
-  /** On behalf of another user: platform admins only (SPEC §6). */
+  /** On behalf of another user: platform admins only. */
   userId?: string;
   keepCurrentActiveOrganization?: boolean;
 }
@@ -326,7 +326,7 @@ async function deleteOrganizationWithHooks(
   return deleted;
 }
 
-/** SPEC §6: the last owner cannot be demoted. Runs under the organization lock. */
+/** The last owner cannot be demoted. Runs under the organization lock. */
 async function changeMemberRole(
   tx: Queryable,
   config: AuthdConfig,
@@ -355,7 +355,7 @@ async function changeMemberRole(
   return updated;
 }
 
-/** SPEC §6: the only owner cannot be removed. Runs under the organization lock. */
+/** The only owner cannot be removed. Runs under the organization lock. */
 async function removeMemberKeepingAnOwner(
   tx: Queryable,
   config: AuthdConfig,
@@ -382,7 +382,7 @@ async function removeMemberKeepingAnOwner(
   return withUser;
 }
 
-/** SPEC §5 check-slug: 'slug is taken' when it exists. */
+/** check-slug: 'slug is taken' when it exists. */
 export async function checkSlug(sql: Queryable, slug: string): Promise<void> {
   if (await findOrganizationBySlug(sql, slug)) throw new AuthError("SLUG_IS_TAKEN");
 }
@@ -394,7 +394,7 @@ export async function updateOrganization(
   selector: OrganizationSelector,
   data: OrganizationChanges,
 ): Promise<OrganizationRow> {
-  // SPEC §5: organizationId is optional and defaults to the active organization.
+  // organizationId is optional and defaults to the active organization.
   const { organization, member } = await accessOrganization(
     sql,
     actor.user.id,
@@ -417,7 +417,7 @@ export async function deleteOrganization(
   actor: Actor,
   organizationId: string,
 ): Promise<OrganizationRow> {
-  // SPEC §8: organization deletion disabled answers FORBIDDEN.
+  // Organization deletion disabled answers FORBIDDEN.
   if (config.organization.disableOrganizationDeletion) {
     throw new AuthError("ORGANIZATION_DELETION_DISABLED");
   }
@@ -478,11 +478,11 @@ export async function setActiveOrganization(
 async function removeMembership(tx: Queryable, member: MemberRow): Promise<void> {
   await deleteMemberRow(tx, member.id);
   await deleteTeamMembershipsInOrganization(tx, member.organizationId, member.userId);
-  // SPEC §4: leaving or being removed clears the organization as active.
+  // Leaving or being removed clears the organization as active.
   await clearActiveOrganization(tx, member.userId, member.organizationId);
 }
 
-/** SPEC §5 leave: the sole owner cannot leave. */
+/** leave: the sole owner cannot leave. */
 export async function leaveOrganization(
   sql: Sql,
   config: AuthdConfig,
@@ -510,7 +510,7 @@ export async function leaveOrganization(
 }
 
 /**
- * SPEC §6: removing needs member:delete; only an owner removes an owner, and the only
+ * Removing needs member:delete; only an owner removes an owner, and the only
  * owner cannot be removed. `memberIdOrEmail` with an @ is an email.
  */
 export async function removeMember(
@@ -592,7 +592,7 @@ export async function updateMemberRole(
 // apply the same rules as the HTTP ones above (slug rule, unique keys, roles exist,
 // limits, last owner) without a membership check, and audit as actor_type "cli".
 
-/** The slug rule (issue 4, README "Organizations"): lowercase letters and digits joined by single hyphens. */
+/** The slug rule (README): lowercase letters and digits joined by single hyphens. */
 export const ORGANIZATION_SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /** An organization by id, else by slug. */
@@ -666,7 +666,7 @@ export async function createOrganizationAsOperator(
   });
 }
 
-/** delete: refused when deletion is disabled (SPEC §8); the hooks run with no user. */
+/** delete: refused when deletion is disabled; the hooks run with no user. */
 export async function deleteOrganizationAsOperator(
   sql: Sql,
   config: AuthdConfig,
@@ -696,7 +696,7 @@ export async function listMembersAsOperator(
   }
 }
 
-/** SPEC §5 membershipLimit: a number, or a function of (user, organization). */
+/** membershipLimit: a number, or a function of (user, organization). */
 async function membershipLimitReached(
   tx: Queryable,
   config: AuthdConfig,

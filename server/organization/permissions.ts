@@ -1,5 +1,5 @@
 /**
- * Organization roles and permissions (SPEC §6 "Organization roles"). A role is a map
+ * Organization roles and permissions. A role is a map
  * resource -> allowed actions; a member may hold several roles (comma-separated) and
  * is allowed what any one of them allows. Custom roles from `organization.roles` add
  * to (or redefine) the defaults. One function decides, for every endpoint and for
@@ -9,7 +9,7 @@ import type { AuthdConfig } from "../config.js";
 
 export type Statement = Record<string, readonly string[]>;
 
-/** SPEC §6 resources and actions (plus `ac`, the access-control resource). */
+/** The resources and their actions (plus `ac`, the access-control resource). */
 export const STATEMENTS: Statement = {
   organization: ["update", "delete"],
   member: ["create", "update", "delete"],

@@ -502,7 +502,7 @@ export async function deleteMemberRow(
   return row;
 }
 
-/** SPEC §4: leaving or losing an organization clears it as active on the user's sessions. */
+/** Leaving or losing an organization clears it as active on the user's sessions. */
 export async function clearActiveOrganization(
   sql: Queryable,
   userId: string,

@@ -1,8 +1,7 @@
 /**
- * SPEC §7 "Organization" and the endpoints a working product needs around them
- * (issue 4): create, check-slug, update, delete, list, set-active, get-organization,
- * get-full-organization, leave, remove-member, update-member-role, get-active-member,
- * get-active-member-role, list-members, has-permission.
+ * The organization endpoints: create, check-slug, update, delete, list, set-active,
+ * get-organization, get-full-organization, leave, remove-member, update-member-role,
+ * get-active-member, get-active-member-role, list-members, has-permission.
  */
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
@@ -49,7 +48,7 @@ import {
 import { fullOrganizationJsonSchema } from "./wire.js";
 
 /**
- * The slug rule (issue 4, documented in the README): lowercase letters and digits in
+ * The slug rule (documented in the README): lowercase letters and digits in
  * groups joined by single hyphens, at most 100 characters.
  */
 const slug = boundedString(100).regex(
@@ -143,7 +142,7 @@ export function organizationRoutes(context: AuthContext) {
         await actor(request),
         request.body,
       );
-      // SPEC §7: the organization with metadata and members (the creator's record).
+      // The organization with metadata and members (the creator's record).
       return { ...organizationResponse(organization), members: [memberResponse(member)] };
     });
 
@@ -247,8 +246,8 @@ export function organizationRoutes(context: AuthContext) {
         );
         const id = organizationId ?? (slug ? null : current.session.activeOrganizationId);
         if (!id && !slug) return null;
-        // A cached answer, or one query whatever the organization's size (issue 4 point
-        // 7), answered as the JSON text PostgreSQL built: no parsing, no serialization.
+        // A cached answer, or one query whatever the organization's size, answered as the
+        // JSON text PostgreSQL built: no parsing, no serialization.
         const found = await findFullOrganizationJson(
           sql,
           config,
@@ -381,7 +380,7 @@ export function organizationRoutes(context: AuthContext) {
           search: query.search,
           role: query.role ?? (query.filterField === "role" ? query.filterValue : undefined),
         });
-        // Never truncated silently: the total and the page are always stated (issue 4 point 7).
+        // Never truncated silently: the total and the page are always stated.
         return {
           members: page.members.map(memberWithUserResponse),
           total: page.total,

@@ -1,5 +1,5 @@
 /**
- * SPEC §2 server-rendered pages: `/ok` (health) and `/error` (shows the error code from
+ * The server-rendered pages: `/ok` (health) and `/error` (shows the error code from
  * the query, HTML-escaped so a crafted link cannot inject markup).
  */
 import type { FastifyInstance } from "fastify";

@@ -1,5 +1,5 @@
 /**
- * Passwords (SPEC §4-§5, §9): reset by a mailed 24-character token valid
+ * Passwords: reset by a mailed 24-character token valid
  * `resetPasswordTokenExpiresIn` seconds, stored as a digest and single-use; change with
  * the current password; set (server-only) for a user without one.
  */
@@ -32,7 +32,7 @@ import type { LinkContext, VerificationDeps } from "../verification/verification
 
 const RESET_PREFIX = "reset-password:";
 
-/** What request-password-reset answers, whether or not the address exists (SPEC §8). */
+/** What request-password-reset answers, whether or not the address exists. */
 export const RESET_REQUESTED_MESSAGE =
   "If this email exists in our system, check your email for the reset link";
 
@@ -124,7 +124,7 @@ export async function changePassword(
 }
 
 /**
- * set-password (SPEC §7: server-only, never routed over HTTP): only for a user who has
+ * set-password (server-only, never routed over HTTP): only for a user who has
  * no password yet, e.g. one who signed up with a social provider.
  */
 export async function setPassword(

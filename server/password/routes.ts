@@ -1,7 +1,7 @@
 /**
- * SPEC §7: request-password-reset (and its spec-era alias forget-password),
+ * request-password-reset (and its older alias forget-password),
  * reset-password/{token}, reset-password, change-password. set-password is
- * server-only (SPEC §7) and has no route: the CLI calls setPassword.
+ * server-only and has no route: the CLI calls setPassword.
  */
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";

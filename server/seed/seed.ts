@@ -1,5 +1,5 @@
 /**
- * Seed files (reference/cli.md "Seed file", issue 5): parse, validate the whole file,
+ * Seed files: parse, validate the whole file,
  * plan by natural keys (email, slug, team name) and apply in one transaction. No CLI
  * concerns here: bin/commands/seed.ts reads the file, shows progress and prints.
  */
@@ -98,7 +98,7 @@ export function parseSeedText(text: string, source: string): unknown {
 }
 
 // ---------------------------------------------------------------------------------
-// The format (reference/cli.md "Seed file"), one item at a time so every item's errors
+// The seed file format, one item at a time so every item's errors
 // are reported even when another item is malformed.
 
 const email = z

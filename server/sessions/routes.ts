@@ -1,5 +1,5 @@
 /**
- * SPEC §7 "Session" and the email sign-in: get-session, list-sessions, revoke-session,
+ * The session endpoints and the email sign-in: get-session, list-sessions, revoke-session,
  * revoke-sessions, revoke-other-sessions, sign-out, sign-in/email.
  */
 import type { FastifyInstance } from "fastify";
@@ -140,7 +140,8 @@ export function sessionRoutes(context: AuthContext) {
       }
       const found = await findUserByEmail(context.sql, email);
       const account = found ? await findCredentialAccount(context.sql, found.id) : undefined;
-      // Unknown address or no password: the same work and the same answer (issue 3).
+      // Unknown address or no password: the same work and the same answer, so addresses
+      // cannot be enumerated.
       const valid = account?.password
         ? await verifyPassword(account.password, password)
         : await verifyAgainstDummy(password);

@@ -1,5 +1,5 @@
 /**
- * The session model (SPEC §4 "Session"): creation, lookup by token digest, expiry,
+ * The session model: creation, lookup by token digest, expiry,
  * refresh after `updateAge`, freshness, revocation. No Fastify here; cookies are the
  * HTTP layer's business (server/http/session-cookies.ts).
  */
@@ -22,7 +22,7 @@ import {
   type SessionWithUser,
 } from "./queries.js";
 
-/** issue 3: `rememberMe: false` gives a one-day session. */
+/** `rememberMe: false` gives a one-day session. */
 export const DONT_REMEMBER_LIFETIME_SECONDS = 86400;
 
 export interface ClientInfo {
@@ -91,14 +91,14 @@ async function liveOrNull(
     await deleteSessionById(sql, found.session.id);
     return null;
   }
-  // issue 5: a banned user has no live session (a ban set by hand in the database too).
+  // A banned user has no live session (a ban set by hand in the database too).
   const { user } = found;
   if (user.banned && (!user.banExpires || user.banExpires.getTime() > Date.now())) return null;
   return found;
 }
 
 /**
- * SPEC §4: refreshed on get-session once the age threshold is passed: when the last
+ * Refreshed on get-session once the age threshold is passed: when the last
  * extension is at least `updateAge` old, the session lives `expiresIn` from now.
  */
 export function needsRefresh(session: SessionRow, config: AuthdConfig, now = Date.now()): boolean {
@@ -120,7 +120,7 @@ export async function refreshSession(
   return extended ?? session;
 }
 
-/** SPEC §6 "Freshness": measured from creation against `freshAge`; 0 disables it. */
+/** Freshness: measured from creation against `freshAge`; 0 disables it. */
 export function isFresh(session: SessionRow, config: AuthdConfig, now = Date.now()): boolean {
   const { freshAge } = config.session;
   if (freshAge === 0) return true;
@@ -176,7 +176,7 @@ export function sessionResponse(session: SessionRow) {
   };
 }
 
-/** The user as clients see it (api-facts §3.1): never a password. */
+/** The user as clients see it (Better Auth's shape): never a password. */
 export function userResponse(user: UserRow) {
   return {
     id: user.id,

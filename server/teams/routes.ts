@@ -1,5 +1,5 @@
 /**
- * Team endpoints (SPEC §5, §7 "Organization"; api-facts §4.4). They exist only when
+ * Team endpoints. They exist only when
  * `organization.teams.enabled` (and organizations) are on: otherwise they are never
  * registered and answer 404 NOT_FOUND, as the established implementation does.
  */
@@ -28,13 +28,13 @@ import {
 const id = boundedString(255).min(1);
 /** An optional id; an explicit null reads as absent (clients send either). */
 const optionalId = id.nullish().transform((value) => value ?? undefined);
-/** SPEC §3: a team name has at least 1 character; 255 at most like every name. */
+/** A team name has at least 1 character; 255 at most like every name. */
 const teamName = boundedString(255).min(1);
 
 const createTeamBody = z.object({ name: teamName, organizationId: optionalId });
 const updateTeamBody = z.object({
   teamId: id,
-  // SPEC §5: data is required; only its name is applied.
+  // Data is required; only its name is applied.
   data: z.object({ name: teamName.optional(), organizationId: optionalId }),
   organizationId: optionalId,
 });

@@ -1,7 +1,7 @@
 /**
- * Teams (SPEC §4-§6, api-facts §4.4): create, update, remove and list teams of an
+ * Teams: create, update, remove and list teams of an
  * organization, add and remove team members, the session's active team. Every call
- * first proves the caller belongs to the organization the team is in (issue 4 point 8),
+ * first proves the caller belongs to the organization the team is in (tenant isolation),
  * and the limits are counted under a row lock so concurrent calls cannot exceed them.
  */
 import { recordAuditEvent } from "../audit/audit.js";
@@ -71,7 +71,7 @@ export interface TeamMemberResponse {
   createdAt: Date;
 }
 
-/** api-facts §4 "Team": the fields clients read, and nothing a later column adds. */
+/** Better Auth's team shape: the fields clients read, and nothing a later column adds. */
 export function teamResponse(team: TeamRow): TeamResponse {
   return {
     id: team.id,
@@ -107,13 +107,13 @@ async function resolveLimit(name: string, setting: LimitSetting, data: object): 
   return value;
 }
 
-/** SPEC §4: is a default team made when an organization is created? */
+/** Is a default team made when an organization is created? */
 export function defaultTeamEnabled(config: AuthdConfig): boolean {
   return config.organization.teams.enabled && config.organization.teams.defaultTeam.enabled;
 }
 
 /**
- * SPEC §4: the default team, named after the organization, with the creator in it.
+ * The default team, named after the organization, with the creator in it.
  * Runs inside the caller's organization-create transaction (it opens none), so the
  * organization, its creator's membership and the team appear together or not at all.
  * The caller checks `defaultTeamEnabled(config)` first.
@@ -184,7 +184,7 @@ async function createTeamInOrganization(
   });
   try {
     return await transaction(deps.sql, async (tx) => {
-      // SPEC §5 limits: creates in one organization queue on its row, so the count holds.
+      // Team limit: creates in one organization queue on its row, so the count holds.
       if (!(await lockOrganization(tx, organization.id))) {
         throw new AuthError("ORGANIZATION_NOT_FOUND");
       }
@@ -242,7 +242,7 @@ async function renameTeamInOrganization(
 }
 
 /**
- * SPEC §5: the last team stays unless removing all teams is allowed, counted under the
+ * The last team stays unless removing all teams is allowed, counted under the
  * organization's row lock so two removals cannot both see "another team is left".
  * `refuse` adds the caller's own rule (a member cannot remove their own team). Team
  * members go with it (cascade); sessions that had it active lose it (set null).
@@ -373,7 +373,7 @@ async function removeMemberFromTeam(
     if (!(await deleteTeamMember(tx, team.id, userId))) {
       throw new AuthError("USER_IS_NOT_A_MEMBER_OF_THE_TEAM");
     }
-    // As SPEC §4 clears an organization one no longer belongs to, so for a team.
+    // Like an organization one leaves, a team one leaves stops being active.
     await clearActiveTeamOfUser(tx, userId, team.id);
     await auditTeam(
       tx,
@@ -396,7 +396,7 @@ function userActor(caller: TeamCaller): TeamActor {
 
 /**
  * create-team: a member with team:create adds a team to the organization (the given
- * one, else the active one). The creator is not put in it (api-facts §4.4).
+ * one, else the active one). The creator is not put in it (as in Better Auth).
  */
 export async function createTeam(
   deps: TeamDeps,
@@ -408,7 +408,7 @@ export async function createTeam(
     caller.userId,
     { organizationId: input.organizationId },
     caller.activeOrganizationId,
-    // api-facts §4.4: the established implementation answers a non-member this way.
+    // Better Auth answers a non-member this way.
     { notMember: "YOU_ARE_NOT_ALLOWED_TO_INVITE_USERS_TO_THIS_ORGANIZATION" },
   );
   requirePermission(
@@ -421,8 +421,8 @@ export async function createTeam(
 }
 
 /**
- * update-team: SPEC §5 "Only the name is applied". The organization comes from
- * data.organizationId (api-facts §4.4), a top-level organizationId, or the active one.
+ * update-team: only the name is applied. The organization comes from
+ * data.organizationId (as in Better Auth), a top-level organizationId, or the active one.
  */
 export async function updateTeam(
   deps: TeamDeps,
@@ -449,8 +449,8 @@ export async function updateTeam(
 }
 
 /**
- * remove-team: SPEC §5 "The last team cannot be removed unless removing all teams is
- * allowed. A member cannot remove the team they belong to."
+ * remove-team: the last team cannot be removed unless removing all teams is
+ * allowed; a member cannot remove the team they belong to.
  */
 export async function removeTeam(
   deps: TeamDeps,
@@ -476,7 +476,7 @@ export async function removeTeam(
     organization,
     input.teamId,
     async (tx, team) => {
-      // SPEC §5: "the team they belong to" is a team they are in, or their active team.
+      // "The team they belong to" is a team they are in, or their active team.
       if (
         caller.activeTeamId === team.id ||
         (await findTeamMember(tx, team.id, caller.userId)) !== undefined
@@ -488,8 +488,8 @@ export async function removeTeam(
 }
 
 /**
- * list-teams: SPEC §5 "The active organization takes precedence" over the query, and
- * SPEC §8 "Listing teams as a non-member: FORBIDDEN". The organization is not looked
+ * list-teams: the active organization takes precedence over the query, and a
+ * non-member is answered FORBIDDEN. The organization is not looked
  * up on its own, so an unknown id and another tenant's id answer alike.
  */
 export async function listTeams(
@@ -558,7 +558,7 @@ export async function removeTeamMember(
 }
 
 /**
- * set-active-team (api-facts §4.4): null clears it; no teamId re-affirms the current
+ * set-active-team: null clears it; no teamId re-affirms the current
  * one; otherwise the team must be in the active organization and the caller in it.
  * Answers the team (or null) and the updated session, whose cache cookie the route
  * rewrites.
@@ -579,7 +579,7 @@ export async function setActiveTeam(
   const team = await findTeamInOrganization(deps.sql, organizationId, wanted);
   if (!team) throw new AuthError("TEAM_NOT_FOUND");
   if (!(await findTeamMember(deps.sql, team.id, caller.userId))) {
-    // api-facts §4.4: this endpoint answers the code with 403, the others with 400.
+    // As in Better Auth, this endpoint answers the code with 403, the others with 400.
     throw new AuthError("USER_IS_NOT_A_MEMBER_OF_THE_TEAM", { status: 403 });
   }
   if (team.id === caller.activeTeamId) return { team, session: null };
@@ -589,8 +589,8 @@ export async function setActiveTeam(
 
 /**
  * list-user-teams: the caller's teams, in every organization they belong to or in
- * the given one (403 when they are not its member). Another user's teams (api-facts
- * §4.4 `userId`) need member:update in that organization and cover only it.
+ * the given one (403 when they are not its member). Another user's teams (query
+ * `userId`) need member:update in that organization and cover only it.
  */
 export async function listUserTeams(
   deps: TeamDeps,
@@ -623,7 +623,7 @@ export async function listUserTeams(
 /**
  * list-team-members: the members of a team (default: the active team). Members of the
  * team see it; so do the organization's owners and admins (member:update) who are not
- * in it (issue 4, api-facts §13 row 15). A team of an organization the caller is not
+ * in it (where Better Auth refuses them). A team of an organization the caller is not
  * in answers as unknown.
  */
 export async function listMembersOfTeam(
@@ -652,7 +652,7 @@ export async function listMembersOfTeam(
 // the team member limit, only members of the organization join its teams) without a
 // membership or permission check, and audit as actor_type "cli".
 
-/** SPEC §3: a team name has 1 to 255 characters (the HTTP body's rule). */
+/** A team name has 1 to 255 characters (the HTTP body's rule). */
 function requireTeamName(name: string): string {
   if (name.length === 0 || name.length > 255) {
     throw new AuthError("VALIDATION_ERROR", { message: "a team name has 1 to 255 characters" });

@@ -1,7 +1,7 @@
 /**
- * Bulk import of users with their password hashes (`authd user import`, reference/cli.md),
+ * Bulk import of users with their password hashes (`authd user import`),
  * and the upgrade of such hashes at sign-in. No Fastify and no terminal here: the CLI
- * reads the file and prints; the rules live in this module (DESIGN §1).
+ * reads the file and prints; the rules live in this module.
  *
  * Every record is validated before anything is written (each error with its record and
  * line number). Unless `continueOnError`, one invalid record means nothing is written.

@@ -1,4 +1,4 @@
-/** Every SQL statement on the "user" table (DESIGN §1 "One place per table"). */
+/** Every SQL statement on the "user" table: one place per table. */
 import type { Queryable } from "../db/connection.js";
 
 export interface UserRow {
@@ -72,7 +72,7 @@ export async function setEmailVerified(sql: Queryable, id: string): Promise<User
   return row;
 }
 
-/** SPEC §4: a confirmed email change sets the new email and resets emailVerified. */
+/** A confirmed email change sets the new email and resets emailVerified. */
 export async function changeUserEmail(
   sql: Queryable,
   id: string,

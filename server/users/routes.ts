@@ -1,6 +1,5 @@
 /**
- * sign-up/email, update-user, delete-user and its mailed confirmation
- * (SPEC §7 "Password and account", issue 3 point 6).
+ * sign-up/email, update-user, delete-user and its mailed confirmation.
  */
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
@@ -50,11 +49,11 @@ const signUpBody = z.object({
   image: imageInput.optional(),
   callbackURL: callbackUrl.optional(),
   rememberMe: booleanish.optional(),
-  /** Issue 4 point 7: signing up from an invitation link. */
+  /** Signing up from an invitation link. */
   invitationId: boundedString(255).optional(),
 });
 
-/** Fields update-user never writes, whatever the body says (issue 3 point 6). */
+/** Fields update-user never writes, whatever the body says. */
 const PROTECTED_FIELDS = [
   "id",
   "role",
@@ -98,7 +97,7 @@ export function userRoutes(context: AuthContext) {
       try {
         user = await createUserWithPassword(context.sql, config, { name, email, password, image });
       } catch (error) {
-        // Without an immediate session, a duplicate looks like a success (api-facts §3.2),
+        // Without an immediate session, a duplicate looks like a success (as in Better Auth),
         // so sign-up cannot tell anyone which addresses have accounts.
         if (error instanceof AuthError && error.code === "USER_ALREADY_EXISTS" && quietDuplicates) {
           const existing = await findUserByEmail(context.sql, requireValidEmail(email));
@@ -120,7 +119,7 @@ export function userRoutes(context: AuthContext) {
       }
       const sendOnSignUp =
         config.emailVerification.sendOnSignUp ?? config.emailAndPassword.requireEmailVerification;
-      // Issue 4 point 7: an invitation addressed to this email is accepted by following the
+      // An invitation addressed to this email is accepted by following the
       // verification link, so that link goes out even where verification is not required.
       const invitation =
         request.body.invitationId && config.organization.enabled
@@ -182,7 +181,7 @@ export function userRoutes(context: AuthContext) {
       if (password !== undefined) {
         await verifyUserPassword(context.sql, current.user.id, password);
       } else if (!isFresh(current.session, config)) {
-        // SPEC §6: deleting without a password needs a fresh session.
+        // Deleting without a password needs a fresh session.
         throw new AuthError("SESSION_EXPIRED");
       }
       if (config.user.deleteUser.requireEmailConfirmation) {

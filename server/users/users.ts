@@ -1,5 +1,5 @@
 /**
- * Accounts of people (SPEC §4-§6): sign-up with email and password, profile updates,
+ * Accounts of people: sign-up with email and password, profile updates,
  * bans as they affect sign-in, and deletion. No Fastify here.
  */
 
@@ -33,7 +33,7 @@ export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-/** SPEC §5 "Invalid email": the normalized address, or INVALID_EMAIL. */
+/** The normalized address, or INVALID_EMAIL. */
 export function requireValidEmail(email: string): string {
   const normalized = normalizeEmail(email);
   if (normalized.length > 254 || !EMAIL_PATTERN.test(normalized))
@@ -41,7 +41,7 @@ export function requireValidEmail(email: string): string {
   return normalized;
 }
 
-/** SPEC §5: the new password length lies between the configured bounds. */
+/** The new password length lies between the configured bounds. */
 export function checkPasswordLength(config: AuthdConfig, password: string): void {
   if (password.length < config.emailAndPassword.minPasswordLength)
     throw new AuthError("PASSWORD_TOO_SHORT");
@@ -89,7 +89,7 @@ export async function createUserWithPassword(
 export { findUserByEmail, findUserById };
 
 /**
- * A banned user cannot sign in (issue 5); a ban whose expiry has passed lifts itself.
+ * A banned user cannot sign in; a ban whose expiry has passed lifts itself.
  * Answers the user as it now is.
  */
 export async function assertNotBanned(sql: Queryable, user: UserRow): Promise<UserRow> {
@@ -102,7 +102,7 @@ export async function assertNotBanned(sql: Queryable, user: UserRow): Promise<Us
   });
 }
 
-/** update-user: only the name and the image are writable here (issue 3 point 6). */
+/** update-user: only the name and the image are writable here. */
 export async function updateProfile(
   sql: Queryable,
   userId: string,
@@ -139,7 +139,7 @@ const DELETE_PREFIX = "delete-account:";
 const LOWER_ALPHANUMERIC = "abcdefghijklmnopqrstuvwxyz0123456789";
 
 /**
- * delete-user with confirmation (SPEC §9: a 32-character token valid
+ * delete-user with confirmation (a 32-character token valid
  * `user.deleteUser.expiresIn` seconds): the link goes to the user's address; nothing
  * is deleted until it is followed.
  */

@@ -1,4 +1,4 @@
-/** SPEC §7: send-verification-email and verify-email. */
+/** send-verification-email and verify-email. */
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { AuthError, type ErrorCode } from "../errors.js";
@@ -39,7 +39,7 @@ export function verificationRoutes(context: AuthContext) {
       const link = linkContext(context, request);
       const current = await currentSession(context, request);
       if (current) {
-        // SPEC §5: only for the caller's own, still unverified, address.
+        // Only for the caller's own, still unverified, address.
         if (current.user.email !== email) throw new AuthError("EMAIL_MISMATCH");
         if (current.user.emailVerified) throw new AuthError("EMAIL_ALREADY_VERIFIED");
         assertDelivered(
@@ -47,7 +47,7 @@ export function verificationRoutes(context: AuthContext) {
         );
         return { status: true };
       }
-      // Unauthenticated: the same answer for every address (SPEC §8); the mail goes in
+      // Unauthenticated: the same answer for every address; the mail goes in
       // the background so the answer takes as long for unknown addresses.
       const user = await findUserByEmail(context.sql, email);
       if (user && !user.emailVerified) {
@@ -75,7 +75,7 @@ export function verificationRoutes(context: AuthContext) {
       }
       // Only the visit that verifies signs in: a replayed link is not a login link.
       const newlyVerified = !verified.changed && verified.newlyVerified;
-      // Issue 4 point 7: a sign-up from an invitation is verified, signed in and joined.
+      // A sign-up from an invitation is verified, signed in and joined.
       const joining = newlyVerified ? verified.invitationId : undefined;
       let signedIn: Parameters<typeof acceptInvitationForSession>[3] | undefined;
       if (

@@ -1,5 +1,5 @@
 /**
- * Email verification and email change (SPEC §4 "Email", §9): HS256 tokens with the
+ * Email verification and email change: HS256 tokens with the
  * configured lifetime, not stored anywhere. A verification token sets emailVerified;
  * an email-change token sets the new email (and, for a verified user, resets
  * emailVerified to false, sending a verification to the new address).
@@ -44,7 +44,7 @@ function verifyUrl(link: LinkContext, token: string, callbackURL: string | undef
 
 /**
  * Mails a verification link for the user's current address. With `invitationId` (a
- * sign-up from an invitation, issue 4 point 7) following the link also accepts it.
+ * sign-up from an invitation) following the link also accepts it.
  */
 export async function sendVerificationMail(
   deps: VerificationDeps,
@@ -70,7 +70,7 @@ export async function sendVerificationMail(
 }
 
 /**
- * change-email: a verified user confirms from the current address (SPEC §4); an
+ * change-email: a verified user confirms from the current address; an
  * unverified one proves the new address by following the link sent there.
  */
 export async function sendChangeEmailMail(
@@ -120,7 +120,7 @@ export interface VerifiedEmail {
   changed: boolean;
   /** This token verified the address; false when it already was (a replayed link). */
   newlyVerified: boolean;
-  /** The invitation a sign-up named (issue 4 point 7), to accept once verified. */
+  /** The invitation a sign-up named, to accept once verified. */
   invitationId?: string;
 }
 
@@ -160,7 +160,7 @@ export async function applyEmailToken(
   const confirmation = claims.requestType === "change-email-confirmation";
   let changed: UserRow | undefined;
   try {
-    // Confirmed from the old address: the new one is not proven yet (SPEC §4).
+    // Confirmed from the old address: the new one is not proven yet.
     changed = await changeUserEmail(deps.sql, user.id, updateTo, !confirmation);
   } catch (error) {
     if (isUniqueViolation(error, "user_email_key")) throw new AuthError("COULD_NOT_UPDATE_EMAIL");

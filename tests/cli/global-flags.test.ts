@@ -1,5 +1,5 @@
 /**
- * Global flags that reach configuration (reference/cli.md "Global flags"):
+ * Global flags that reach configuration:
  * --database-url and $AUTHD_DATABASE_URL over $DATABASE_URL, refused in production.
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";

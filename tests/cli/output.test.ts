@@ -1,5 +1,5 @@
 /**
- * The global output flags end to end (reference/cli.md "Output contract"), through real
+ * The global output flags end to end, through real
  * commands: `-o json|yaml|jsonl|csv|env`, `--fields`, `-q`, $AUTHD_OUTPUT, `--timeout`
  * and `--profile`. Records: `version`, `secret generate`; lists: `config show`
  * (settings) and `migrate status` (migrations) against a test database.

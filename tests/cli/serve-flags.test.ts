@@ -1,5 +1,5 @@
 /**
- * `authd serve` flags of reference/cli.md "serve": --migrations check|apply|ignore,
+ * `authd serve` flags: --migrations check|apply|ignore,
  * --management-port, --base-path, --trust-proxy, --shutdown-timeout.
  */
 import { spawn } from "node:child_process";

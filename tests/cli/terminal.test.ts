@@ -1,5 +1,5 @@
 /**
- * The confirmation policy on a terminal (reference/cli.md): moderate actions prompt
+ * The confirmation policy on a terminal: moderate actions prompt
  * and do nothing unless confirmed; severe ones need --confirm= even there. The non-TTY
  * rules are tested with each command.
  */

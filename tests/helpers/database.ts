@@ -1,5 +1,5 @@
 /**
- * Real PostgreSQL for every test file (DESIGN §5): a fresh database on
+ * Real PostgreSQL for every test file: a fresh database on
  * TEST_DATABASE_URL's server, dropped afterwards.
  */
 import { randomBytes } from "node:crypto";

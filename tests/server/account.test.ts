@@ -783,7 +783,7 @@ describe("account-info", () => {
     const got = await client.get("/account-info", { query: { accountId: id } });
     expect(got.statusCode).toBe(200);
     expect(got.json()).toEqual(expected);
-    // The spec's provider account id finds the same account.
+    // The older clients' provider account id finds the same account.
     expect((await client.post("/account-info", { accountId: userId })).json()).toEqual(expected);
   });
 
@@ -897,7 +897,7 @@ describe("POST /unlink-account", () => {
     ]);
   });
 
-  it("unlinks by the row id {accountId} and by the spec's {providerId, accountId}", async () => {
+  it("unlinks by the row id {accountId} and by the older clients' {providerId, accountId}", async () => {
     const { client, userId } = await signUp();
     const first = await insertGithubAccount(t, userId);
     const second = await insertGithubAccount(t, userId);

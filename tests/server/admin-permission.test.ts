@@ -1,6 +1,6 @@
 /**
  * POST /admin/has-permission with the `{actions, connector}` form of a resource
- * (api-facts §6.4): connector "OR" lets any one listed action suffice, "AND" (the
+ * (as in Better Auth): connector "OR" lets any one listed action suffice, "AND" (the
  * default) needs them all, and every resource listed must pass.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -41,7 +41,7 @@ async function ask(client: Client, permissions: unknown): Promise<boolean> {
 
 describe("POST /admin/has-permission with a connector", () => {
   it("OR: any one listed action suffices", async () => {
-    // An admin holds ban but never impersonate-admins (api-facts §6.4).
+    // An admin holds ban but never impersonate-admins (as in Better Auth).
     expect(await ask(admin, { user: ["ban", "impersonate-admins"] })).toBe(false);
     expect(
       await ask(admin, { user: { actions: ["impersonate-admins", "ban"], connector: "OR" } }),

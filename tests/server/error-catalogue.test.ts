@@ -1,5 +1,5 @@
 /**
- * DESIGN §1 "The error catalogue is checked": every code thrown exists in the
+ * The error catalogue is checked: every code thrown exists in the
  * catalogue, and every catalogue entry is documented in the README's error table
  * with the same status and message. (The React kit's dictionaries join this check
  * when the kit exists.)
@@ -51,7 +51,7 @@ describe("error catalogue", () => {
     expect(missing, "add or correct these rows in README.md").toEqual([]);
   });
 
-  it("holds every account message SPEC §8 quotes", () => {
+  it("holds the fixed wording of every account message", () => {
     const messages = new Set(Object.values(ERROR_CATALOGUE).map((entry) => entry.message));
     const spec = [
       "Failed to create session",
@@ -96,7 +96,7 @@ describe("error catalogue", () => {
     expect(spec.filter((message) => !messages.has(message))).toEqual([]);
   });
 
-  it("has the SPEC §8 statuses: 401 unauthorized, 400 no active organization", () => {
+  it("has the fixed statuses: 401 unauthorized, 400 no active organization", () => {
     expect(ERROR_CATALOGUE.UNAUTHORIZED.status).toBe(401);
     expect(ERROR_CATALOGUE.NO_ACTIVE_ORGANIZATION.status).toBe(400);
     expect(ERROR_CATALOGUE.ORGANIZATION_DELETION_DISABLED.status).toBe(403);
@@ -104,7 +104,7 @@ describe("error catalogue", () => {
     expect(ERROR_CATALOGUE.INVALID_ORIGIN.status).toBe(403);
   });
 
-  it("lists the SPEC §8 redirect codes", () => {
+  it("lists the error redirect codes", () => {
     expect(REDIRECT_ERROR_CODES).toContain("state_not_found");
     expect(REDIRECT_ERROR_CODES).toContain("INVALID_TOKEN");
     expect(REDIRECT_ERROR_CODES).toHaveLength(17);

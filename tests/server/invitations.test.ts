@@ -1,8 +1,7 @@
 /**
- * Invitations over HTTP (SPEC §4 "Invitation status", §5, §6, §7 "Organization", §8;
- * api-facts §4.3, §6.2; issue 4 points 3, 5, 7, 8): invite-member, accept-, reject-,
- * cancel-invitation, get-invitation, list-invitations, list-user-invitations, and
- * signing up from an invitation. Real PostgreSQL, mail read out of a real SMTP sink.
+ * Invitations over HTTP: invite-member, accept-, reject-, cancel-invitation,
+ * get-invitation, list-invitations, list-user-invitations, and signing up from an
+ * invitation. Real PostgreSQL, mail read out of a real SMTP sink.
  * Organizations and members are set up with the organization query functions.
  */
 import type { LightMyRequestResponse } from "fastify";
@@ -316,7 +315,7 @@ describe("POST /organization/invite-member", () => {
     });
     expect(body.id).toMatch(/^[A-Za-z0-9]{32}$/);
     expect(body.url).toBe(`${ORIGIN}/accept-invitation/${body.id}`);
-    // SPEC §9: 172800 s.
+    // The invitation lifetime: 172800 s (2 days).
     const lifetime = new Date(body.expiresAt).getTime() - before;
     expect(Math.abs(lifetime - 2 * DAY)).toBeLessThan(10_000);
     expect(new Date(body.createdAt).getTime()).toBeGreaterThanOrEqual(before - 1000);
@@ -750,7 +749,7 @@ describe("POST /organization/invite-member", () => {
 describe("POST /organization/accept-invitation", () => {
   it("makes the recipient a member with the invitation's role and sets the active organization", async () => {
     const { owner, org } = await staffedOrganization();
-    // Addresses compare case-insensitively (SPEC §5).
+    // Addresses compare case-insensitively.
     const invitee = await person(t, "Ivy", uniqueEmail("Ivy.Mixed").toUpperCase());
     const id = await invited(owner, org.id, invitee.email.replace("ivy", "IVY"), { role: "admin" });
     const response = await accept(invitee, id);
@@ -1348,7 +1347,7 @@ describe("tenant isolation", () => {
   });
 });
 
-describe("signing up from an invitation (issue 4 point 7)", () => {
+describe("signing up from an invitation", () => {
   function pathOf(link: string): string {
     expect(link.startsWith(`${BASE}/`), link).toBe(true);
     return link.slice(BASE.length);

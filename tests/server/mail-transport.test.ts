@@ -1,6 +1,6 @@
 /**
- * The mail transport against a real SMTP server (the `smtp-server` package as a sink,
- * DESIGN §5) and against a real outbox folder.
+ * The mail transport against a real SMTP server (the `smtp-server` package as a sink)
+ * and against a real outbox folder.
  */
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:net";

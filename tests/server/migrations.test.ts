@@ -93,7 +93,7 @@ describe("migrations on a fresh database", () => {
   });
 });
 
-describe("constraints the spec's rules need", () => {
+describe("constraints the product's rules need", () => {
   async function user(id: string, email: string) {
     await db.sql`insert into "user" (id, email, name) values (${id}, ${email}, ${id})`;
   }

@@ -614,7 +614,7 @@ describe("set-active, get-full-organization, has-permission", () => {
     expect((await outsider.client.get("/organization/get-full-organization")).body).toBe("null");
   });
 
-  it("has-permission follows the role table of SPEC §6", async () => {
+  it("has-permission follows the organization role table", async () => {
     const owner = await person();
     const organization = await createOrg(owner.client);
     const admin = await person();

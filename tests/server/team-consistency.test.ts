@@ -1,5 +1,5 @@
 /**
- * What hangs on a membership or a team stays consistent under concurrency (issue 4):
+ * What hangs on a membership or a team stays consistent under concurrency:
  * add-team-member racing remove-member leaves no team membership for a non-member,
  * and a removed team leaves the pending invitations that named it.
  */

@@ -1,7 +1,6 @@
 /**
- * Teams over HTTP (SPEC §3-§8, issue 4 points 4, 5 and 8; api-facts §4.4): create,
- * update, remove and list teams, add and remove team members, the active team, the
- * caller's teams and a team's members; every permission row of SPEC §6 for owner,
+ * Teams over HTTP: create, update, remove and list teams, add and remove team members,
+ * the active team, the caller's teams and a team's members; every permission row for owner,
  * admin and member; another tenant's teams and organizations; the team limits under
  * concurrency; teams switched off; bad input with nothing written. Organizations and
  * members are inserted directly (the organization endpoints are another module's).
@@ -23,7 +22,7 @@ import { type Client, createClient } from "../helpers/client.js";
 
 const PASSWORD = "correct horse battery";
 
-/** Code -> [status, message] as the wire carries them (api-facts §6.2, SPEC §8). */
+/** Code -> [status, message] as the wire carries them. */
 const ERRORS = {
   UNAUTHORIZED: [401, "Unauthorized"],
   NOT_FOUND: [404, "Not found"],
@@ -308,7 +307,7 @@ describe("POST /organization/create-team", () => {
     ["owner", true],
     ["admin", true],
     ["member", false],
-  ] as const)("SPEC §6: %s may create teams: %s", async (role, allowed) => {
+  ] as const)("%s may create teams: %s", async (role, allowed) => {
     const org = await acme(t, cast);
     const who = { owner: cast.olivia, admin: cast.adam, member: cast.mia }[role];
     const before = await snapshot(t);
@@ -322,7 +321,7 @@ describe("POST /organization/create-team", () => {
     }
   });
 
-  it("refuses a caller of another tenant (api-facts §4.4 code) and writes nothing", async () => {
+  it("refuses a caller of another tenant (Better Auth's code) and writes nothing", async () => {
     const org = await acme(t, cast);
     const before = await snapshot(t);
     const response = await cast.oscar.client.post("/organization/create-team", {
@@ -391,7 +390,7 @@ describe("POST /organization/create-team", () => {
   });
 });
 
-describe("maximumTeams (SPEC §5 limits)", () => {
+describe("maximumTeams", () => {
   it("holds under concurrent creates, per organization, from a function of it", async () => {
     const limited = await acme(t, cast, unique("Limited"));
     const responses = await Promise.all(
@@ -423,7 +422,7 @@ describe("maximumTeams (SPEC §5 limits)", () => {
 });
 
 describe("POST /organization/update-team", () => {
-  it("renames the team and answers it; only the name is applied (SPEC §5)", async () => {
+  it("renames the team and answers it; only the name is applied", async () => {
     const org = await acme(t, cast);
     const id = await team(t, org, "Old name");
     const [before] = await teamsOf(t, org);
@@ -477,7 +476,7 @@ describe("POST /organization/update-team", () => {
     ["owner", true],
     ["admin", true],
     ["member", false],
-  ] as const)("SPEC §6: %s may update teams: %s", async (role, allowed) => {
+  ] as const)("%s may update teams: %s", async (role, allowed) => {
     const org = await acme(t, cast);
     const id = await team(t, org, "Before", [cast.mia.userId]);
     const who = { owner: cast.olivia, admin: cast.adam, member: cast.mia }[role];
@@ -594,7 +593,7 @@ describe("POST /organization/remove-team", () => {
     ["owner", true],
     ["admin", true],
     ["member", false],
-  ] as const)("SPEC §6: %s may remove teams: %s", async (role, allowed) => {
+  ] as const)("%s may remove teams: %s", async (role, allowed) => {
     const org = await acme(t, cast);
     await team(t, org, "Stays");
     const id = await team(t, org, "Goes");
@@ -610,7 +609,7 @@ describe("POST /organization/remove-team", () => {
     }
   });
 
-  it("SPEC §5: the last team stays unless allowRemovingAllTeams", async () => {
+  it("the last team stays unless allowRemovingAllTeams", async () => {
     const org = await acme(t, cast);
     const id = await team(t, org, "Only");
     const before = await snapshot(t);
@@ -639,7 +638,7 @@ describe("POST /organization/remove-team", () => {
     expect(await teamsOf(t, org)).toHaveLength(1);
   });
 
-  it("SPEC §5: a member cannot remove the team they belong to, nor their active team", async () => {
+  it("a member cannot remove the team they belong to, nor their active team", async () => {
     const org = await acme(t, cast);
     await team(t, org, "Other");
     const own = await team(t, org, "Own", [cast.olivia.userId]);
@@ -730,7 +729,7 @@ describe("GET /organization/list-teams", () => {
     expectError(await cast.mia.client.get("/organization/list-teams"), "NO_ACTIVE_ORGANIZATION");
   });
 
-  it("SPEC §5: the active organization takes precedence over the query", async () => {
+  it("the active organization takes precedence over the query", async () => {
     const org = await acme(t, cast);
     await team(t, org, "Home");
     const response = await cast.mia.client.get("/organization/list-teams", {
@@ -740,7 +739,7 @@ describe("GET /organization/list-teams", () => {
     expect(response.json().map((row: { name: string }) => row.name)).toEqual(["Home"]);
   });
 
-  it("SPEC §8: a non-member is FORBIDDEN, an unknown organization alike", async () => {
+  it("a non-member is FORBIDDEN, an unknown organization alike", async () => {
     await acme(t, cast);
     await activate(t, cast.mia, null);
     expectError(
@@ -792,7 +791,7 @@ describe("POST /organization/add-team-member", () => {
     ["owner", true],
     ["admin", true],
     ["member", false],
-  ] as const)("SPEC §6 (member update): %s may add team members: %s", async (role, allowed) => {
+  ] as const)("%s may add team members (member:update): %s", async (role, allowed) => {
     const org = await acme(t, cast);
     const id = await team(t, org, "Crew");
     const who = { owner: cast.olivia, admin: cast.adam, member: cast.mia }[role];
@@ -861,7 +860,7 @@ describe("POST /organization/add-team-member", () => {
   });
 });
 
-describe("maximumMembersPerTeam (SPEC §5 team member limit)", () => {
+describe("maximumMembersPerTeam (the team member limit)", () => {
   it("holds under concurrent adds; someone already in a full team is still answered", async () => {
     const org = await acme(t, cast);
     const small = await team(t, org, "Small team");
@@ -945,7 +944,7 @@ describe("POST /organization/remove-team-member", () => {
     ["owner", true],
     ["admin", true],
     ["member", false],
-  ] as const)("SPEC §6 (member delete): %s may remove team members: %s", async (role, allowed) => {
+  ] as const)("%s may remove team members (member:delete): %s", async (role, allowed) => {
     const org = await acme(t, cast);
     const id = await team(t, org, "Crew", [cast.mia.userId]);
     const who = { owner: cast.olivia, admin: cast.adam, member: cast.mia }[role];
@@ -1158,7 +1157,7 @@ describe("GET /organization/list-team-members", () => {
     ["owner", true],
     ["admin", true],
     ["member", false],
-  ] as const)("issue 4: a %s who is not in the team may list it: %s", async (role, allowed) => {
+  ] as const)("a %s who is not in the team may list it: %s", async (role, allowed) => {
     const org = await acme(t, cast);
     const other = await plainUser(t);
     await insertMember(t.db.sql, {
@@ -1191,7 +1190,7 @@ describe("GET /organization/list-team-members", () => {
   });
 });
 
-describe("createDefaultTeam (SPEC §4)", () => {
+describe("createDefaultTeam", () => {
   it("makes a team named after the organization with the creator, inside the caller's transaction", async () => {
     expect(defaultTeamEnabled(t.config)).toBe(true);
     const teams = t.config.organization.teams;
@@ -1253,7 +1252,7 @@ describe("createDefaultTeam (SPEC §4)", () => {
   });
 });
 
-describe("with POST /organization/create (SPEC §4 default team)", () => {
+describe("with POST /organization/create (the default team)", () => {
   it("the creator's default team is listed, active, theirs, and not removable by them", async () => {
     const name = unique("Founded");
     const created = await cast.mia.client.post("/organization/create", {
@@ -1274,7 +1273,7 @@ describe("with POST /organization/create (SPEC §4 default team)", () => {
       query: { organizationId: org },
     });
     expect(mine.json().map((row: { id: string }) => row.id)).toEqual([defaultTeam.id]);
-    // SPEC §5: the creator belongs to it, and it is the last team.
+    // The creator belongs to it, and it is the last team.
     expectError(
       await cast.mia.client.post("/organization/remove-team", { teamId: defaultTeam.id }),
       "YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_TEAM",
