@@ -1,5 +1,5 @@
 /**
- * Exit codes, stable and documented in the README.
+ * Exit codes, stable and documented in docs/cli.md.
  * Every failure the CLI knows of maps to one of these; anything else is 1.
  */
 

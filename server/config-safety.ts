@@ -2,7 +2,7 @@
  * Settings that pass the schema but are unsafe or inconsistent for a deployment
  * (`authd config validate --strict`, `authd doctor`). The schema (server/config.ts)
  * says what is well-formed; this module says what is wise. The list is short on
- * purpose, and documented in the README ("config validate --strict").
+ * purpose, and documented in docs/cli.md ("config validate --strict").
  */
 import type { AuthdConfig, LoadedConfig } from "./config.js";
 

@@ -22,7 +22,7 @@ function scopesOf(account: AccountRow): string[] {
 
 /**
  * A list-accounts entry in both generations' shapes: the older clients' `provider` and the
- * current client's `providerId` and `userId` (README "Compatibility").
+ * current client's `providerId` and `userId` (docs/compatibility.md).
  */
 export function accountResponse(account: AccountRow) {
   return {

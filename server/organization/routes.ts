@@ -48,7 +48,7 @@ import {
 import { fullOrganizationJsonSchema } from "./wire.js";
 
 /**
- * The slug rule (documented in the README): lowercase letters and digits in
+ * The slug rule (documented in docs/http-api.md): lowercase letters and digits in
  * groups joined by single hyphens, at most 100 characters.
  */
 const slug = boundedString(100).regex(
