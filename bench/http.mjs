@@ -12,7 +12,7 @@ import { spawn } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import argon2 from "argon2";
+import { Algorithm, hash as argon2Hash, verify as argon2Verify } from "@node-rs/argon2";
 import autocannon from "autocannon";
 
 const CONNECTIONS = 50;
@@ -42,10 +42,13 @@ function summarize(name, result) {
   };
 }
 
-/** argon2id verifies per second, one in flight per core (as authd runs them). */
+/**
+ * argon2id verifies per second, one in flight per core (as authd runs them), with the
+ * library authd hashes with (@node-rs/argon2).
+ */
 async function hashingLimit(seconds) {
-  const hash = await argon2.hash(PASSWORD, {
-    type: argon2.argon2id,
+  const hash = await argon2Hash(PASSWORD, {
+    algorithm: Algorithm.Argon2id,
     memoryCost: 19456,
     timeCost: 2,
     parallelism: 1,
@@ -54,7 +57,7 @@ async function hashingLimit(seconds) {
   let done = 0;
   const worker = async () => {
     while (performance.now() < deadline) {
-      await argon2.verify(hash, PASSWORD);
+      await argon2Verify(hash, PASSWORD);
       done += 1;
     }
   };

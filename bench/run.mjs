@@ -655,10 +655,10 @@ function seedScenario({ name, hashed, shared = false }) {
         await runAuthdCommand(["migrate"], { cwd, env });
         let password = { fromEnv: "SEED_PASSWORD" };
         if (hashed) {
-          const { default: argon2 } = await import("argon2");
+          const { Algorithm, hash: argon2Hash } = await import("@node-rs/argon2");
           password = {
-            hash: await argon2.hash(secret, {
-              type: argon2.argon2id,
+            hash: await argon2Hash(secret, {
+              algorithm: Algorithm.Argon2id,
               memoryCost: 19456,
               timeCost: 2,
               parallelism: 1,

@@ -25,7 +25,7 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
-import argon2 from "argon2";
+import { Algorithm, hash as argon2Hash } from "@node-rs/argon2";
 import postgres from "postgres";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -117,8 +117,8 @@ async function runMode(mode, dir) {
     const password =
       mode === "prehashed"
         ? {
-            hash: await argon2.hash(PASSWORD, {
-              type: argon2.argon2id,
+            hash: await argon2Hash(PASSWORD, {
+              algorithm: Algorithm.Argon2id,
               memoryCost: 19456,
               timeCost: 2,
               parallelism: 1,

@@ -4,7 +4,7 @@
  * server/crypto/password.ts (ARGON2_PARAMETERS, OWASP's minimum m=19456 KiB, t=2, p=1).
  */
 import { performance } from "node:perf_hooks";
-import argon2 from "argon2";
+import { Algorithm, hash as argon2Hash } from "@node-rs/argon2";
 import { type Command, InvalidArgumentError } from "commander";
 import { ARGON2_PARAMETERS } from "../../server/crypto/password.js";
 import { emit, formatTable, type GlobalOptions, note, outputFormat } from "../output.js";
@@ -52,8 +52,8 @@ export function parseMemory(value: string): number {
 
 async function timeOnce(memoryCost: number, timeCost: number): Promise<number> {
   const started = performance.now();
-  await argon2.hash("authd-calibration-password", {
-    type: argon2.argon2id,
+  await argon2Hash("authd-calibration-password", {
+    algorithm: Algorithm.Argon2id,
     memoryCost,
     timeCost,
     parallelism: 1,

@@ -10,12 +10,16 @@
  */
 import { scrypt, timingSafeEqual } from "node:crypto";
 import { availableParallelism } from "node:os";
-import { Algorithm, hash as argon2HashInBulk } from "@node-rs/argon2";
-import argon2 from "argon2";
+import { Algorithm, hash as argon2Hash, verify as argon2Verify } from "@node-rs/argon2";
 import bcrypt from "bcryptjs";
 
+/**
+ * OWASP's argon2id minimum. Hashes are standard PHC strings, so any argon2
+ * implementation verifies them (and authd verifies theirs: the test suite keeps
+ * hashes written by the `argon2` package as fixtures).
+ */
 export const ARGON2_PARAMETERS = {
-  type: argon2.argon2id,
+  algorithm: Algorithm.Argon2id,
   memoryCost: 19456,
   timeCost: 2,
   parallelism: 1,
@@ -25,7 +29,7 @@ export const ARGON2_PARAMETERS = {
 export const HASH_FORMATS = ["argon2id", "bcrypt", "scrypt"] as const;
 export type HashFormat = (typeof HASH_FORMATS)[number];
 
-/** PHC string of argon2id; the argon2 package writes m, t, p in any order it likes. */
+/** PHC string of argon2id; other implementations write m, t, p in another order. */
 const ARGON2ID_PATTERN =
   /^\$argon2id\$v=(\d+)\$((?:[a-z]=\d+,)*[a-z]=\d+)\$[A-Za-z0-9+/]+={0,2}\$[A-Za-z0-9+/]+={0,2}$/;
 /** Modular crypt format of bcrypt: cost 04-31, 22 salt and 31 hash characters. */
@@ -69,28 +73,14 @@ async function withHashSlot<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-export function hashPassword(password: string): Promise<string> {
-  return withHashSlot(() => argon2.hash(password, ARGON2_PARAMETERS));
-}
-
 /**
- * hashPassword for many passwords at once (`authd db seed`, `authd user import`): the
- * same argon2id parameters and PHC string, computed by @node-rs/argon2, which takes 10
- * ms per hash where the argon2 package takes 21 on the benchmark host (bench/README.md
- * "Seeding": 10,000 distinct passwords in 45 s instead of ~110). Each verifies with
- * verifyPassword (tests/server/imported-passwords.test.ts). Requests keep the argon2
- * package (the product's chosen stack); moving them too would double sign-in capacity, a
- * decision with its numbers in bench/README.md.
+ * An argon2id hash at ARGON2_PARAMETERS, computed on libuv's thread pool by
+ * @node-rs/argon2 (prebuilt for every platform; about twice as fast as the `argon2`
+ * package, bench/README.md "Password hashing"). Requests, seeding and imports all
+ * hash here.
  */
-export function hashPasswordInBulk(password: string): Promise<string> {
-  return withHashSlot(() =>
-    argon2HashInBulk(password, {
-      algorithm: Algorithm.Argon2id,
-      memoryCost: ARGON2_PARAMETERS.memoryCost,
-      timeCost: ARGON2_PARAMETERS.timeCost,
-      parallelism: ARGON2_PARAMETERS.parallelism,
-    }),
-  );
+export function hashPassword(password: string): Promise<string> {
+  return withHashSlot(() => argon2Hash(password, ARGON2_PARAMETERS));
 }
 
 function scryptKey(password: string, salt: string): Promise<Buffer> {
@@ -123,8 +113,8 @@ export async function verifyPassword(hash: string, password: string): Promise<bo
       case "scrypt":
         return await withHashSlot(() => verifyScrypt(hash, password));
       default:
-        // argon2id, and other argon2 variants the package understands.
-        return await withHashSlot(() => argon2.verify(hash, password));
+        // argon2id, and the other argon2 variants a PHC string can name.
+        return await withHashSlot(() => argon2Verify(hash, password));
     }
   } catch {
     return false;

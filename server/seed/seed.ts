@@ -17,7 +17,7 @@ import {
 } from "../accounts/queries.js";
 import { recordAuditEvent } from "../audit/audit.js";
 import type { AuthdConfig } from "../config.js";
-import { detectHashFormat, hashPasswordInBulk, verifyPassword } from "../crypto/password.js";
+import { detectHashFormat, hashPassword, verifyPassword } from "../crypto/password.js";
 import { generateId } from "../crypto/random.js";
 import type { Queryable, Sql } from "../db/connection.js";
 import { transaction } from "../db/transaction.js";
@@ -682,7 +682,7 @@ function verifyKey(stored: string, plain: string): string {
 }
 
 /**
- * Hashes what the seed needs hashed, concurrently: hashPasswordInBulk runs one argon2id hash
+ * Hashes what the seed needs hashed, concurrently: hashPassword runs one argon2id hash
  * per core at a time (on libuv's thread pool) and queues the rest. New users with a
  * plain password need a hash; with --if-exists update, existing users' passwords are
  * verified against the stored hash first and hashed only when they differ.
@@ -739,9 +739,9 @@ async function preparePasswords(
       let hash: Promise<string>;
       if (options.sharePasswordHashes) {
         const known = work.shared.get(plain);
-        hash = known ?? hashPasswordInBulk(plain);
+        hash = known ?? hashPassword(plain);
         if (!known) work.shared.set(plain, hash);
-      } else hash = hashPasswordInBulk(plain);
+      } else hash = hashPassword(plain);
       work.hashes.set(address, await hash);
       options.onProgress?.({ phase: "hash", done: ++done, total: toHash.length });
     }),

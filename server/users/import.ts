@@ -24,7 +24,7 @@ import {
   detectHashFormat,
   HASH_FORMATS,
   type HashFormat,
-  hashPasswordInBulk,
+  hashPassword,
 } from "../crypto/password.js";
 import { generateId } from "../crypto/random.js";
 import type { Queryable } from "../db/connection.js";
@@ -342,7 +342,7 @@ const DRY_RUN_HASH = "dry-run:not-hashed";
  * keeps every outcome what the real run's would be.
  */
 function hashFor(password: string, options: Pick<ImportOptions, "dryRun">): Promise<string> {
-  return options.dryRun ? Promise.resolve(DRY_RUN_HASH) : hashPasswordInBulk(password);
+  return options.dryRun ? Promise.resolve(DRY_RUN_HASH) : hashPassword(password);
 }
 
 const CONFLICT_CODE: ErrorCode = "USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL";
@@ -573,7 +573,7 @@ export async function importUsers(
   for (let index = 0; index < batches; index++) {
     const batch = writable.slice(index * options.batchSize, (index + 1) * options.batchSize);
     // Hashing happens before the transaction, so no row is locked meanwhile;
-    // hashPasswordInBulk runs one hash per core at a time. Users that exist and are not
+    // hashPassword runs one hash per core at a time. Users that exist and are not
     // updated need no hash (writeBatch hashes any it still lacks).
     const existing =
       options.ifExists === "update"

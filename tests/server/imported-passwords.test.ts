@@ -3,18 +3,19 @@
  * over HTTP, and their hash becomes argon2id on the first successful sign-in.
  */
 import { randomBytes, scryptSync } from "node:crypto";
-import { verify as argonRsVerify } from "@node-rs/argon2";
-import argon2 from "argon2";
 import bcrypt from "bcryptjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   detectHashFormat,
   hashPassword,
-  hashPasswordInBulk,
   needsRehash,
   verifyPassword,
 } from "../../server/crypto/password.js";
 import { importUsers, parseImportFile } from "../../server/users/import.js";
+import {
+  ARGON2_PACKAGE_HASHES,
+  ARGON2_PACKAGE_PASSWORD,
+} from "../fixtures/argon2-package-hashes.js";
 import { createTestApp, type TestApp } from "../helpers/app.js";
 import { createClient } from "../helpers/client.js";
 
@@ -70,22 +71,11 @@ describe("verifyPassword with imported formats", () => {
     // NFKC: the composed and decomposed forms are one password.
     expect(await verifyPassword(s, PASSWORD.normalize("NFD"))).toBe(true);
     expect(await verifyPassword(s, "wrong password")).toBe(false);
-    const weak = await argon2.hash(PASSWORD, {
-      type: argon2.argon2id,
-      memoryCost: 4096,
-      timeCost: 1,
-      parallelism: 1,
-    });
+    const weak = ARGON2_PACKAGE_HASHES.weaker;
     expect(detectHashFormat(weak)).toBe("argon2id");
     expect(await verifyPassword(weak, PASSWORD)).toBe(true);
     expect(needsRehash(weak)).toBe(true);
-    const strong = await argon2.hash(PASSWORD, {
-      type: argon2.argon2id,
-      memoryCost: 65536,
-      timeCost: 3,
-      parallelism: 1,
-    });
-    expect(needsRehash(strong)).toBe(false);
+    expect(needsRehash(ARGON2_PACKAGE_HASHES.stronger)).toBe(false);
     expect(needsRehash(b)).toBe(true);
     expect(needsRehash(s)).toBe(true);
     expect(detectHashFormat("plain-text")).toBeUndefined();
@@ -93,34 +83,43 @@ describe("verifyPassword with imported formats", () => {
   });
 });
 
-describe("argon2id in bulk (seed, import)", () => {
-  // hashPasswordInBulk computes with @node-rs/argon2, requests with the argon2 package:
-  // each must verify what the other wrote.
-  it("writes authd's PHC string, which verifies in both implementations, with a fresh salt each time", async () => {
-    const bulk = await hashPasswordInBulk(PASSWORD);
-    expect(bulk).toMatch(
+describe("argon2 hashes", () => {
+  it("hashPassword writes authd's PHC string with a fresh salt each time", async () => {
+    const hash = await hashPassword(PASSWORD);
+    expect(hash).toMatch(
       /^\$argon2id\$v=19\$m=19456,t=2,p=1\$[A-Za-z0-9+/]{22}\$[A-Za-z0-9+/]{43}$/,
     );
-    expect(await verifyPassword(bulk, PASSWORD)).toBe(true);
-    expect(await verifyPassword(bulk, `${PASSWORD}!`)).toBe(false);
-    expect(await argon2.verify(bulk, PASSWORD)).toBe(true);
-    expect(needsRehash(bulk)).toBe(false);
-    expect(await hashPasswordInBulk(PASSWORD)).not.toBe(bulk);
+    expect(await verifyPassword(hash, PASSWORD)).toBe(true);
+    expect(await verifyPassword(hash, `${PASSWORD}!`)).toBe(false);
+    expect(needsRehash(hash)).toBe(false);
+    expect(await hashPassword(PASSWORD)).not.toBe(hash);
+  });
 
-    const single = await hashPassword(PASSWORD);
-    expect(await argonRsVerify(single, PASSWORD)).toBe(true);
-    expect(await argonRsVerify(single, `${PASSWORD}!`)).toBe(false);
+  it("verifies what the argon2 package wrote, at any parameters and in either variant", async () => {
+    expect(ARGON2_PACKAGE_PASSWORD).toBe(PASSWORD);
+    for (const [label, hash] of Object.entries(ARGON2_PACKAGE_HASHES)) {
+      expect(await verifyPassword(hash, PASSWORD), label).toBe(true);
+      expect(await verifyPassword(hash, `${PASSWORD}!`), label).toBe(false);
+      expect(await verifyPassword(hash, PASSWORD.normalize("NFD")), label).toBe(false);
+    }
+    // Its parameter order (m, p, t) reads the same as authd's (m, t, p).
+    expect(needsRehash(ARGON2_PACKAGE_HASHES.current)).toBe(false);
+    expect(needsRehash(ARGON2_PACKAGE_HASHES.stronger)).toBe(false);
+    expect(needsRehash(ARGON2_PACKAGE_HASHES.weaker)).toBe(true);
+    // Another variant becomes argon2id at the next sign-in.
+    expect(needsRehash(ARGON2_PACKAGE_HASHES.argon2i)).toBe(true);
+    // A damaged hash is a failed verification, not an error.
+    const damaged = ARGON2_PACKAGE_HASHES.current.replace(/.$/, "A");
+    expect(await verifyPassword(damaged, PASSWORD)).toBe(false);
+    expect(await verifyPassword("$argon2id$v=19$m=19456,p=1,t=2$short$short", PASSWORD)).toBe(
+      false,
+    );
   });
 });
 
 describe("sign-in of imported users", () => {
   it("bcrypt, scrypt and weak argon2id users sign in; the hash becomes argon2id; a wrong password fails", async () => {
-    const weak = await argon2.hash(PASSWORD, {
-      type: argon2.argon2id,
-      memoryCost: 4096,
-      timeCost: 1,
-      parallelism: 1,
-    });
+    const weak = ARGON2_PACKAGE_HASHES.weaker;
     const users = [
       { email: "bcrypt@import.test", passwordHash: bcrypt.hashSync(PASSWORD, 10) },
       { email: "scrypt@import.test", passwordHash: scryptHash(PASSWORD) },
@@ -163,5 +162,32 @@ describe("sign-in of imported users", () => {
       expect(await storedHash(user.email)).toBe(upgraded);
       expect((await signIn(user.email, "not the password")).statusCode).toBe(401);
     }
+  });
+});
+
+describe("sign-in with a hash the argon2 package wrote", () => {
+  it("signs in, and a hash at authd's parameters is kept as it is", async () => {
+    const email = "argon2-package@import.test";
+    const records = parseImportFile(
+      JSON.stringify({ email, passwordHash: ARGON2_PACKAGE_HASHES.current }),
+      "jsonl",
+    );
+    const result = await importUsers(
+      { sql: t.db.sql, config: t.config },
+      { kind: "cli" },
+      records,
+      {
+        ifExists: "fail",
+        batchSize: 500,
+        resumeFrom: 0,
+        continueOnError: false,
+        dryRun: false,
+      },
+    );
+    expect(result).toMatchObject({ created: 1, failed: [] });
+    expect((await signIn(email, `${PASSWORD}!`)).statusCode).toBe(401);
+    const ok = await signIn(email, PASSWORD);
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(await storedHash(email)).toBe(ARGON2_PACKAGE_HASHES.current);
   });
 });
