@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import { parseEnv } from "node:util";
 import { z } from "zod";
 import { generateSecret } from "./crypto/random.js";
@@ -229,10 +229,13 @@ export type AuthdConfigInput = z.input<typeof configSchema>;
 /** The validated configuration with every default filled in. */
 export type AuthdConfig = z.output<typeof configSchema>;
 
-/** Identity helper for `authd.config.ts`: gives editors the types, changes nothing. */
-export function defineConfig(config: AuthdConfigInput): AuthdConfigInput {
-  return config;
-}
+export { defineConfig } from "./define-config.js";
+
+/** The module a config file's `import … from "authd"` loads (compiled, or the source under tests). */
+const DEFINE_CONFIG_MODULE = ((): string => {
+  const compiled = fileURLToPath(new URL("./define-config.js", import.meta.url));
+  return existsSync(compiled) ? compiled : compiled.replace(/\.js$/, ".ts");
+})();
 
 export const CONFIG_FILE_NAMES = [
   "authd.config.ts",
@@ -348,15 +351,18 @@ async function readConfigFile(file: string): Promise<unknown> {
   }
   if (/\.(ts|mts|js|mjs)$/.test(file)) {
     try {
-      let loaded: unknown;
-      if (/\.m?ts$/.test(file)) {
-        const { createJiti } = await import("jiti");
-        const jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: false });
-        loaded = await jiti.import(file, { default: true });
-      } else {
-        const module = (await import(pathToFileURL(file).href)) as { default?: unknown };
-        loaded = module.default;
-      }
+      const { createJiti } = await import("jiti");
+      const jiti = createJiti(import.meta.url, {
+        moduleCache: false,
+        fsCache: false,
+        // A file without a default export is an error, not a config of its named exports.
+        interopDefault: false,
+        // `import … from "authd"` means the authd that is running, wherever the file
+        // sits: no node_modules/authd is needed beside it (global installs, checkouts).
+        alias: { authd: DEFINE_CONFIG_MODULE },
+      });
+      const module = await jiti.import<{ default?: unknown }>(file);
+      const loaded = module?.default;
       if (loaded === undefined) {
         throw new ConfigError([
           `${label}: expected a default export (export default defineConfig({...}))`,
@@ -657,8 +663,20 @@ export function dataPath(loaded: Pick<LoadedConfig, "config" | "cwd">, ...parts:
  * The secret signs cookies and tokens. In production it must be configured; in
  * development one is generated once and kept in `<dataDir>/secret`.
  */
-export async function ensureSecret(loaded: LoadedConfig): Promise<string> {
-  if (loaded.config.secret) return loaded.config.secret;
+/** Where the secret in use came from, for the start-up summary. */
+export type SecretSource =
+  | { kind: "configured" }
+  | { kind: "stored"; file: string }
+  | { kind: "generated"; file: string };
+
+/**
+ * The secret: configured (file or AUTHD_SECRET), else in development the one kept in
+ * `<dataDir>/secret`, generated there on first use. Production requires a configured one.
+ */
+export async function ensureSecret(
+  loaded: LoadedConfig,
+): Promise<{ secret: string; source: SecretSource }> {
+  if (loaded.config.secret) return { secret: loaded.config.secret, source: { kind: "configured" } };
   if (loaded.production) {
     throw new ConfigError([
       "AUTHD_SECRET: a secret is required when NODE_ENV=production (generate one with `authd secret generate`)",
@@ -669,7 +687,7 @@ export async function ensureSecret(loaded: LoadedConfig): Promise<string> {
     const stored = (await readFile(file, "utf8")).trim();
     if (stored.length >= 32) {
       loaded.config.secret = stored;
-      return stored;
+      return { secret: stored, source: { kind: "stored", file } };
     }
   }
   await mkdir(path.dirname(file), { recursive: true });
@@ -677,7 +695,7 @@ export async function ensureSecret(loaded: LoadedConfig): Promise<string> {
   await writeFile(file, `${generated}\n`, { mode: 0o600 });
   await chmod(file, 0o600);
   loaded.config.secret = generated;
-  return generated;
+  return { secret: generated, source: { kind: "generated", file } };
 }
 
 const SECRET_KEYS = new Set(["secret", "clientSecret", "password"]);

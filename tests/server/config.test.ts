@@ -126,6 +126,25 @@ export default defineConfig({ basePath: "/ts", organization: { organizationLimit
     expect(problems[0]).toMatch(/^authd\.config\.json: invalid JSON \(/);
   });
 
+  it('loads `import { defineConfig } from "authd"` with no authd installed beside the file', async () => {
+    // A global install or the checkout's own bin: no node_modules/authd near the config.
+    for (const [name, body] of [
+      ["authd.config.ts", 'export default defineConfig({ basePath: "/ts" as const });'],
+      ["authd.config.mts", 'export default defineConfig({ basePath: "/mts" });'],
+      ["authd.config.mjs", 'export default defineConfig({ basePath: "/mjs" });'],
+      ["authd.config.js", 'export default defineConfig({ basePath: "/js" });'],
+    ] as const) {
+      const folder = await mkdtemp(path.join(tmpdir(), "authd-config-alias-"));
+      await writeFile(path.join(folder, name), `import { defineConfig } from "authd";\n${body}\n`);
+      // An ES module either way: a .js file needs its package to say so.
+      await writeFile(path.join(folder, "package.json"), '{"type": "module"}');
+      const { config, file } = await loadConfig({ cwd: folder, env: {} });
+      expect(file).toBe(path.join(folder, name));
+      expect(config.basePath).toBe(`/${name.split(".").pop()}`);
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
   it("requires a default export from a JS config", async () => {
     await writeFile(path.join(dir, "authd.config.mjs"), "export const config = {};\n");
     const problems = await problemsOf(loadConfig({ cwd: dir, env: {} }));
@@ -315,13 +334,19 @@ describe("environment overrides", () => {
 describe("secret", () => {
   it("generates a development secret once and keeps it", async () => {
     const first = await loadConfig({ cwd: dir, env: {} });
-    const secret = await ensureSecret(first);
+    const { secret, source } = await ensureSecret(first);
     expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const file = path.join(dir, ".authd", "secret");
+    expect(source).toEqual({ kind: "generated", file });
     expect((await readFile(file, "utf8")).trim()).toBe(secret);
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     const second = await loadConfig({ cwd: dir, env: {} });
-    expect(await ensureSecret(second)).toBe(secret);
+    expect(await ensureSecret(second)).toEqual({ secret, source: { kind: "stored", file } });
+    const configured = await loadConfig({ cwd: dir, env: { AUTHD_SECRET: "c".repeat(40) } });
+    expect(await ensureSecret(configured)).toEqual({
+      secret: "c".repeat(40),
+      source: { kind: "configured" },
+    });
   });
 
   it("is required in production", async () => {
