@@ -5,7 +5,15 @@ import path from "node:path";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listMigrationFiles, MIGRATION_LOCK_ID } from "../../server/db/migrations.js";
-import { AUTHD_BIN, baseEnv, type CliResult, ROOT, runAuthd, runProcess } from "../helpers/cli.js";
+import {
+  AUTHD_BIN,
+  baseEnv,
+  type CliResult,
+  ROOT,
+  runAuthd,
+  runProcess,
+  scratchDirectory,
+} from "../helpers/cli.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.js";
 
 let testDatabase: TestDatabase;
@@ -506,7 +514,7 @@ function startAuthdUntil(
   text: string,
 ): { waiting: Promise<void>; done: Promise<CliResult> } {
   const child = spawn(process.execPath, [AUTHD_BIN, ...args], {
-    cwd: ROOT,
+    cwd: scratchDirectory(),
     env: baseEnv(env),
     stdio: ["ignore", "pipe", "pipe"],
   });

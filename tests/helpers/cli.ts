@@ -1,5 +1,7 @@
 /** Spawning the real built `authd` binary, as operators and CI run it. */
 import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -7,6 +9,22 @@ export const ROOT = path.resolve(import.meta.dirname, "../..");
 export const AUTHD_BIN = process.env.AUTHD_TEST_BIN
   ? path.resolve(ROOT, process.env.AUTHD_TEST_BIN)
   : path.join(ROOT, "dist/bin/authd.cjs");
+
+let scratch: string | undefined;
+
+/**
+ * Where a command runs unless a test says otherwise: an empty folder of this test
+ * process's own, never the checkout, so an `authd.config.ts` or `.env` that
+ * `authd init` wrote there cannot change what the tests see.
+ */
+export function scratchDirectory(): string {
+  if (scratch === undefined) {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "authd-test-cwd-"));
+    process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+    scratch = dir;
+  }
+  return scratch;
+}
 
 export interface CliResult {
   code: number | null;
@@ -16,6 +34,8 @@ export interface CliResult {
 
 export interface RunOptions {
   cwd?: string;
+  /** Another authd executable than this checkout's build (an installed package's). */
+  bin?: string;
   /** Added to a minimal environment (PATH, HOME): nothing leaks in from the shell. */
   env?: Record<string, string | undefined>;
   input?: string;
@@ -43,7 +63,7 @@ export function runProcess(
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
-      cwd: options.cwd ?? ROOT,
+      cwd: options.cwd ?? scratchDirectory(),
       env: baseEnv(options.env),
       stdio: ["pipe", "pipe", "pipe"],
     });
@@ -110,9 +130,9 @@ export function startServe(args: string[], options: RunOptions = {}): Promise<Se
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      [AUTHD_BIN, "serve", "--port", "0", "--host", "127.0.0.1", ...args],
+      [options.bin ?? AUTHD_BIN, "serve", "--port", "0", "--host", "127.0.0.1", ...args],
       {
-        cwd: options.cwd ?? ROOT,
+        cwd: options.cwd ?? scratchDirectory(),
         env: baseEnv({ LOG_LEVEL: "info", ...options.env }),
         stdio: ["ignore", "pipe", "pipe"],
       },
@@ -169,7 +189,7 @@ export function runAuthdInTerminal(
   const commandLine = [process.execPath, AUTHD_BIN, ...args].map(quote).join(" ");
   return new Promise((resolve, reject) => {
     const child = spawn("script", ["-qec", commandLine, "/dev/null"], {
-      cwd: options.cwd ?? ROOT,
+      cwd: options.cwd ?? scratchDirectory(),
       env: baseEnv({ TERM: "xterm", ...options.env }),
       stdio: ["pipe", "pipe", "pipe"],
     });
