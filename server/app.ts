@@ -19,7 +19,7 @@ import { registerRateLimit } from "./http/rate-limit.js";
 import { requestIdFor } from "./http/request-id.js";
 import { zodValidatorCompiler } from "./http/validation.js";
 import { invitationRoutes } from "./invitations/routes.js";
-import { type Logger, lazyChildLogger } from "./logger.js";
+import { type Logger, lazyChildLogger, redactUrl, wantsPretty } from "./logger.js";
 import type { Mailer } from "./mail/mailer.js";
 import { organizationRoutes } from "./organization/routes.js";
 import { pageRoutes } from "./pages/routes.js";
@@ -54,13 +54,18 @@ export async function buildApp(
 ): Promise<FastifyInstance> {
   if (!config.secret) throw new Error("buildApp needs config.secret (see ensureSecret)");
   const readiness = dependencies.readiness ?? { draining: false };
+  const prettyRequests = dependencies.logger !== undefined && wantsPretty(config);
   const app = Fastify({
     ...(dependencies.logger
       ? { loggerInstance: dependencies.logger, childLoggerFactory: lazyChildLogger }
       : { logger: false }),
     genReqId: requestIdFor,
     requestIdHeader: false,
-    logController: new LogController({ disableRequestLogging: !config.log.requests }),
+    // A person at a terminal reads one compact line per request (below); JSON logs keep
+    // Fastify's two entries with every field.
+    logController: new LogController({
+      disableRequestLogging: !config.log.requests || prettyRequests,
+    }),
     bodyLimit: config.server.bodyLimit,
     trustProxy: trustProxySetting(config.server.trustProxy),
     return503OnClosing: true,
@@ -87,6 +92,16 @@ export async function buildApp(
     if (readiness.draining) reply.header("connection", "close");
     done(null, payload);
   });
+
+  if (prettyRequests && config.log.requests) {
+    // `GET /api/auth/ok 200 1.4 ms reqId=…`: method, path, status, time, request id.
+    app.addHook("onResponse", (request, reply, done) => {
+      request.log.info(
+        `${request.method} ${redactUrl(request.url)} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)} ms`,
+      );
+      done();
+    });
+  }
 
   const context: AuthContext = {
     config,

@@ -106,7 +106,7 @@ export function prettyDestination(out: NodeJS.WritableStream): DestinationStream
 }
 
 /** pretty for `pretty`, and for `auto` when stdout is a terminal. */
-function wantsPretty(config: Pick<AuthdConfig, "log">): boolean {
+export function wantsPretty(config: Pick<AuthdConfig, "log">): boolean {
   const format = config.log.format ?? "auto";
   return format === "pretty" || (format === "auto" && process.stdout.isTTY === true);
 }

@@ -5,7 +5,13 @@
 import Fastify, { type FastifyInstance } from "fastify";
 import { buildApp } from "./app.js";
 import { recordAuditEvent } from "./audit/audit.js";
-import { ConfigError, dataPath, ensureSecret, type LoadedConfig } from "./config.js";
+import {
+  ConfigError,
+  dataPath,
+  ensureSecret,
+  type LoadedConfig,
+  type SecretSource,
+} from "./config.js";
 import { auditConfig } from "./config-safety.js";
 import type { Queryable } from "./db/connection.js";
 import { type Database, openDatabase } from "./db/connection.js";
@@ -13,7 +19,7 @@ import { migrationStatus, runMigrations } from "./db/migrations.js";
 import { healthRoutes, type Readiness } from "./health/routes.js";
 import type { Logger } from "./logger.js";
 import { createMailer, type Mailer } from "./mail/mailer.js";
-import { createMailTransport } from "./mail/transport.js";
+import { createMailTransport, type MailTransport } from "./mail/transport.js";
 
 /** The schema is behind this version of authd: exit 10, naming the command to run. */
 export class SchemaOutOfDateError extends Error {
@@ -70,6 +76,10 @@ export interface RunningServer {
   readiness: Readiness;
   /** The management port actually bound (with `managementPort: 0`, the one chosen). */
   managementPort?: number;
+  /** Where the secret came from (a development secret may have just been generated). */
+  secretSource: SecretSource;
+  /** Where mail goes: an SMTP server or the outbox folder. */
+  mail: Pick<MailTransport, "kind" | "describe">;
   /** Drain: refuse new work, finish in-flight requests, close the database. */
   close(): Promise<void>;
 }
@@ -80,7 +90,7 @@ export async function startServer(
 ): Promise<RunningServer> {
   const { config } = loaded;
   const { logger } = options;
-  await ensureSecret(loaded);
+  const { source: secretSource } = await ensureSecret(loaded);
   if (loaded.production) {
     // Production refuses insecure settings, as Keycloak's
     // `start` does (the rules of `authd config validate --strict`).
@@ -173,6 +183,8 @@ export async function startServer(
       db,
       url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
       readiness,
+      secretSource,
+      mail: { kind: mailer.transport.kind, describe: mailer.transport.describe },
       managementPort:
         typeof managementAddress === "object" && managementAddress
           ? managementAddress.port

@@ -1,7 +1,9 @@
 /** `authd serve`: listen, log where, drain on SIGTERM/SIGINT. */
+
+import path from "node:path";
 import { type Command, InvalidArgumentError, Option } from "commander";
-import { loadConfig } from "../../server/config.js";
-import { createLogger, type Logger } from "../../server/logger.js";
+import { dataPath, type LoadedConfig, loadConfig } from "../../server/config.js";
+import { createLogger, type Logger, wantsPretty } from "../../server/logger.js";
 import { type MigrationsMode, type RunningServer, startServer } from "../../server/serve.js";
 import type { GlobalOptions } from "../output.js";
 import { parseTimeout } from "../program.js";
@@ -79,6 +81,78 @@ function exitOnSignals(
   });
 }
 
+/** A path as a person reads it: relative when it lies under the working directory. */
+function shownPath(file: string, cwd: string): string {
+  const relative = path.relative(cwd, file);
+  return relative && !relative.startsWith("..") && !path.isAbsolute(relative) ? relative : file;
+}
+
+/**
+ * What a newcomer needs once the server is up, said once: where it answers, where its
+ * data lives, where the secret came from, where mail goes and what to do next. JSON
+ * logs carry it as the fields of the "authd listening" line; at a terminal it is a
+ * short block.
+ */
+function announce(loaded: LoadedConfig, server: RunningServer, logger: Logger): void {
+  const { config, cwd } = loaded;
+  const url = `${server.url}${config.basePath}`;
+  const secret =
+    server.secretSource.kind === "configured"
+      ? "configured"
+      : server.secretSource.kind === "generated"
+        ? `generated for development in ${server.secretSource.file}`
+        : `development secret from ${server.secretSource.file}`;
+  const mail =
+    server.mail.kind === "smtp"
+      ? `sent through ${server.mail.describe}`
+      : `written to ${server.mail.describe} (not sent)`;
+  const fields = {
+    url,
+    database: server.db.label,
+    config: loaded.file ?? "defaults",
+    secret,
+    mail,
+    ...(server.managementPort !== undefined
+      ? { managementUrl: `${server.url.replace(/:\d+$/, "")}:${server.managementPort}` }
+      : {}),
+  };
+  if (!wantsPretty(config)) {
+    logger.info(fields, "authd listening");
+    return;
+  }
+  // Init writes http://localhost:<port>: a person sees the same name here.
+  const local = url.replace(/^http:\/\/(127\.0\.0\.1|\[::1\]):/, "http://localhost:");
+  const data = server.db.embedded
+    ? `embedded PostgreSQL (PGlite) in ${shownPath(dataPath(loaded, "pgdata"), cwd)}`
+    : `PostgreSQL at ${server.db.label}`;
+  const lines: Array<[string, string]> = [
+    ["data", data],
+    ["config", loaded.file ? shownPath(loaded.file, cwd) : "none found: every key has its default"],
+    [
+      "secret",
+      server.secretSource.kind === "configured"
+        ? "configured"
+        : `${server.secretSource.kind === "generated" ? "generated for development and kept" : "development secret"} in ${shownPath(server.secretSource.file, cwd)} (set AUTHD_SECRET in production)`,
+    ],
+    [
+      "mail",
+      server.mail.kind === "smtp"
+        ? `sent through ${server.mail.describe}`
+        : `not sent: written to ${shownPath(server.mail.describe, cwd)}${path.sep} (set SMTP_URL to send)`,
+    ],
+    ...(fields.managementUrl
+      ? ([["probes", `${fields.managementUrl}/readyz`]] as Array<[string, string]>)
+      : []),
+    [
+      "next",
+      `curl ${local}/ok, then sign up with POST ${config.basePath}/sign-up/email; Ctrl-C stops (authd --help for the rest)`,
+    ],
+  ];
+  process.stdout.write(
+    `authd listening on ${local}\n${lines.map(([label, text]) => `  ${label.padEnd(8)}${text}`).join("\n")}\n`,
+  );
+}
+
 export function registerServe(program: Command): void {
   program
     .command("serve")
@@ -144,19 +218,9 @@ export function registerServe(program: Command): void {
         migrations,
         managementPort: flags.managementPort,
       });
-      // Handlers first: whoever reads the line below may signal at once.
+      // Handlers first: whoever reads the lines below may signal at once.
       const stopped = exitOnSignals(server, logger, loaded.config.server.shutdownTimeout);
-      logger.info(
-        {
-          url: `${server.url}${loaded.config.basePath}`,
-          database: server.db.label,
-          config: loaded.file ?? "defaults",
-          ...(server.managementPort !== undefined
-            ? { managementUrl: `${server.url.replace(/:\d+$/, "")}:${server.managementPort}` }
-            : {}),
-        },
-        "authd listening",
-      );
+      announce(loaded, server, logger);
       process.exitCode = await stopped;
       // Pino writes synchronously to stdout; nothing else holds the process open.
       if (process.exitCode !== 0) process.exit(process.exitCode);

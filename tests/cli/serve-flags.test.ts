@@ -4,7 +4,7 @@
  */
 import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AUTHD_BIN, baseEnv, runAuthd, startServe } from "../helpers/cli.js";
+import { AUTHD_BIN, baseEnv, runAuthd, scratchDirectory, startServe } from "../helpers/cli.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.js";
 
 const SECRET = "serve-flags-secret-0123456789-0123456789";
@@ -136,30 +136,58 @@ describe("serve in the production profile", () => {
 });
 
 describe("serve --log-format and -v", () => {
-  it("pretty prints one readable line per entry; -v sets the debug level", async () => {
+  it("pretty: an orienting block once, then one compact line per request; -v sets the debug level", async () => {
     const child = spawn(
       process.execPath,
       [AUTHD_BIN, "serve", "--port", "0", "--host", "127.0.0.1", "--log-format", "pretty"],
-      { env: baseEnv({ DATABASE_URL: migrated.url, AUTHD_SECRET: SECRET, LOG_LEVEL: "info" }) },
+      {
+        cwd: scratchDirectory(),
+        env: baseEnv({ DATABASE_URL: migrated.url, AUTHD_SECRET: SECRET, LOG_LEVEL: "info" }),
+      },
     );
     let output = "";
     const exited = new Promise<number | null>((done) => child.on("close", done));
-    try {
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no listening line:\n${output}`)), 30_000);
-        child.stdout.on("data", (chunk: Buffer) => {
-          output += chunk.toString();
-          if (output.includes("authd listening")) {
+    const waitFor = (pattern: RegExp) =>
+      new Promise<RegExpExecArray>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no ${pattern}:\n${output}`)), 30_000);
+        const check = () => {
+          const match = pattern.exec(output);
+          if (match) {
             clearTimeout(timer);
-            resolve();
+            child.stdout.off("data", onData);
+            resolve(match);
           }
-        });
+        };
+        const onData = (chunk: Buffer) => {
+          output += chunk.toString();
+          check();
+        };
+        child.stdout.on("data", onData);
+        check();
       });
-      const line = output.split("\n").find((text) => text.includes("authd listening")) ?? "";
-      expect(line).toMatch(
-        /^\d\d:\d\d:\d\d\.\d{3} INFO {2}authd listening url=http:\/\/127\.0\.0\.1:\d+\/api\/auth /,
+    try {
+      const [, url] = await waitFor(
+        /authd listening on (http:\/\/localhost:\d+\/api\/auth)\n(?:.*\n){5}/,
       );
-      expect(line).not.toContain("{");
+      const block = output.slice(output.indexOf("authd listening on"));
+      expect(block).toMatch(/\n {2}data {4}PostgreSQL at 127\.0\.0\.1:\d+\/authd_test_\w+\n/);
+      expect(block).toContain("\n  config  none found: every key has its default\n");
+      expect(block).toContain("\n  secret  configured\n");
+      expect(block).toMatch(
+        /\n {2}mail {4}not sent: written to \.authd\/outbox\/ \(set SMTP_URL to send\)\n/,
+      );
+      expect(block).toMatch(/\n {2}next {4}curl http:\/\/localhost:\d+\/api\/auth\/ok/);
+      expect(output.match(/authd listening/g)).toHaveLength(1);
+
+      const answer = await fetch(`${url?.replace("localhost", "127.0.0.1")}/ok?token=secret-value`);
+      expect(answer.status).toBe(200);
+      const [line] = await waitFor(/^.*GET \/api\/auth\/ok.*$/m);
+      expect(line).toMatch(
+        /^\d\d:\d\d:\d\d\.\d{3} INFO {2}GET \/api\/auth\/ok\?token=%5Bredacted%5D 200 \d+\.\d ms reqId=\S+$/,
+      );
+      // One line per request: Fastify's two entries with every field are left to JSON logs.
+      expect(output).not.toContain("incoming request");
+      expect(output).not.toContain("request completed");
     } finally {
       child.kill("SIGTERM");
       expect(await exited).toBe(0);
