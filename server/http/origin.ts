@@ -10,6 +10,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AuthdConfig } from "../config.js";
 import { AuthError, type ErrorCode } from "../errors.js";
+import { redactUrl } from "../logger.js";
 
 /** Body and query fields that name a place to send the browser, with their error. */
 export const REDIRECT_FIELDS: ReadonlyArray<readonly [string, ErrorCode]> = [
@@ -38,27 +39,43 @@ function patternToRegExp(pattern: string): RegExp {
   return new RegExp(`^${escaped}$`, "i");
 }
 
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/**
+ * An origin with its loopback host written one way: localhost, 127.0.0.1 and [::1]
+ * are the same machine, so a server configured as http://localhost:3000 trusts a
+ * browser that opened http://127.0.0.1:3000 (same scheme and port) and the other way
+ * round.
+ */
+function comparableOrigin(url: URL): string {
+  if (!LOOPBACK_HOSTS.has(url.hostname)) return url.origin;
+  return `${url.protocol}//localhost${url.port ? `:${url.port}` : ""}`;
+}
+
 /** Is `origin` (scheme://host[:port]) one of the trusted origins or patterns? */
 export function isTrustedOrigin(
   origin: string,
   config: AuthdConfig,
   request: FastifyRequest,
 ): boolean {
-  let normalized: string;
+  let parsed: URL;
   try {
-    const parsed = new URL(origin);
-    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return false;
-    normalized = parsed.origin;
+    parsed = new URL(origin);
   } catch {
     return false;
   }
-  if (normalized === ownOrigin(config, request)) return true;
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return false;
+  const normalized = parsed.origin;
+  const comparable = comparableOrigin(parsed);
+  const own = ownOrigin(config, request);
+  if (normalized === own) return true;
+  if (own !== "null" && comparableOrigin(new URL(own)) === comparable) return true;
   for (const trusted of config.trustedOrigins) {
     if (trusted.includes("*")) {
       if (patternToRegExp(trusted.replace(/\/+$/, "")).test(normalized)) return true;
     } else {
       try {
-        if (new URL(trusted).origin === normalized) return true;
+        if (comparableOrigin(new URL(trusted)) === comparable) return true;
       } catch {
         // An unparsable entry trusts nothing.
       }
@@ -133,6 +150,31 @@ function originOf(request: FastifyRequest): string | null {
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
+/** Long enough for any real origin; a longer header is shown cut. */
+const SHOWN_ORIGIN_LENGTH = 200;
+
+/**
+ * The 403 for an origin authd does not trust, saying which origin arrived and what
+ * to configure, and the same at `warn` in the log: a misconfigured app is found from
+ * either side.
+ */
+function refused(
+  request: FastifyRequest,
+  code: "INVALID_ORIGIN" | "MISSING_OR_NULL_ORIGIN",
+  origin: string | null,
+): AuthError {
+  const shown = origin === null ? null : origin.slice(0, SHOWN_ORIGIN_LENGTH);
+  const message =
+    code === "INVALID_ORIGIN"
+      ? `Invalid origin: ${shown} is not trusted; add it to trustedOrigins (or make it the baseURL)`
+      : `Missing or null Origin: a request that carries cookies must send an Origin header (got ${shown === null ? "none" : shown}); the origin must be listed in trustedOrigins (or be the baseURL)`;
+  request.log.warn(
+    { origin: shown, method: request.method, path: redactUrl(request.url).split("?")[0] },
+    message,
+  );
+  return new AuthError(code, { message, details: { origin: shown } });
+}
+
 export function registerOriginChecks(app: FastifyInstance, config: AuthdConfig): void {
   const base = config.basePath === "/" ? "" : config.basePath;
   const loginPaths = [`${base}/sign-in/`, `${base}/sign-up/`];
@@ -145,10 +187,10 @@ export function registerOriginChecks(app: FastifyInstance, config: AuthdConfig):
         origin === null ||
         (origin === "null" && request.headers["sec-fetch-site"] !== "same-origin")
       ) {
-        throw new AuthError("MISSING_OR_NULL_ORIGIN");
+        throw refused(request, "MISSING_OR_NULL_ORIGIN", origin);
       }
       if (origin !== "null" && !isTrustedOrigin(origin, config, request)) {
-        throw new AuthError("INVALID_ORIGIN");
+        throw refused(request, "INVALID_ORIGIN", origin);
       }
       return;
     }
@@ -161,7 +203,7 @@ export function registerOriginChecks(app: FastifyInstance, config: AuthdConfig):
       throw new AuthError("CROSS_SITE_NAVIGATION_LOGIN_BLOCKED");
     }
     if (origin !== null && origin !== "null" && !isTrustedOrigin(origin, config, request)) {
-      throw new AuthError("INVALID_ORIGIN");
+      throw refused(request, "INVALID_ORIGIN", origin);
     }
   };
 
