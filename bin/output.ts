@@ -46,6 +46,14 @@ export function outputFormat(options: GlobalOptions): OutputFormat {
   return chosen as OutputFormat;
 }
 
+/**
+ * The verb of a human summary line: what was done, or under --dry-run what would be
+ * done ("Deleted …" / "Would delete …"): a dry run never reports a change as made.
+ */
+export function didOrWould(options: GlobalOptions, did: string, would: string): string {
+  return options.dryRun ? would : did;
+}
+
 /** Any format but human: errors are printed as JSON on stderr too. */
 export function wantsJson(options: GlobalOptions): boolean {
   try {
@@ -297,6 +305,28 @@ function unionKeys(records: Plain[]): string[] {
   return [...keys];
 }
 
+/**
+ * What a person needs beyond the catalogue's message, from the error's details: a
+ * password length error's bound (" (at least 8 characters)") and a command's hint on
+ * its own line.
+ */
+function explanationOf(error: unknown): string {
+  if (!(error instanceof AuthError)) return "";
+  const details = error.details as {
+    minPasswordLength?: unknown;
+    maxPasswordLength?: unknown;
+    hint?: unknown;
+  } | null;
+  let text = "";
+  if (typeof details?.minPasswordLength === "number") {
+    text += ` (at least ${details.minPasswordLength} characters)`;
+  } else if (typeof details?.maxPasswordLength === "number") {
+    text += ` (at most ${details.maxPasswordLength} characters)`;
+  }
+  if (typeof details?.hint === "string") text += `\n${details.hint}`;
+  return text;
+}
+
 export function reportError(error: unknown, options: GlobalOptions): void {
   const message = error instanceof Error ? error.message : String(error);
   if (wantsJson(options)) {
@@ -308,7 +338,7 @@ export function reportError(error: unknown, options: GlobalOptions): void {
     process.stderr.write(`${JSON.stringify({ error: body })}\n`);
     return;
   }
-  process.stderr.write(`authd: ${message}\n`);
+  process.stderr.write(`authd: ${message}${explanationOf(error)}\n`);
   if (options.debug && error instanceof Error && error.stack) {
     process.stderr.write(`${error.stack}\n`);
   }

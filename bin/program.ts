@@ -20,7 +20,13 @@ import { registerSession } from "./commands/session.js";
 import { registerUser } from "./commands/user.js";
 import { registerVersion } from "./commands/version.js";
 import { CommandTimeoutError, EXIT, exitCodeFor, UsageError } from "./exit-codes.js";
-import { type GlobalOptions, OUTPUT_FORMATS, outputFormat, reportError } from "./output.js";
+import {
+  type GlobalOptions,
+  OUTPUT_FORMATS,
+  outputFormat,
+  reportError,
+  wantsJson,
+} from "./output.js";
 
 /** `30s`, `2m`, `500ms` or plain seconds, as seconds. */
 export function parseTimeout(value: string): number {
@@ -80,7 +86,7 @@ export function buildProgram(): Command {
       ).choices(PROFILES),
     )
     .configureHelp({ showGlobalOptions: true })
-    .showHelpAfterError()
+    .showHelpAfterError("see 'authd --help'")
     .exitOverride();
 
   program.hook("preAction", (root, actionCommand) => {
@@ -140,21 +146,37 @@ export function buildProgram(): Command {
   registerOrg(program);
   registerCompletion(program);
 
-  // Every subcommand inherits the strict parsing and the usage-error behaviour.
-  for (const command of program.commands) {
-    command.showHelpAfterError().exitOverride();
-    for (const sub of command.commands) sub.showHelpAfterError().exitOverride();
-  }
+  // A usage error is one line and where to read more, never the whole help.
+  const pointToHelp = (parent: Command, path: string): void => {
+    for (const command of parent.commands) {
+      const name = `${path} ${command.name()}`;
+      command.showHelpAfterError(`see '${name} --help'`).exitOverride();
+      pointToHelp(command, name);
+    }
+  };
+  pointToHelp(program, "authd");
   return program;
+}
+
+/** `authd org member add` for that command: what its help is called under. */
+function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let at: Command | null = command; at; at = at.parent) names.unshift(at.name());
+  return names.join(" ");
 }
 
 /** Runs the CLI and answers the exit code (never throws). */
 export async function runCli(argv: string[]): Promise<number> {
   const program = buildProgram();
+  let running: Command = program;
+  program.hook("preAction", (_root, actionCommand) => {
+    running = actionCommand;
+  });
   try {
     await program.parseAsync(argv);
     return typeof process.exitCode === "number" ? process.exitCode : EXIT.ok;
   } catch (error) {
+    const options = program.opts<GlobalOptions>();
     if (error instanceof CommanderError) {
       // Help and version displays end with 0; every parse failure is a usage error.
       if (
@@ -165,10 +187,22 @@ export async function runCli(argv: string[]): Promise<number> {
       ) {
         return EXIT.ok;
       }
+      // Commander has printed its own parse errors; one raised by a command's action
+      // (a flag that contradicts another, say) is printed here.
+      if (error.code === "commander.invalidArgument" && running !== program) {
+        reportError(new UsageError(error.message.replace(/^error: /, "")), options);
+        printHelpPointer(running, options);
+      }
       return EXIT.usage;
     }
-    const options = program.opts<GlobalOptions>();
     reportError(error, options);
+    // A command's own usage error points at its help; one about the environment
+    // (a bad $AUTHD_PROFILE, found before any command runs) has no flag to fix.
+    if (error instanceof UsageError && running !== program) printHelpPointer(running, options);
     return exitCodeFor(error);
   }
+}
+
+function printHelpPointer(command: Command, options: GlobalOptions): void {
+  if (!wantsJson(options)) process.stderr.write(`see '${commandPath(command)} --help'\n`);
 }

@@ -6,7 +6,7 @@
 import type { Command } from "commander";
 import { listAccounts, unlinkAccount } from "../../server/accounts/accounts.js";
 import { resolveUser } from "../../server/admin/admin.js";
-import { emit, formatTable, type GlobalOptions } from "../output.js";
+import { didOrWould, emit, formatTable, type GlobalOptions } from "../output.js";
 import { withAdmin } from "./user.js";
 
 interface UnlinkFlags {
@@ -79,7 +79,10 @@ export function registerAccount(program: Command): void {
         );
         emit({ status: true, userId: user.id, providerId: flags.provider }, globals, {
           quietField: "userId",
-          human: () => process.stdout.write(`Unlinked ${flags.provider} from ${user.email}.\n`),
+          human: () =>
+            process.stdout.write(
+              `${didOrWould(globals, "Unlinked", "Would unlink")} ${flags.provider} from ${user.email}.\n`,
+            ),
         });
       });
     });

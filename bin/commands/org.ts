@@ -49,7 +49,7 @@ import {
   teamResponse,
 } from "../../server/teams/teams.js";
 import { EXIT, UsageError } from "../exit-codes.js";
-import { emit, formatTable, type GlobalOptions, note } from "../output.js";
+import { didOrWould, emit, formatTable, type GlobalOptions, note } from "../output.js";
 import { withDatabase } from "../with-database.js";
 import { confirmModerate } from "./shared.js";
 import { parseDuration } from "./user.js";
@@ -214,7 +214,7 @@ function registerOrganizationCommands(org: Command): void {
           print(
             globals,
             { created: true, organization, member: memberResponse(created.member) },
-            `Created organization ${organization.slug} (${organization.id}) owned by ${owner.email}.`,
+            `${didOrWould(globals, "Created", "Would create")} organization ${organization.slug} (${organization.id}) owned by ${owner.email}.`,
             "organization.id",
           );
         } catch (error) {
@@ -305,7 +305,7 @@ function registerOrganizationCommands(org: Command): void {
         print(
           globals,
           { updated: true, organization: updated },
-          `Updated organization ${updated.slug} (${updated.id}).`,
+          `${didOrWould(globals, "Updated", "Would update")} organization ${updated.slug} (${updated.id}).`,
           "organization.id",
         );
       }),
@@ -342,7 +342,7 @@ function registerOrganizationCommands(org: Command): void {
             print(
               globals,
               { deleted: true, organization: deleted },
-              `Deleted organization ${deleted.slug} (${deleted.id}).`,
+              `${didOrWould(globals, "Deleted", "Would delete")} organization ${deleted.slug} (${deleted.id}).`,
               "organization.id",
             );
             return;
@@ -405,7 +405,7 @@ function registerMemberCommands(org: Command): void {
           print(
             globals,
             shown,
-            `Added ${user.email} to ${organization.slug} as ${shown.role} (member ${shown.id})` +
+            `${didOrWould(globals, "Added", "Would add")} ${user.email} to ${organization.slug} as ${shown.role} (member ${shown.id})` +
               (team ? ` and to team ${team.name}.` : "."),
           );
         },
@@ -420,7 +420,11 @@ function registerMemberCommands(org: Command): void {
         const updated = memberResponse(
           await setMemberRoleAsOperator(db.sql, loaded.config, organization, user, role),
         );
-        print(globals, updated, `${user.email} is now ${updated.role} in ${organization.slug}.`);
+        print(
+          globals,
+          updated,
+          `${user.email} ${didOrWould(globals, "is now", "would be")} ${updated.role} in ${organization.slug}.`,
+        );
       },
     ),
   );
@@ -447,7 +451,7 @@ function registerMemberCommands(org: Command): void {
       print(
         globals,
         { removed: true, member: removed },
-        `Removed ${user.email} from ${organization.slug}.`,
+        `${didOrWould(globals, "Removed", "Would remove")} ${user.email} from ${organization.slug}.`,
         "member.id",
       );
     }),
@@ -526,7 +530,7 @@ function registerInvitationCommands(org: Command): void {
               const expires = `expires ${date(expiresAt)}`;
               note(
                 invited.delivery === null
-                  ? `Invited ${email} (not mailed); ${expires}.`
+                  ? `${didOrWould(globals, "Invited", "Would invite")} ${email} (not mailed); ${expires}.`
                   : `Invited ${email}; mail ${invited.delivery}; ${expires}.`,
               );
             },
@@ -560,7 +564,7 @@ function registerInvitationCommands(org: Command): void {
       print(
         globals,
         { canceled: true, invitation: canceled },
-        `Canceled the invitation of ${canceled.email} (${canceled.id}).`,
+        `${didOrWould(globals, "Canceled", "Would cancel")} the invitation of ${canceled.email} (${canceled.id}).`,
         "invitation.id",
       );
     }),
@@ -607,7 +611,7 @@ function registerTeamCommands(org: Command): void {
         print(
           globals,
           { created: true, team: created },
-          `Created team ${created.name} (${created.id}) in ${organization.slug}.`,
+          `${didOrWould(globals, "Created", "Would create")} team ${created.name} (${created.id}) in ${organization.slug}.`,
           "team.id",
         );
       }, TEAMS),
@@ -632,7 +636,7 @@ function registerTeamCommands(org: Command): void {
         print(
           context.globals,
           { updated: true, team: renamed },
-          `Renamed team ${found.name} to ${renamed.name} (${renamed.id}).`,
+          `${didOrWould(context.globals, "Renamed", "Would rename")} team ${found.name} to ${renamed.name} (${renamed.id}).`,
           "team.id",
         );
       }, TEAMS),
@@ -657,7 +661,7 @@ function registerTeamCommands(org: Command): void {
       print(
         context.globals,
         { removed: true, team: removed },
-        `Removed team ${removed.name} (${removed.id}) from ${organization.slug}.`,
+        `${didOrWould(context.globals, "Removed", "Would remove")} team ${removed.name} (${removed.id}) from ${organization.slug}.`,
         "team.id",
       );
     }, TEAMS),
@@ -683,7 +687,7 @@ function registerTeamCommands(org: Command): void {
         context.globals,
         { added, member: teamMemberResponse(member) },
         added
-          ? `Added ${user.email} to team ${found.name}.`
+          ? `${didOrWould(context.globals, "Added", "Would add")} ${user.email} to team ${found.name}.`
           : `${user.email} is already in team ${found.name}; nothing changed.`,
         "member.id",
       );
@@ -698,7 +702,7 @@ function registerTeamCommands(org: Command): void {
       print(
         context.globals,
         { removed: true, teamId: found.id, userId: user.id },
-        `Removed ${user.email} from team ${found.name}.`,
+        `${didOrWould(context.globals, "Removed", "Would remove")} ${user.email} from team ${found.name}.`,
         "userId",
       );
     }, TEAMS),

@@ -10,15 +10,14 @@ import {
   revokeUserSession,
   revokeUserSessions,
 } from "../../server/admin/admin.js";
-import { listSessionsPage } from "../../server/admin/session-queries.js";
+import { type ListedSession, listSessionsPage } from "../../server/admin/session-queries.js";
 import { ensureSecret } from "../../server/config.js";
 import { AuthError } from "../../server/errors.js";
 import { sessionCookieFor } from "../../server/http/session-cookies.js";
 import { findOrganizationAsOperator } from "../../server/organization/organization.js";
-import type { SessionRow } from "../../server/sessions/queries.js";
 import { sessionResponse, userResponse } from "../../server/sessions/sessions.js";
 import { UsageError } from "../exit-codes.js";
-import { emit, formatTable, type GlobalOptions, note } from "../output.js";
+import { didOrWould, emit, formatTable, type GlobalOptions, note } from "../output.js";
 import { CLI_ACTOR, parseDuration, withAdmin } from "./user.js";
 
 const MAX_PAGE = 1000;
@@ -31,12 +30,13 @@ function parseLimit(value: string): number {
   return limit;
 }
 
-function printSessions(sessions: SessionRow[]): void {
+function printSessions(sessions: ListedSession[]): void {
   process.stdout.write(
     `${formatTable(
-      ["ID", "USER", "EXPIRES", "ACTIVE ORG", "IP", "IMPERSONATED BY", "CREATED"],
+      ["ID", "USER", "USER ID", "EXPIRES", "ACTIVE ORG", "IP", "IMPERSONATED BY", "CREATED"],
       sessions.map((session) => [
         session.id,
+        session.userEmail,
         session.userId,
         session.expiresAt.toISOString(),
         session.activeOrganizationId ?? "-",
@@ -82,7 +82,11 @@ export function registerSession(program: Command): void {
           cursor: flags.cursor,
         });
         // sessionResponse's `token` is the opaque handle (the id), never the cookie secret.
-        emit({ items: page.sessions.map(sessionResponse), nextCursor: page.nextCursor }, globals, {
+        const items = page.sessions.map((listed) => ({
+          ...sessionResponse(listed),
+          userEmail: listed.userEmail,
+        }));
+        emit({ items, nextCursor: page.nextCursor }, globals, {
           human: () => {
             printSessions(page.sessions);
             note(
@@ -114,7 +118,9 @@ export function registerSession(program: Command): void {
         }
         emit({ revoked }, globals, {
           human: () => {
-            for (const id of revoked) process.stdout.write(`Revoked ${id}.\n`);
+            for (const id of revoked) {
+              process.stdout.write(`${didOrWould(globals, "Revoked", "Would revoke")} ${id}.\n`);
+            }
           },
         });
       });
@@ -131,7 +137,10 @@ export function registerSession(program: Command): void {
         const count = await revokeUserSessions(admin.deps, CLI_ACTOR, user.id);
         emit({ userId: user.id, revoked: count }, globals, {
           quietField: "userId",
-          human: () => process.stdout.write(`Revoked ${count} session(s) of ${user.email}.\n`),
+          human: () =>
+            process.stdout.write(
+              `${didOrWould(globals, "Revoked", "Would revoke")} ${count} session(s) of ${user.email}.\n`,
+            ),
         });
       });
     });
@@ -159,7 +168,7 @@ export function registerSession(program: Command): void {
             "session create is disabled: set `cli: { allowSessionMint: true }` in the config file (test and CI setups only)",
           );
         }
-        const secret = await ensureSecret(admin.loaded);
+        const { secret } = await ensureSecret(admin.loaded);
         const user = await resolveUser(admin.deps.sql, flags.user);
         const minted = await mintSession(admin.deps, CLI_ACTOR, user.id, flags.ttl);
         const { name: cookieName, value: cookieValue } = sessionCookieFor(

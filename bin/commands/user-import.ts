@@ -165,7 +165,9 @@ async function importCommand(file: string, flags: ImportFlags, command: Command)
     emit({ created, updated, skipped, failed }, globals, {
       human: () => {
         process.stdout.write(
-          `Imported ${result.records} record(s): ${created} created, ${updated} updated, ${skipped} skipped, ${failed.length} failed.\n`,
+          globals.dryRun
+            ? `Would import ${result.records} record(s): ${created} to create, ${updated} to update, ${skipped} to skip, ${failed.length} failing.\n`
+            : `Imported ${result.records} record(s): ${created} created, ${updated} updated, ${skipped} skipped, ${failed.length} failed.\n`,
         );
         if (failed.length > 0) process.stdout.write(`${failureTable(failed)}\n`);
       },

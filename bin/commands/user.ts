@@ -22,12 +22,20 @@ import {
 } from "../../server/admin/admin.js";
 import { ensureSecret, type LoadedConfig } from "../../server/config.js";
 import type { Database } from "../../server/db/connection.js";
+import { AuthError } from "../../server/errors.js";
 import { sessionCookieFor } from "../../server/http/session-cookies.js";
 import { sessionResponse, userResponse } from "../../server/sessions/sessions.js";
 import { findUserByEmail, type UserRow } from "../../server/users/queries.js";
 import { normalizeEmail } from "../../server/users/users.js";
 import { UsageError } from "../exit-codes.js";
-import { emit, formatTable, type GlobalOptions, note, outputFormat } from "../output.js";
+import {
+  didOrWould,
+  emit,
+  formatTable,
+  type GlobalOptions,
+  note,
+  outputFormat,
+} from "../output.js";
 import { withDatabase } from "../with-database.js";
 import { confirmModerate } from "./shared.js";
 import { registerUserImport } from "./user-import.js";
@@ -222,7 +230,17 @@ async function createCommand(flags: CreateFlags, command: Command): Promise<void
       if (password !== undefined) {
         await setUserPassword(admin.deps, CLI_ACTOR, existing.id, password);
       }
-      note(`${existing.email} already exists (${existing.id}); updated.`);
+      note(
+        `${existing.email} already exists (${existing.id}); ${didOrWould(globals, "updated", "would be updated")}.`,
+      );
+    } else if (existing) {
+      throw new AuthError("USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL", {
+        details: {
+          email: existing.email,
+          id: existing.id,
+          hint: "pass --if-exists skip (keep the user) or --if-exists update (change it) to re-run without failing",
+        },
+      });
     } else {
       user = await createUser(admin.deps, CLI_ACTOR, {
         email: flags.email,
@@ -545,7 +563,9 @@ export function registerUser(program: Command): void {
         emit({ items: unique.map((found) => ({ id: found.id, email: found.email })) }, globals, {
           human: () => {
             for (const found of unique) {
-              process.stdout.write(`Deleted ${found.email} (${found.id}).\n`);
+              process.stdout.write(
+                `${didOrWould(globals, "Deleted", "Would delete")} ${found.email} (${found.id}).\n`,
+              );
             }
           },
         });
@@ -567,7 +587,7 @@ export function registerUser(program: Command): void {
       const globals = command.optsWithGlobals<GlobalOptions>();
       await withAdmin(globals, async (admin) => {
         const { config } = admin.loaded;
-        const secret = await ensureSecret(admin.loaded);
+        const { secret } = await ensureSecret(admin.loaded);
         const impersonator = await resolveUser(admin.deps.sql, flags.as);
         const found = await resolveUser(admin.deps.sql, target);
         const created = await impersonateUser(

@@ -19,8 +19,11 @@ export interface SessionListQuery {
   cursor?: string;
 }
 
+/** A session with its user's email, which is how an operator recognizes it. */
+export type ListedSession = SessionRow & { userEmail: string };
+
 export interface SessionPage {
-  sessions: SessionRow[];
+  sessions: ListedSession[];
   /** Null on the last page. */
   nextCursor: string | null;
 }
@@ -62,10 +65,11 @@ export async function listSessionsPage(
   query: SessionListQuery,
 ): Promise<SessionPage> {
   const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-  const rows = await sql<(SessionRow & { sortKey: string })[]>`
-    select s.*,
+  const rows = await sql<(ListedSession & { sortKey: string })[]>`
+    select s.*, u.email as user_email,
            to_char(s.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as sort_key
     from session s
+    join "user" u on u.id = s.user_id
     where true
       ${query.userId === undefined ? sql`` : sql`and s.user_id = ${query.userId}`}
       ${query.activeOnly ? sql`and s.expires_at > now()` : sql``}

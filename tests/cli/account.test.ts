@@ -67,7 +67,7 @@ describe("authd account", () => {
       "--dry-run",
     ]);
     expect(dry.code, dry.stderr).toBe(0);
-    expect(dry.stdout).toBe("Unlinked github from unlink@example.test.\n");
+    expect(dry.stdout).toBe("Would unlink github from unlink@example.test.\n");
     expect(dry.stderr).toContain("Dry run: nothing was written.");
     expect(await sql`select id from account where user_id = ${id}`).toHaveLength(2);
     const first = await authd([

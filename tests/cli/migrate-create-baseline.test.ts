@@ -98,7 +98,7 @@ describe("authd migrate create", () => {
   it("rejects a name that is not kebab-case (exit 2) and writes nothing", async () => {
     const dir = await mkdtemp(path.join(tmpdir(), "authd-migrate-create-"));
     for (const name of ["Add_Locale", "add locale", "-x", "ünïcode"]) {
-      const result = await runAuthd(["migrate", "create", name, "--dir", dir]);
+      const result = await runAuthd(["migrate", "create", "--dir", dir, "--", name]);
       expect(result.code, name).toBe(2);
       expect(result.stdout).toBe("");
       expect(result.stderr).toContain("kebab-case");

@@ -188,7 +188,7 @@ describe("a list: config show (settings)", () => {
       await runAuthd(["config", "show", "--fields", "key,colour"], { cwd, env }),
     );
     expect(unknown).toBe(
-      "authd: unknown field colour for --fields: use key, value, source, variable\n",
+      "authd: unknown field colour for --fields: use key, value, source, variable\nsee 'authd config show --help'\n",
     );
     const listAsEnv = usageError(await runAuthd(["config", "show", "-o", "env"], { cwd, env }));
     expect(JSON.parse(listAsEnv)).toEqual({

@@ -10,19 +10,47 @@ describe("the authd command line", () => {
     }
   });
 
-  it("an unknown command exits 2 with usage on stderr", async () => {
+  it("an unknown command exits 2 with one line and where to read more, not the whole help", async () => {
     const result = await runAuthd(["frobnicate"]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain("error: unknown command 'frobnicate'");
-    expect(result.stderr).toContain("Usage: authd");
+    expect(result.stderr).toBe("error: unknown command 'frobnicate'\nsee 'authd --help'\n");
     expect(result.stdout).toBe("");
   });
 
-  it("an unknown flag exits 2 with the subcommand's usage", async () => {
-    const result = await runAuthd(["serve", "--prot", "3000"]);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain("unknown option '--prot'");
-    expect(result.stderr).toContain("Usage: authd serve");
+  it("a usage error names the command's own help, at any depth", async () => {
+    const unknownFlag = await runAuthd(["serve", "--prot", "3000"]);
+    expect(unknownFlag.code).toBe(2);
+    expect(unknownFlag.stderr).toBe(
+      "error: unknown option '--prot'\n(Did you mean --port?)\nsee 'authd serve --help'\n",
+    );
+    const missing = await runAuthd(["user", "ban"]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toBe(
+      "error: missing required argument 'users'\nsee 'authd user ban --help'\n",
+    );
+    const deep = await runAuthd(["org", "team", "member", "add", "acme"]);
+    expect(deep.code).toBe(2);
+    expect(deep.stderr).toMatch(/^error: missing required argument '\w+'\n/);
+    expect(deep.stderr).toMatch(/\nsee 'authd org team member add --help'\n$/);
+    for (const result of [unknownFlag, missing, deep])
+      expect(result.stderr).not.toContain("Usage:");
+  });
+
+  it("a usage error found by the command itself says the same", async () => {
+    const contradiction = await runAuthd(["serve", "--migrate", "--migrations", "check"]);
+    expect(contradiction.code).toBe(2);
+    expect(contradiction.stderr).toBe(
+      "authd: --migrate contradicts --migrations check\nsee 'authd serve --help'\n",
+    );
+    const nothing = await runAuthd(["user", "update", "someone@example.com"]);
+    expect(nothing.code).toBe(2);
+    expect(nothing.stderr).toMatch(
+      /^authd: nothing to update: [^\n]*\nsee 'authd user update --help'\n$/,
+    );
+    // Machine output gets the error document alone.
+    const json = await runAuthd(["user", "update", "someone@example.com", "--json"]);
+    expect(json.code).toBe(2);
+    expect(JSON.parse(json.stderr).error.code).toBe("USAGE_ERROR");
   });
 
   it("an invalid flag value exits 2", async () => {

@@ -239,14 +239,18 @@ describe("authd session list", () => {
       activeOrganizationId: null,
       activeTeamId: null,
       impersonatedBy: null,
+      userEmail: USERS.ada.email,
     });
     const quiet = await authd(["session", "list", "-q"]);
     expect(quiet.stdout).toBe("s6\ns5\ns4\ns3\ns2\ns1\n");
     const table = await authd(["session", "list", "--user", USERS.bob.email]);
     expect(table.stdout).toMatch(
-      /^ID\s+USER\s+EXPIRES\s+ACTIVE ORG\s+IP\s+IMPERSONATED BY\s+CREATED\n/,
+      /^ID\s+USER\s+USER ID\s+EXPIRES\s+ACTIVE ORG\s+IP\s+IMPERSONATED BY\s+CREATED\n/,
     );
-    expect(table.stdout.trim().split("\n")).toHaveLength(4);
+    const rows = table.stdout.trim().split("\n").slice(1);
+    expect(rows).toHaveLength(3);
+    // Each session shows whose it is, by email, the way an operator knows people.
+    for (const row of rows) expect(row.split(/\s{2,}/)[1]).toBe(USERS.bob.email);
   });
 
   it("pages with --limit and --cursor: no repeats, no gaps, microsecond ties kept", async () => {
@@ -297,7 +301,7 @@ describe("authd session list", () => {
     expect(await cliAudit("admin.revoke_user_session", "s5")).toHaveLength(0);
     const dryAll = await authd(["session", "revoke-all", "--user", USERS.bob.id, "--dry-run"]);
     expect(dryAll.code, dryAll.stderr).toBe(0);
-    expect(dryAll.stdout).toBe(`Revoked 3 session(s) of ${USERS.bob.email}.\n`);
+    expect(dryAll.stdout).toBe(`Would revoke 3 session(s) of ${USERS.bob.email}.\n`);
     expect(await sessionCount(USERS.bob.id)).toBe(3);
   });
 });

@@ -114,8 +114,19 @@ describe("authd user create", () => {
         code: "USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL",
         message: "User already exists. Use another email.",
         status: 422,
+        details: {
+          email: "dup@example.test",
+          id: first.id,
+          hint: expect.stringContaining("--if-exists"),
+        },
       },
     });
+    // A person reads what to do about it.
+    const human = await authd(["user", "create", "--email", "dup@example.test", "--no-password"]);
+    expect(human.code).toBe(4);
+    expect(human.stderr).toBe(
+      "authd: User already exists. Use another email.\npass --if-exists skip (keep the user) or --if-exists update (change it) to re-run without failing\n",
+    );
     const skip = await authd([
       "user",
       "create",
