@@ -23,8 +23,12 @@ export const booleanish = z.union([
 /** A redirect target; its safety is checked by the origin hook (server/http/origin.ts). */
 export const callbackUrl = boundedString(2048);
 
-/** RFC 5321 caps an address at 254 characters; the format check is the domain's. */
-export const emailInput = boundedString(320);
+/**
+ * RFC 5321 caps an address at 254 characters; the format check is the domain's
+ * (requireValidEmail, which every route taking an email calls first), so that a NUL or
+ * any other character no address may hold answers INVALID_EMAIL like a bad format.
+ */
+export const emailInput = z.string().max(320);
 
 /** Display names (names over 255 characters are refused). */
 export const nameInput = boundedString(255);

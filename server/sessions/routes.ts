@@ -8,7 +8,7 @@ import { findCredentialAccount } from "../accounts/queries.js";
 import { verifyAgainstDummy, verifyPassword } from "../crypto/password.js";
 import { AuthError } from "../errors.js";
 import { type AuthContext, linkContext, requireSession } from "../http/auth-context.js";
-import { booleanish, boundedString, callbackUrl } from "../http/schemas.js";
+import { booleanish, boundedString, callbackUrl, emailInput } from "../http/schemas.js";
 import {
   clearSessionCookies,
   readDontRemember,
@@ -41,7 +41,7 @@ const getSessionQuery = z.object({
 });
 
 const signInBody = z.object({
-  email: boundedString(320),
+  email: emailInput,
   password: boundedString(4096),
   callbackURL: callbackUrl.optional(),
   rememberMe: booleanish.optional(),

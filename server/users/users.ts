@@ -29,12 +29,26 @@ import {
 /** Practical email check (RFC 5321 length, one @, a dotted domain, no spaces). */
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+/**
+ * Characters no address may carry, checked before trimming (trim would quietly drop
+ * some of them): C0 and C1 controls, zero-width and direction marks (U+200B-U+200F),
+ * bidirectional embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069) and
+ * the byte-order mark. They make one address look like another on screen.
+ */
+const INVISIBLE_OR_CONTROL =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing them is the point
+  /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/;
+
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-/** The normalized address, or INVALID_EMAIL. */
+/**
+ * "Invalid email" wherever an address enters authd (sign-up, sign-in, change-email,
+ * invitations, admin, CLI, seed, import): the normalized address, or INVALID_EMAIL.
+ */
 export function requireValidEmail(email: string): string {
+  if (INVISIBLE_OR_CONTROL.test(email)) throw new AuthError("INVALID_EMAIL");
   const normalized = normalizeEmail(email);
   if (normalized.length > 254 || !EMAIL_PATTERN.test(normalized))
     throw new AuthError("INVALID_EMAIL");
@@ -43,10 +57,12 @@ export function requireValidEmail(email: string): string {
 
 /** The new password length lies between the configured bounds. */
 export function checkPasswordLength(config: AuthdConfig, password: string): void {
-  if (password.length < config.emailAndPassword.minPasswordLength)
-    throw new AuthError("PASSWORD_TOO_SHORT");
-  if (password.length > config.emailAndPassword.maxPasswordLength)
-    throw new AuthError("PASSWORD_TOO_LONG");
+  const { minPasswordLength, maxPasswordLength } = config.emailAndPassword;
+  // The bounds travel with the error, so a form or the CLI can say what is needed.
+  if (password.length < minPasswordLength)
+    throw new AuthError("PASSWORD_TOO_SHORT", { details: { minPasswordLength } });
+  if (password.length > maxPasswordLength)
+    throw new AuthError("PASSWORD_TOO_LONG", { details: { maxPasswordLength } });
 }
 
 export interface SignUpInput {

@@ -62,7 +62,7 @@ describe("sign-up/email", () => {
     const [account] = await t.db.sql<{ providerId: string; password: string }[]>`
       select provider_id, password from account where user_id = ${body.user.id}`;
     expect(account?.providerId).toBe("credential");
-    expect(account?.password).toMatch(/^\$argon2id\$v=19\$m=19456,p=1,t=2\$/);
+    expect(account?.password).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
     // Only the digest of the token is stored.
     const sessions = await t.db.sql<{ tokenHash: string }[]>`
       select token_hash from session where user_id = ${body.user.id}`;
@@ -98,7 +98,11 @@ describe("sign-up/email", () => {
     const client = createClient(t.app);
     const email = uniqueEmail();
     const short = await client.post("/sign-up/email", { name: "A", email, password: "short" });
-    expect(short.json()).toEqual({ code: "PASSWORD_TOO_SHORT", message: "Password too short" });
+    expect(short.json()).toEqual({
+      code: "PASSWORD_TOO_SHORT",
+      message: "Password too short",
+      details: { minPasswordLength: 8 },
+    });
     const long = await client.post("/sign-up/email", {
       name: "A",
       email,

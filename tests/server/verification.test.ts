@@ -200,7 +200,6 @@ describe("POST /send-verification-email, bad input", () => {
       [{ email: null }, "email"],
       [{ email: ["a@example.com"] }, "email"],
       [{ email: `${"a".repeat(320)}@example.com` }, "email"],
-      [{ email: "a\u0000b@example.com" }, "email"],
       [{ email, callbackURL: 7 }, "callbackURL"],
       [{ email, callbackURL: `/${"x".repeat(2048)}` }, "callbackURL"],
     ];
