@@ -421,6 +421,18 @@ export async function validateSeed(raw: unknown, context: SeedContext): Promise<
     slugIndex.set(organization.slug, index);
     references.push({ email: organization.owner, parts: at("owner") });
 
+    // Teams are created only where the configuration has them: a file that lists
+    // teams otherwise is refused, rather than reported as created and then ignored.
+    if (
+      organization.teams &&
+      organization.teams.length > 0 &&
+      !context.config.organization.teams.enabled
+    ) {
+      add(
+        at("teams"),
+        "teams are disabled: set organization.teams.enabled to true in the configuration, or remove the teams",
+      );
+    }
     const teamNames = new Set<string>();
     for (const [teamIndex, team] of (organization.teams ?? []).entries()) {
       if (teamNames.has(team.name))

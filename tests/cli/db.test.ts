@@ -77,9 +77,13 @@ async function rowCounts(sql: postgres.Sql): Promise<Record<string, number>> {
 
 beforeAll(async () => {
   [source, target] = await Promise.all([createTestDatabase(), createTestDatabase()]);
-  sourceEnv = { DATABASE_URL: source.url, SEED_PASSWORD: PASSWORD };
-  targetEnv = { DATABASE_URL: target.url };
   dir = await mkdtemp(path.join(os.tmpdir(), "authd-db-"));
+  // The seed has teams, which exist only where the configuration enables them.
+  const config = await writeJson("authd.config.json", {
+    organization: { teams: { enabled: true } },
+  });
+  sourceEnv = { DATABASE_URL: source.url, SEED_PASSWORD: PASSWORD, AUTHD_CONFIG: config };
+  targetEnv = { DATABASE_URL: target.url, AUTHD_CONFIG: config };
   const [a, b] = await Promise.all([
     runAuthd(["migrate"], { env: sourceEnv }),
     runAuthd(["migrate"], { env: targetEnv }),

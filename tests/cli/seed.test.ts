@@ -17,12 +17,15 @@ let env: Record<string, string>;
 
 beforeAll(async () => {
   testDatabase = await createTestDatabase();
-  env = { DATABASE_URL: testDatabase.url, SEED_PASSWORD: PASSWORD };
+  dir = await mkdtemp(path.join(os.tmpdir(), "authd-seed-"));
+  await writeFile(path.join(dir, "pw.txt"), `${FILE_PASSWORD}\n`);
+  // The seed files have teams, which exist only where the configuration enables them.
+  const config = path.join(dir, "authd.config.json");
+  await writeFile(config, JSON.stringify({ organization: { teams: { enabled: true } } }));
+  env = { DATABASE_URL: testDatabase.url, SEED_PASSWORD: PASSWORD, AUTHD_CONFIG: config };
   const migrated = await runAuthd(["migrate"], { env });
   expect(migrated.code, migrated.stderr).toBe(0);
   sql = postgres(testDatabase.url, { max: 2, onnotice: () => {} });
-  dir = await mkdtemp(path.join(os.tmpdir(), "authd-seed-"));
-  await writeFile(path.join(dir, "pw.txt"), `${FILE_PASSWORD}\n`);
 });
 
 afterAll(async () => {
@@ -153,6 +156,40 @@ describe("authd seed: validation (nothing written on any error)", () => {
     expect(body.error.details.issues).toEqual([
       { path: "organizations[0].members[0].role", message: 'unknown role "ghost"' },
     ]);
+  });
+
+  it("refuses teams when the configuration has them disabled, naming the key to set", async () => {
+    const before = await rowCounts();
+    const disabled = path.join(dir, "no-teams.config.json");
+    await writeFile(disabled, JSON.stringify({ organization: { teams: { enabled: false } } }));
+    const file = await writeSeed("teams-disabled.json", fullSeed());
+    const result = await runAuthd(["db", "seed", file, "--json"], {
+      env: { ...env, AUTHD_CONFIG: disabled },
+    });
+    expect(result.code).toBe(2);
+    const body = JSON.parse(result.stderr);
+    expect(body.error.code).toBe("VALIDATION_ERROR");
+    expect(body.error.details.issues).toContainEqual({
+      path: "organizations[0].teams",
+      message:
+        "teams are disabled: set organization.teams.enabled to true in the configuration, or remove the teams",
+    });
+    expect(await rowCounts()).toEqual(before);
+    // A file without teams seeds there as usual.
+    const seed = fullSeed();
+    const acme = item(seed.organizations, 0) as Record<string, unknown>;
+    delete acme.teams;
+    acme.members = [
+      { user: "member@example.test", role: "member" },
+      { user: "helper@example.test", role: "admin" },
+    ];
+    const plain = await runAuthd(
+      ["db", "seed", await writeSeed("no-teams.json", seed), "--dry-run"],
+      {
+        env: { ...env, AUTHD_CONFIG: disabled },
+      },
+    );
+    expect(plain.code, plain.stderr).toBe(0);
   });
 
   it("rejects unknown fields, a missing version, malformed JSON and YAML files", async () => {
