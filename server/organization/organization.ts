@@ -356,6 +356,21 @@ async function changeMemberRole(
 }
 
 /** The only owner cannot be removed. Runs under the organization lock. */
+async function refuseRemovingTheOnlyOwner(
+  tx: Queryable,
+  config: AuthdConfig,
+  organization: OrganizationRow,
+  target: MemberRow,
+): Promise<void> {
+  if (
+    isCreatorRole(config, target.role) &&
+    (await countMembersWithRole(tx, organization.id, config.organization.creatorRole)) <= 1
+  ) {
+    throw new AuthError("YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER");
+  }
+}
+
+/** Removes a member, keeping an owner. Runs under the organization lock. */
 async function removeMemberKeepingAnOwner(
   tx: Queryable,
   config: AuthdConfig,
@@ -363,12 +378,7 @@ async function removeMemberKeepingAnOwner(
   target: MemberRow,
   who: AuditActor,
 ): Promise<MemberWithUser> {
-  if (
-    isCreatorRole(config, target.role) &&
-    (await countMembersWithRole(tx, organization.id, config.organization.creatorRole)) <= 1
-  ) {
-    throw new AuthError("YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER");
-  }
+  await refuseRemovingTheOnlyOwner(tx, config, organization, target);
   const withUser = await findMemberWithUser(tx, target.id);
   if (!withUser) throw new AuthError("MEMBER_NOT_FOUND");
   await removeMembership(tx, target);
@@ -541,8 +551,13 @@ export async function removeMember(
         { member: ["delete"] },
         "YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER",
       );
-      if (isCreatorRole(config, target.role) && !isCreatorRole(config, caller.role)) {
-        throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER");
+      if (isCreatorRole(config, target.role)) {
+        // The only owner cannot be removed, whoever asks: that reason comes first, so an
+        // admin learns it instead of a bare refusal.
+        await refuseRemovingTheOnlyOwner(tx, config, organization, target);
+        if (!isCreatorRole(config, caller.role)) {
+          throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER");
+        }
       }
     }
     return removeMemberKeepingAnOwner(tx, config, organization, target, auditActorOf(actor));
@@ -592,7 +607,7 @@ export async function updateMemberRole(
 // apply the same rules as the HTTP ones above (slug rule, unique keys, roles exist,
 // limits, last owner) without a membership check, and audit as actor_type "cli".
 
-/** The slug rule (README): lowercase letters and digits joined by single hyphens. */
+/** The slug rule (docs/http-api.md): lowercase letters and digits joined by single hyphens. */
 export const ORGANIZATION_SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /** An organization by id, else by slug. */

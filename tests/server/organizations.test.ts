@@ -471,11 +471,37 @@ describe("members", () => {
     expect(byMember.statusCode).toBe(403);
     expect(byMember.json().code).toBe("YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER");
     const ownerMember = (await owner.client.get("/organization/get-active-member")).json();
+    // The only owner: an admin, who may remove members, is told the reason.
     const removeOwner = await admin.client.post("/organization/remove-member", {
       memberIdOrEmail: ownerMember.id,
       organizationId: organization.id,
     });
-    expect(removeOwner.statusCode).toBe(403);
+    expect(removeOwner.statusCode).toBe(400);
+    expect(removeOwner.json().code).toBe("YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER");
+    // One owner of two: still only an owner removes an owner.
+    const secondOwner = await person();
+    const secondOwnerMember = await addMember(t, organization.id, secondOwner.id, "owner");
+    const removeAnOwner = await admin.client.post("/organization/remove-member", {
+      memberIdOrEmail: secondOwnerMember,
+      organizationId: organization.id,
+    });
+    expect(removeAnOwner.statusCode).toBe(403);
+    expect(removeAnOwner.json().code).toBe("YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER");
+    // A member without member:delete learns nothing about owners.
+    const ownerByMember = await member.client.post("/organization/remove-member", {
+      memberIdOrEmail: ownerMember.id,
+      organizationId: organization.id,
+    });
+    expect(ownerByMember.json().code).toBe("YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER");
+    const [owners] = await t.db.sql<{ count: number }[]>`
+      select count(*)::int as count from member
+      where organization_id = ${organization.id} and role = 'owner'`;
+    expect(owners?.count).toBe(2);
+    const byOwner = await owner.client.post("/organization/remove-member", {
+      memberIdOrEmail: secondOwnerMember,
+      organizationId: organization.id,
+    });
+    expect(byOwner.statusCode, byOwner.body).toBe(200);
     const byEmail = await admin.client.post("/organization/remove-member", {
       memberIdOrEmail: member.email.toUpperCase(),
       organizationId: organization.id,
