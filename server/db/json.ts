@@ -13,3 +13,13 @@ export const organizationJson = (alias: string): string =>
   `json_build_object('id', ${alias}.id, 'name', ${alias}.name, 'slug', ${alias}.slug,
     'logo', ${alias}.logo, 'metadata', ${alias}.metadata,
     'createdAt', ${isoTimestamp(`${alias}.created_at`)})`;
+
+/**
+ * PostgreSQL's JSON text spaced the way PostgreSQL writes it (`{"id" : …}`, jsonb's
+ * `{"a": 1}`), made into what JSON.stringify writes, so every endpoint answers the
+ * same compact JSON. Built answers are kept and served many times: this runs once per
+ * build, not per request.
+ */
+export function compactJson(text: string): string {
+  return JSON.stringify(JSON.parse(text));
+}

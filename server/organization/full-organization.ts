@@ -12,7 +12,7 @@
  */
 import type { AuthdConfig } from "../config.js";
 import type { Queryable } from "../db/connection.js";
-import { isoTimestamp as iso } from "../db/json.js";
+import { compactJson, isoTimestamp as iso } from "../db/json.js";
 import { type SessionRider, sessionRider } from "../sessions/queries.js";
 import type { AnswerCache } from "./answer-cache.js";
 import { hasPermission, rolesOf, splitRoles } from "./permissions.js";
@@ -179,10 +179,11 @@ export async function findFullOrganizationJson(
   );
   if (!row?.found) return { kind: "not-found" };
   if (row.memberRole === null || row.body === null) return { kind: "not-member" };
+  const body = compactJson(row.body);
   if (row.version !== null && row.id !== null) {
     // Keyed by the version read in the same statement as the answer: never newer
     // content under an older version, nor the reverse.
-    cache.entries.set(keyOf(row.id, row.version, row.memberRole), row.body);
+    cache.entries.set(keyOf(row.id, row.version, row.memberRole), body);
   }
-  return { kind: "found", body: row.body };
+  return { kind: "found", body };
 }

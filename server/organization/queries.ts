@@ -5,7 +5,7 @@
 import type { NewAuditEvent } from "../audit/queries.js";
 import { Batcher, perPool } from "../db/batcher.js";
 import type { Queryable, Sql } from "../db/connection.js";
-import { organizationJson } from "../db/json.js";
+import { compactJson, organizationJson } from "../db/json.js";
 import { type SessionRider, sessionRider } from "../sessions/queries.js";
 
 export interface OrganizationRow {
@@ -317,7 +317,7 @@ export async function findOrganizationListJson(
     [userId],
     { prepare: true },
   );
-  return row ?? { key: null, body: "[]" };
+  return row ? { key: row.key, body: compactJson(row.body) } : { key: null, body: "[]" };
 }
 
 export async function countOrganizationsOfUser(sql: Queryable, userId: string): Promise<number> {

@@ -30,12 +30,28 @@ function setCookieHeaders(response: LightMyRequestResponse): string[] {
   return Array.isArray(header) ? header : [header];
 }
 
+/**
+ * Every answer is serialized one way, the compact JSON that JSON.stringify writes:
+ * each response a test reads through this client is held to it.
+ */
+export function assertCompactJson(response: LightMyRequestResponse): void {
+  const type = String(response.headers["content-type"] ?? "");
+  if (!type.startsWith("application/json") || response.body === "") return;
+  const compact = JSON.stringify(JSON.parse(response.body));
+  if (compact !== response.body) {
+    throw new Error(
+      `${response.raw.req.method} ${response.raw.req.url}: answer is not compact JSON:\n${response.body.slice(0, 300)}`,
+    );
+  }
+}
+
 export function createClient(app: FastifyInstance, options: ClientOptions = {}): Client {
   const origin = options.origin ?? "http://localhost:3000";
   const base = options.basePath ?? "/api/auth";
   const cookies = new Map<string, string>();
 
   const absorb = (response: LightMyRequestResponse) => {
+    assertCompactJson(response);
     for (const line of setCookieHeaders(response)) {
       const [pair, ...attributes] = line.split(";");
       const eq = pair?.indexOf("=") ?? -1;
