@@ -110,7 +110,7 @@ function announce(loaded: LoadedConfig, server: RunningServer, logger: Logger): 
     url,
     database: server.db.label,
     config: loaded.file ?? "defaults",
-    secret,
+    secretSource: secret,
     mail,
     ...(server.managementPort !== undefined
       ? { managementUrl: `${server.url.replace(/:\d+$/, "")}:${server.managementPort}` }

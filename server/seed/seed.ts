@@ -52,6 +52,7 @@ import {
   type UserRow,
   updateUserSeedFields,
 } from "../users/queries.js";
+import { requireValidEmail } from "../users/users.js";
 import { assembleSeedLines, looksLikeSeedLines } from "./document.js";
 
 /** Rows per multi-row INSERT: well under PostgreSQL's 65,535 parameters. */
@@ -101,11 +102,15 @@ export function parseSeedText(text: string, source: string): unknown {
 // The seed file format, one item at a time so every item's errors
 // are reported even when another item is malformed.
 
-const email = z
-  .string({ error: "expected an email address" })
-  .trim()
-  .toLowerCase()
-  .pipe(z.email({ error: "not a valid email address" }));
+/** The address rule of every other way in (requireValidEmail): the same addresses pass. */
+const email = z.string({ error: "expected an email address" }).transform((value, ctx) => {
+  try {
+    return requireValidEmail(value);
+  } catch {
+    ctx.addIssue({ code: "custom", message: "not a valid email address" });
+    return z.NEVER;
+  }
+});
 
 /** `true`: the password of `db seed --password-file`. */
 type PasswordSource = { fromEnv: string } | { file: string } | { hash: string } | { flag: true };

@@ -246,7 +246,19 @@ describe("authd serve with the embedded database", () => {
       const response = await fetch(`${first.url}/api/auth/ok`);
       expect(response.status).toBe(200);
       expect(first.output()).toContain("applied migrations");
-      expect(first.output()).toContain("embedded PGlite");
+      // Once, what a newcomer needs: where it answers, data, secret, mail.
+      const listening = first
+        .output()
+        .split("\n")
+        .filter((line) => line.includes('"msg":"authd listening"'));
+      expect(listening).toHaveLength(1);
+      expect(JSON.parse(listening[0] ?? "{}")).toMatchObject({
+        url: `${first.url}/api/auth`,
+        database: `embedded PGlite (${path.join(dir, ".authd", "pgdata")})`,
+        config: "defaults",
+        secretSource: `generated for development in ${path.join(dir, ".authd", "secret")}`,
+        mail: `written to ${path.join(dir, ".authd", "outbox")} (not sent)`,
+      });
     } finally {
       expect(await first.stop()).toBe(0);
     }
@@ -262,6 +274,9 @@ describe("authd serve with the embedded database", () => {
     try {
       expect((await fetch(`${second.url}/api/auth/ok`)).status).toBe(200);
       expect(second.output()).not.toContain("applied migrations");
+      expect(second.output()).toContain(
+        `"secretSource":"development secret from ${path.join(dir, ".authd", "secret")}"`,
+      );
     } finally {
       expect(await second.stop()).toBe(0);
     }

@@ -9,6 +9,7 @@ import { type AuthdConfig, type AuthdConfigInput, validateConfig } from "../../s
 import { type Database, openDatabase } from "../../server/db/connection.js";
 import { runMigrations } from "../../server/db/migrations.js";
 import type { Readiness } from "../../server/health/routes.js";
+import type { Logger } from "../../server/logger.js";
 import type { Mailer } from "../../server/mail/mailer.js";
 import { createMailerFor } from "../../server/serve.js";
 import { createTestDatabase, type TestDatabase } from "./database.js";
@@ -35,6 +36,8 @@ export interface TestAppOptions {
   /** Key prefix for shared rate-limit counters, so parallel test files do not collide. */
   redisNamespace?: string;
   config?: AuthdConfigInput;
+  /** Where the app logs (default: nowhere). */
+  logger?: Logger;
   /** Called after buildApp and before ready(), e.g. to add routes that exercise plugins. */
   extend?: (app: FastifyInstance) => void | Promise<void>;
 }
@@ -69,6 +72,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     mailer,
     redis: options.redis,
     rateLimitNamespace: options.redisNamespace,
+    logger: options.logger,
   });
   await options.extend?.(app);
   await app.ready();

@@ -666,3 +666,29 @@ describe("set-active, get-full-organization, has-permission", () => {
     }
   });
 });
+
+describe("answers built by PostgreSQL", () => {
+  it("list and get-full-organization answer the same compact JSON as every other endpoint", async () => {
+    const owner = await person();
+    const created = await createOrg(owner.client, {
+      metadata: { plan: "pro", nested: { seats: [1, 2], note: "a : b , c" } },
+    });
+    const cookie = [...owner.client.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+    // Read without the test client, whose own check would stop at the first spaced answer.
+    for (const url of [
+      "/api/auth/organization/list",
+      `/api/auth/organization/get-full-organization?organizationId=${created.id}`,
+    ]) {
+      for (let read = 0; read < 2; read++) {
+        // The first read builds the answer; the second is served from the built copy.
+        const response = await t.app.inject({ method: "GET", url, headers: { cookie } });
+        expect(response.statusCode, response.body).toBe(200);
+        expect(response.body).not.toMatch(/" : |", "|\}, \{/);
+        expect(response.body).toBe(JSON.stringify(JSON.parse(response.body)));
+        expect(response.body).toContain(
+          '"metadata":{"plan":"pro","nested":{"note":"a : b , c","seats":[1,2]}}',
+        );
+      }
+    }
+  });
+});
