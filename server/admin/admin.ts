@@ -428,14 +428,22 @@ export async function getUser(
   return requireUser(deps.sql, userId);
 }
 
+/** Text PostgreSQL can store: at most `max` characters and no NUL. */
+const storedText = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .refine((value) => !value.includes("\u0000"), "must not contain NUL bytes");
+
 const updateUserData = z.strictObject({
-  name: z.string().max(255).optional(),
-  image: z.string().max(2048).nullable().optional(),
+  name: storedText(255).optional(),
+  image: storedText(2048).nullable().optional(),
+  // The address rule (requireValidEmail) answers INVALID_EMAIL, a NUL included.
   email: z.string().max(320).optional(),
   emailVerified: z.boolean().optional(),
   role: z.union([z.string(), z.array(z.string())]).optional(),
   banned: z.boolean().optional(),
-  banReason: z.string().max(1024).nullable().optional(),
+  banReason: storedText(1024).nullable().optional(),
   banExpires: z.coerce.date().nullable().optional(),
 });
 

@@ -189,6 +189,7 @@ async function createOrganizationFor(
   if (changed && typeof changed === "object" && "data" in changed) {
     data = { ...data, ...(changed as { data: Partial<typeof data> }).data };
   }
+  requireStorableMetadata(data.metadata);
 
   const organizationId = generateId();
   const creation = {
@@ -271,6 +272,7 @@ async function applyOrganizationUpdate(
   data: OrganizationChanges,
   who: AuditActor,
 ): Promise<OrganizationRow> {
+  requireStorableMetadata(data.metadata);
   try {
     return await transaction(sql, async (tx) => {
       const updated = await updateOrganizationRow(tx, organization.id, data);
@@ -607,6 +609,37 @@ export async function updateMemberRole(
 // apply the same rules as the HTTP ones above (slug rule, unique keys, roles exist,
 // limits, last owner) without a membership check, and audit as actor_type "cli".
 
+/** Whether `value`, a string or anything holding strings, has a NUL in a key or a value. */
+function holdsNul(value: unknown): boolean {
+  if (typeof value === "string") return value.includes("\u0000");
+  if (Array.isArray(value)) return value.some(holdsNul);
+  if (value && typeof value === "object") {
+    return Object.entries(value).some(([key, inner]) => key.includes("\u0000") || holdsNul(inner));
+  }
+  return false;
+}
+
+/**
+ * Why metadata cannot be stored, if it cannot: it is kept as jsonb, which holds no NUL
+ * character, and is capped at 16 KB of JSON.
+ */
+export function metadataProblem(metadata: Record<string, unknown>): string | undefined {
+  if (JSON.stringify(metadata).length > 16384) return "metadata is limited to 16 KB of JSON";
+  if (holdsNul(metadata)) return "metadata must not contain NUL characters";
+  return undefined;
+}
+
+/** Every way an organization's metadata is written checks it here (HTTP, CLI, seed, hooks). */
+function requireStorableMetadata(metadata: Record<string, unknown> | null | undefined): void {
+  const problem = metadata ? metadataProblem(metadata) : undefined;
+  if (problem) {
+    throw new AuthError("VALIDATION_ERROR", {
+      message: "Invalid body parameters",
+      details: [{ path: "metadata", message: problem }],
+    });
+  }
+}
+
 /** The slug rule (docs/http-api.md): lowercase letters and digits joined by single hyphens. */
 export const ORGANIZATION_SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
@@ -839,9 +872,6 @@ export async function updateOrganizationAsOperator(
   }
   if (data.logo && data.logo.length > 2048) {
     throw new AuthError("VALIDATION_ERROR", { message: "a logo URL has at most 2048 characters" });
-  }
-  if (data.metadata && JSON.stringify(data.metadata).length > 16384) {
-    throw new AuthError("VALIDATION_ERROR", { message: "metadata is limited to 16 KB of JSON" });
   }
   return applyOrganizationUpdate(sql, organization, data, CLI_AUDIT);
 }

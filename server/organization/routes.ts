@@ -30,6 +30,7 @@ import {
   leaveOrganization,
   memberResponse,
   memberWithUserResponse,
+  metadataProblem,
   ORGANIZATION_SLUG_PATTERN,
   organizationListJson,
   organizationResponse,
@@ -59,7 +60,10 @@ const name = boundedString(255).min(1);
 const logo = boundedString(2048).nullable();
 const metadata = z
   .record(z.string().max(255), z.unknown())
-  .refine((value) => JSON.stringify(value).length <= 16384, "metadata is limited to 16 KB of JSON")
+  .superRefine((value, ctx) => {
+    const problem = metadataProblem(value);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  })
   .nullable();
 const id = boundedString(255).min(1);
 

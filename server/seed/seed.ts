@@ -27,6 +27,7 @@ import {
   listPendingInvitationsOfOrganizations,
   setInvitationRole,
 } from "../invitations/queries.js";
+import { metadataProblem } from "../organization/organization.js";
 import { joinRoles, splitRoles, unknownRoles } from "../organization/permissions.js";
 import {
   findOrganizationsBySlugs,
@@ -202,7 +203,14 @@ const seedOrganization = z.strictObject({
   name: z.string().trim().min(1).max(255),
   owner: email,
   logo: z.string().max(2048).nullable().optional(),
-  metadata: z.record(z.string(), z.unknown()).nullable().optional(),
+  metadata: z
+    .record(z.string(), z.unknown())
+    .superRefine((value, ctx) => {
+      const problem = metadataProblem(value);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    })
+    .nullable()
+    .optional(),
   members: z
     .array(
       z

@@ -124,6 +124,21 @@ describe("authd org create / list / get", () => {
       "[1]",
     ]);
     expect(badMetadata.code).toBe(2);
+    // Valid JSON that PostgreSQL cannot store: refused as input, nothing written.
+    const nul = await authd([
+      ...base,
+      "--slug",
+      "x",
+      "--owner",
+      USERS.owner.id,
+      "--metadata",
+      '{"note":"a\\u0000b"}',
+    ]);
+    expect(nul.code, nul.stderr).toBe(2);
+    expect(errorOf(nul)).toMatchObject({
+      code: "VALIDATION_ERROR",
+      details: [{ path: "metadata", message: "metadata must not contain NUL characters" }],
+    });
     const missing = await authd(["org", "create", "--name", "X", "--owner", USERS.owner.id]);
     expect(missing.code).toBe(2);
   });

@@ -192,6 +192,20 @@ describe("authd seed: validation (nothing written on any error)", () => {
     expect(plain.code, plain.stderr).toBe(0);
   });
 
+  it("refuses organization metadata PostgreSQL cannot store, naming where", async () => {
+    const before = await rowCounts();
+    const seed = fullSeed();
+    (item(seed.organizations, 0) as Record<string, unknown>).metadata = { note: "a\u0000b" };
+    const result = await runAuthd(["db", "seed", await writeSeed("nul.json", seed), "--json"], {
+      env,
+    });
+    expect(result.code).toBe(2);
+    expect(JSON.parse(result.stderr).error.details.issues).toEqual([
+      { path: "organizations[0].metadata", message: "metadata must not contain NUL characters" },
+    ]);
+    expect(await rowCounts()).toEqual(before);
+  });
+
   it("rejects unknown fields, a missing version, malformed JSON and YAML files", async () => {
     const before = await rowCounts();
     const unknownField = await writeSeed("unknown-field.json", {

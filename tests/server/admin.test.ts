@@ -338,6 +338,11 @@ describe("update-user and set-role", () => {
       [{ email: "bad" }, 400, "INVALID_EMAIL"],
       [{ role: "root" }, 400, "YOU_ARE_NOT_ALLOWED_TO_SET_NON_EXISTENT_VALUE"],
       [{ nickname: "x" }, 400, "VALIDATION_ERROR"],
+      // PostgreSQL stores no NUL: refused as input, never a 500.
+      [{ name: "a\u0000b" }, 400, "VALIDATION_ERROR"],
+      [{ image: "https://x.test/\u0000" }, 400, "VALIDATION_ERROR"],
+      [{ banReason: "spam\u0000" }, 400, "VALIDATION_ERROR"],
+      [{ email: `a\u0000${newEmail}` }, 400, "INVALID_EMAIL"],
     ];
     for (const [data, status, code] of cases) {
       const refused = await admin.client.post("/admin/update-user", { userId: target.id, data });

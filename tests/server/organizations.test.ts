@@ -692,3 +692,65 @@ describe("answers built by PostgreSQL", () => {
     }
   });
 });
+
+describe("organization metadata", () => {
+  it("refuses metadata PostgreSQL cannot store (a NUL in a key or value) and writes nothing", async () => {
+    const owner = await person();
+    const before = await t.db.sql`select count(*)::int as count from organization`;
+    for (const metadata of [
+      { note: "a\u0000b" },
+      { "ke\u0000y": 1 },
+      { nested: { list: ["ok", "no\u0000"] } },
+    ]) {
+      const refused = await owner.client.post("/organization/create", {
+        name: "Acme",
+        slug: slug(),
+        metadata,
+      });
+      expect(refused.statusCode, refused.body).toBe(400);
+      expect(refused.json()).toMatchObject({
+        code: "VALIDATION_ERROR",
+        details: [{ path: "metadata", message: "metadata must not contain NUL characters" }],
+      });
+    }
+    expect(await t.db.sql`select count(*)::int as count from organization`).toEqual(before);
+    const organization = await createOrg(owner.client, { metadata: { plan: "pro" } });
+    const update = await owner.client.post("/organization/update", {
+      organizationId: organization.id,
+      data: { metadata: { plan: "\u0000" } },
+    });
+    expect(update.statusCode).toBe(400);
+    expect(update.json().details).toEqual([
+      { path: "data.metadata", message: "metadata must not contain NUL characters" },
+    ]);
+    const [row] = await t.db.sql`select metadata from organization where id = ${organization.id}`;
+    expect(row?.metadata).toEqual({ plan: "pro" });
+  });
+
+  it("refuses metadata a beforeCreateOrganization hook makes unstorable", async () => {
+    const hooked = await createTestApp({
+      config: {
+        organization: {
+          hooks: {
+            beforeCreateOrganization: async () => ({ data: { metadata: { from: "hook\u0000" } } }),
+          },
+        },
+      },
+    });
+    try {
+      const client = createClient(hooked.app);
+      const signedUp = await client.post("/sign-up/email", {
+        name: "H",
+        email: "hooked@example.com",
+        password: PASSWORD,
+      });
+      expect(signedUp.statusCode).toBe(200);
+      const refused = await client.post("/organization/create", { name: "Acme", slug: "acme" });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().code).toBe("VALIDATION_ERROR");
+      expect(await hooked.db.sql`select id from organization`).toHaveLength(0);
+    } finally {
+      await hooked.close();
+    }
+  });
+});
