@@ -48,6 +48,25 @@ async function cliAudit(action: string, targetId: string) {
 }
 
 describe("authd user create", () => {
+  it("a password of the wrong length says the bound (exit 2), and creates nothing", async () => {
+    const short = await authd(
+      ["user", "create", "--email", "short@example.test", "--password-stdin"],
+      "short",
+    );
+    expect(short.code).toBe(2);
+    expect(short.stderr).toBe("authd: Password too short (at least 8 characters)\n");
+    const long = await authd(
+      ["user", "create", "--email", "long@example.test", "--password-stdin", "--json"],
+      "x".repeat(129),
+    );
+    expect(long.code).toBe(2);
+    expect(JSON.parse(long.stderr).error).toMatchObject({
+      code: "PASSWORD_TOO_LONG",
+      details: { maxPasswordLength: 128 },
+    });
+    expect(await sql`select id from "user" where email in ('short@example.test', 'long@example.test')`).toHaveLength(0);
+  });
+
   it("creates a user with the password from stdin and writes a cli audit row", async () => {
     const result = await authd(
       [
