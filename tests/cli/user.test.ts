@@ -64,7 +64,9 @@ describe("authd user create", () => {
       code: "PASSWORD_TOO_LONG",
       details: { maxPasswordLength: 128 },
     });
-    expect(await sql`select id from "user" where email in ('short@example.test', 'long@example.test')`).toHaveLength(0);
+    expect(
+      await sql`select id from "user" where email in ('short@example.test', 'long@example.test')`,
+    ).toHaveLength(0);
   });
 
   it("creates a user with the password from stdin and writes a cli audit row", async () => {
