@@ -12,26 +12,12 @@
  * caps hashing below the core count. So: one thread per core, at least 2, unless the
  * operator set UV_THREADPOOL_SIZE.
  *
- * It also sizes V8's heap for a server before the first modules load
- * (bin/heap-sizing.cts): `serve` restarts itself with heap flags where Node can,
- * everything else steers V8's young generation; unless the operator sized it for Node.
+ * V8's heap is left as Node sizes it: memory flags are the operator's
+ * (docs/operations.md, "Memory and threads").
  */
 import { availableParallelism } from "node:os";
-import {
-  capYoungGeneration,
-  DEFAULT_SEMI_SPACE_MIB,
-  nodeFlags,
-  operatorSizesHeap,
-  restartWithHeapFlags,
-} from "./heap-sizing.cjs";
 
 if (!process.env.UV_THREADPOOL_SIZE) {
   process.env.UV_THREADPOOL_SIZE = String(Math.max(2, availableParallelism()));
-}
-if (!operatorSizesHeap(nodeFlags(process.env.NODE_OPTIONS))) {
-  const serving = process.argv.slice(2).includes("serve");
-  if (!(serving && restartWithHeapFlags(DEFAULT_SEMI_SPACE_MIB))) {
-    capYoungGeneration(DEFAULT_SEMI_SPACE_MIB);
-  }
 }
 void import("./main.js");
