@@ -13,7 +13,11 @@ import { isUniqueViolation, transaction } from "../db/transaction.js";
 import { AuthError } from "../errors.js";
 import type { MailOutcome } from "../mail/mailer.js";
 import { describeDuration } from "../mail/templates.js";
-import { consumeVerification, insertVerification } from "../verification/queries.js";
+import {
+  consumeVerification,
+  deleteVerificationsByValue,
+  insertVerification,
+} from "../verification/queries.js";
 import type { LinkContext, VerificationDeps } from "../verification/verification.js";
 import {
   deleteUserById,
@@ -167,11 +171,15 @@ export async function requestAccountDeletion(
 ): Promise<MailOutcome> {
   const token = randomString(TOKEN_LENGTHS.deleteAccount, LOWER_ALPHANUMERIC);
   const lifetime = deps.config.user.deleteUser.expiresIn;
-  await insertVerification(deps.sql, {
-    id: generateId(),
-    identifier: `${DELETE_PREFIX}${sha256(token)}`,
-    value: user.id,
-    expiresAt: new Date(Date.now() + lifetime * 1000),
+  await transaction(deps.sql, async (tx) => {
+    // Only the newest link works: older ones of this user are withdrawn.
+    await deleteVerificationsByValue(tx, DELETE_PREFIX, user.id);
+    await insertVerification(tx, {
+      id: generateId(),
+      identifier: `${DELETE_PREFIX}${sha256(token)}`,
+      value: user.id,
+      expiresAt: new Date(Date.now() + lifetime * 1000),
+    });
   });
   const query = new URLSearchParams({ token });
   if (callbackURL) query.set("callbackURL", callbackURL);

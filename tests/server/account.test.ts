@@ -533,6 +533,23 @@ describe("POST /delete-user", () => {
       await expectGone(app, userId);
     });
 
+    it("a new request withdraws the earlier links: only the newest deletes", async () => {
+      const app = enabled();
+      const { client, email, userId } = await signUp(app);
+      await client.post("/delete-user", { password: PASSWORD });
+      const first = await deletionMail(app, email);
+      await client.post("/delete-user", { password: PASSWORD });
+      const second = await deletionMail(app, email);
+      expect(second.token).not.toBe(first.token);
+      const stale = await createClient(app.app).get(pathOf(first.link));
+      expect(stale.statusCode).toBe(404);
+      expect(stale.json()).toEqual(INVALID_DELETE_TOKEN);
+      expect(await userRow(app, userId)).toBeDefined();
+      const followed = await createClient(app.app).get(pathOf(second.link));
+      expect(followed.statusCode).toBe(200);
+      await expectGone(app, userId);
+    });
+
     it("deletes when the mailed token is posted to /delete-user", async () => {
       const app = enabled();
       const { client, email, userId } = await signUp(app);
