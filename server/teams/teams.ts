@@ -408,8 +408,9 @@ export async function createTeam(
     caller.userId,
     { organizationId: input.organizationId },
     caller.activeOrganizationId,
-    // Better Auth answers a non-member this way.
-    { notMember: "YOU_ARE_NOT_ALLOWED_TO_INVITE_USERS_TO_THIS_ORGANIZATION" },
+    // A non-member is told so, as on the other team routes (Better Auth answers an
+    // invitation code here, which names the wrong reason).
+    { notMember: "YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION" },
   );
   requirePermission(
     deps.config,
