@@ -5,8 +5,10 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { PROFILES, readCliEnvironment, readEnvironment } from "../server/config.js";
 import { registerAccount } from "./commands/account.js";
+import { registerCleanup } from "./commands/cleanup.js";
 import { registerCompletion } from "./commands/completion.js";
 import { registerConfig } from "./commands/config.js";
+import { registerDbCommands } from "./commands/db.js";
 import { registerDoctor } from "./commands/doctor.js";
 import { registerHealthcheck } from "./commands/healthcheck.js";
 import { registerInit } from "./commands/init.js";
@@ -17,7 +19,9 @@ import { registerSecret } from "./commands/secret.js";
 import { registerSeed } from "./commands/seed.js";
 import { registerServe } from "./commands/serve.js";
 import { registerSession } from "./commands/session.js";
+import { parseTimeout } from "./commands/shared.js";
 import { registerUser } from "./commands/user.js";
+import { registerUserImport } from "./commands/user-import.js";
 import { registerVersion } from "./commands/version.js";
 import { CommandTimeoutError, EXIT, exitCodeFor, UsageError } from "./exit-codes.js";
 import {
@@ -27,17 +31,6 @@ import {
   reportError,
   wantsJson,
 } from "./output.js";
-
-/** `30s`, `2m`, `500ms` or plain seconds, as seconds. */
-export function parseTimeout(value: string): number {
-  const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/.exec(value.trim());
-  const units: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600 };
-  const seconds = match ? Number(match[1]) * (units[match[2] ?? "s"] ?? 1) : Number.NaN;
-  if (!(seconds > 0) || !Number.isFinite(seconds)) {
-    throw new InvalidArgumentError("expected a duration like 30s, 2m or 500ms");
-  }
-  return seconds;
-}
 
 function parseFields(value: string): string[] {
   const fields = value
@@ -138,9 +131,11 @@ export function buildProgram(): Command {
   registerHealthcheck(program);
   registerSecret(program);
   registerPassword(program);
-  registerSeed(program);
+  const db = registerSeed(program);
+  registerDbCommands(db);
+  registerCleanup(db);
   registerVersion(program);
-  registerUser(program);
+  registerUserImport(registerUser(program));
   registerSession(program);
   registerAccount(program);
   registerOrg(program);

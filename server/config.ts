@@ -229,8 +229,6 @@ export type AuthdConfigInput = z.input<typeof configSchema>;
 /** The validated configuration with every default filled in. */
 export type AuthdConfig = z.output<typeof configSchema>;
 
-export { defineConfig } from "./define-config.js";
-
 /** The module a config file's `import … from "authd"` loads (compiled, or the source under tests). */
 const DEFINE_CONFIG_MODULE = ((): string => {
   const compiled = fileURLToPath(new URL("./define-config.js", import.meta.url));

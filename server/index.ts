@@ -4,5 +4,5 @@
  */
 export { buildApp } from "./app.js";
 export type { AuthdConfig, AuthdConfigInput } from "./config.js";
-export { defineConfig } from "./config.js";
+export { defineConfig } from "./define-config.js";
 export { AuthError, ERROR_CATALOGUE, type ErrorCode } from "./errors.js";

@@ -25,8 +25,6 @@ import {
 import { EXIT, UsageError } from "../exit-codes.js";
 import { emit, formatTable, type GlobalOptions, note } from "../output.js";
 import { withDatabase } from "../with-database.js";
-import { registerCleanup } from "./cleanup.js";
-import { registerDbCommands } from "./db.js";
 
 /** Off a TTY, one progress line per this many items (on stderr, as all progress). */
 const PROGRESS_EVERY = 1000;
@@ -285,10 +283,10 @@ function addSeedCommand(parent: Command, name: string): void {
     .action(seedAction);
 }
 
-export function registerSeed(program: Command): void {
+/** `seed`, and the `db` group with its `seed`; answers the group for the other db commands. */
+export function registerSeed(program: Command): Command {
   addSeedCommand(program, "seed");
   const db = program.command("db").description("database content: seed, export, reset, cleanup");
   addSeedCommand(db, "seed");
-  registerDbCommands(db);
-  registerCleanup(db);
+  return db;
 }

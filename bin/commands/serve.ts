@@ -6,8 +6,7 @@ import { dataPath, type LoadedConfig, loadConfig } from "../../server/config.js"
 import { createLogger, type Logger, wantsPretty } from "../../server/logger.js";
 import { type MigrationsMode, type RunningServer, startServer } from "../../server/serve.js";
 import type { GlobalOptions } from "../output.js";
-import { parseTimeout } from "../program.js";
-import { parsePort } from "./shared.js";
+import { parsePort, parseTimeout } from "./shared.js";
 
 interface ServeFlags {
   port?: number;

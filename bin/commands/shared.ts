@@ -11,6 +11,17 @@ export function parsePort(value: string): number {
   return port;
 }
 
+/** `30s`, `2m`, `500ms` or plain seconds, as seconds. */
+export function parseTimeout(value: string): number {
+  const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/.exec(value.trim());
+  const units: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600 };
+  const seconds = match ? Number(match[1]) * (units[match[2] ?? "s"] ?? 1) : Number.NaN;
+  if (!(seconds > 0) || !Number.isFinite(seconds)) {
+    throw new InvalidArgumentError("expected a duration like 30s, 2m or 500ms");
+  }
+  return seconds;
+}
+
 export function parseCount(value: string): number {
   const count = Number(value);
   if (!/^\d+$/.test(value) || count < 1) {

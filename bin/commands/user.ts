@@ -38,7 +38,6 @@ import {
 } from "../output.js";
 import { withDatabase } from "../with-database.js";
 import { confirmModerate } from "./shared.js";
-import { registerUserImport } from "./user-import.js";
 
 export const CLI_ACTOR: AdminActor = { kind: "cli" };
 
@@ -344,7 +343,8 @@ async function listCommand(flags: ListFlags, command: Command): Promise<void> {
   });
 }
 
-export function registerUser(program: Command): void {
+/** The `user` group; answers it for `user import`, which registers itself there. */
+export function registerUser(program: Command): Command {
   const user = program.command("user").description("manage users (platform admin)");
 
   user
@@ -626,5 +626,5 @@ export function registerUser(program: Command): void {
       });
     });
 
-  registerUserImport(user);
+  return user;
 }

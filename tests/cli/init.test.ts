@@ -216,7 +216,7 @@ describe("authd init, the TS config", () => {
   async function loadGenerated() {
     const file = path.join(dir, "authd.config.ts");
     const text = await readFile(file, "utf8");
-    const local = JSON.stringify(path.join(ROOT, "server/config.ts"));
+    const local = JSON.stringify(path.join(ROOT, "server/define-config.ts"));
     await writeFile(
       file,
       text.replace(

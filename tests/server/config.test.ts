@@ -11,7 +11,7 @@ import {
   suggestKey,
 } from "../../server/config.js";
 
-const CONFIG_MODULE = path.resolve(import.meta.dirname, "../../server/config.ts");
+const CONFIG_MODULE = path.resolve(import.meta.dirname, "../../server/define-config.ts");
 
 let dir: string;
 beforeEach(async () => {

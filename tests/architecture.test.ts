@@ -1,0 +1,147 @@
+/**
+ * The direction of dependencies (.dependency-cruiser.cjs): bin -> routes -> domains ->
+ * db / crypto / mail, with no cycle between files and none between folders.
+ *
+ * What predates a rule is listed in tests/fixtures/known-dependency-violations.json.
+ * The list only shrinks: a violation not on it fails this test, and so does one on it
+ * that no longer occurs. After removing violations, rewrite the list with
+ * `AUTHD_UPDATE_KNOWN_VIOLATIONS=1 npx vitest run tests/architecture.test.ts`.
+ */
+import { execFileSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const KNOWN_FILE = path.join(ROOT, "tests/fixtures/known-dependency-violations.json");
+
+interface CruiseResult {
+  modules: Array<{
+    source: string;
+    dependencies: Array<{ resolved: string; dependencyTypes: string[] }>;
+  }>;
+  summary: {
+    violations: Array<{ from: string; to: string; rule: { name: string; severity: string } }>;
+  };
+}
+
+interface Known {
+  violations: string[];
+  folderCycles: string[];
+}
+
+function cruise(): CruiseResult {
+  const bin = path.join(ROOT, "node_modules/dependency-cruiser/bin/dependency-cruise.mjs");
+  const output = execFileSync(
+    process.execPath,
+    [bin, "--config", ".dependency-cruiser.cjs", "--output-type", "json", "server", "bin"],
+    { cwd: ROOT, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
+  );
+  return JSON.parse(output) as CruiseResult;
+}
+
+/** A file's folder (server/sessions); a file at the top of server/ or bin/ is its own node. */
+function folderOf(file: string): string {
+  const parts = file.split("/");
+  return parts.length > 2 ? parts.slice(0, 2).join("/") : file;
+}
+
+/** Groups of folders that reach each other (strongly connected, more than one). */
+function folderCycles(result: CruiseResult): string[] {
+  const edges = new Map<string, Set<string>>();
+  for (const module of result.modules) {
+    const from = folderOf(module.source);
+    for (const dependency of module.dependencies) {
+      // Type-only imports vanish from the program: a shared row type is no dependency.
+      if (dependency.dependencyTypes.every((type) => type.startsWith("type-"))) continue;
+      if (!/^(server|bin)\//.test(dependency.resolved)) continue;
+      const to = folderOf(dependency.resolved);
+      if (to === from) continue;
+      if (!edges.has(from)) edges.set(from, new Set());
+      edges.get(from)?.add(to);
+    }
+  }
+  // Tarjan's strongly connected components.
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const groups: string[] = [];
+  let next = 0;
+  const visit = (node: string): void => {
+    index.set(node, next);
+    low.set(node, next);
+    next += 1;
+    stack.push(node);
+    onStack.add(node);
+    for (const target of edges.get(node) ?? []) {
+      if (!index.has(target)) {
+        visit(target);
+        low.set(node, Math.min(low.get(node) ?? 0, low.get(target) ?? 0));
+      } else if (onStack.has(target)) {
+        low.set(node, Math.min(low.get(node) ?? 0, index.get(target) ?? 0));
+      }
+    }
+    if (low.get(node) === index.get(node)) {
+      const group: string[] = [];
+      for (;;) {
+        const member = stack.pop();
+        if (member === undefined) break;
+        onStack.delete(member);
+        group.push(member);
+        if (member === node) break;
+      }
+      if (group.length > 1) groups.push(group.sort().join(" <-> "));
+    }
+  };
+  for (const node of [...edges.keys()].sort()) if (!index.has(node)) visit(node);
+  return groups.sort();
+}
+
+describe("the direction of dependencies", () => {
+  const result = cruise();
+  const current: Known = {
+    violations: [
+      ...new Set(
+        result.summary.violations.map(
+          (violation) => `${violation.rule.name}: ${violation.from} -> ${violation.to}`,
+        ),
+      ),
+    ].sort(),
+    folderCycles: folderCycles(result),
+  };
+  if (process.env.AUTHD_UPDATE_KNOWN_VIOLATIONS === "1") {
+    writeFileSync(KNOWN_FILE, `${JSON.stringify(current, null, 2)}\n`);
+  }
+  const known = JSON.parse(readFileSync(KNOWN_FILE, "utf8")) as Known;
+
+  it("cruised the whole program", () => {
+    const sources = result.modules.map((module) => module.source);
+    for (const file of [
+      "bin/authd.cts",
+      "bin/program.ts",
+      "server/app.ts",
+      "server/sessions/queries.ts",
+    ]) {
+      expect(sources).toContain(file);
+    }
+  });
+
+  it("has no cycle between files", () => {
+    expect(current.violations.filter((line) => line.startsWith("no-circular:"))).toEqual([]);
+  });
+
+  it("breaks no rule that was not already broken, and the list of those only shrinks", () => {
+    const added = current.violations.filter((line) => !known.violations.includes(line));
+    const gone = known.violations.filter((line) => !current.violations.includes(line));
+    expect(added, "new dependency violations: follow .dependency-cruiser.cjs").toEqual([]);
+    expect(gone, "fixed: remove them from the known list").toEqual([]);
+  });
+
+  it("adds no cycle between folders, and the list of those only shrinks", () => {
+    const added = current.folderCycles.filter((group) => !known.folderCycles.includes(group));
+    const gone = known.folderCycles.filter((group) => !current.folderCycles.includes(group));
+    expect(added, "new cycles between folders").toEqual([]);
+    expect(gone, "changed or fixed: update the known list").toEqual([]);
+  });
+});
