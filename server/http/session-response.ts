@@ -3,6 +3,7 @@
  * cookies, shared by sign-in, sign-up, verification, password change and deletion.
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { type AcceptedInvitation, acceptInvitation } from "../invitations/invitations.js";
 import type { SessionRow } from "../sessions/queries.js";
 import { createSession, endSession, sessionResponse, userResponse } from "../sessions/sessions.js";
 import type { UserRow } from "../users/queries.js";
@@ -58,4 +59,36 @@ export async function closeSession(
   const current = await currentSession(context, request);
   if (current) await endSession(context.sql, current.session.id);
   clearSessionCookies(request, reply, context.cookies);
+}
+
+/**
+ * Accepts for a signed-in session and keeps its cookie cache in step with the new
+ * active organization. Also used by verify-email (a sign-up from an invitation).
+ */
+export async function acceptInvitationForSession(
+  context: AuthContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  signedIn: { session: SessionRow; user: UserRow; token: string; rememberMe: boolean },
+  invitationId: string,
+): Promise<AcceptedInvitation> {
+  const accepted = await acceptInvitation(
+    context,
+    { user: signedIn.user, sessionId: signedIn.session.id },
+    invitationId,
+  );
+  const session = {
+    ...signedIn.session,
+    activeOrganizationId: accepted.activeOrganizationId,
+    activeTeamId: accepted.activeTeamId,
+  };
+  setSessionDataCookie(
+    request,
+    reply,
+    context.cookies,
+    signedIn.token,
+    { session: sessionResponse(session), user: userResponse(signedIn.user) },
+    signedIn.rememberMe,
+  );
+  return accepted;
 }

@@ -2,19 +2,15 @@
  * The invitation endpoints: invite-member, accept-, reject-, cancel-invitation, get-invitation,
  * list-invitations, list-user-invitations. Thin handlers over invitations.ts.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { type AuthContext, linkContext, requireSession } from "../http/auth-context.js";
 import { booleanish, boundedString, emailInput } from "../http/schemas.js";
-import { readDontRemember, setSessionDataCookie } from "../http/session-cookies.js";
+import { readDontRemember } from "../http/session-cookies.js";
+import { acceptInvitationForSession } from "../http/session-response.js";
 import type { ZodTypeProvider } from "../http/validation.js";
 import { assertDelivered } from "../mail/mailer.js";
-import type { SessionRow } from "../sessions/queries.js";
-import { sessionResponse, userResponse } from "../sessions/sessions.js";
-import type { UserRow } from "../users/queries.js";
 import {
-  type AcceptedInvitation,
-  acceptInvitation,
   cancelInvitation,
   getInvitation,
   inviteMember,
@@ -58,38 +54,6 @@ const listInvitationsQuery = z.object({
   limit: queryInteger(1, MAXIMUM_INVITATION_PAGE_SIZE).optional(),
   offset: queryInteger(0, 2 ** 31 - 1).optional(),
 });
-
-/**
- * Accepts for a signed-in session and keeps its cookie cache in step with the new
- * active organization. Also used by verify-email (a sign-up from an invitation).
- */
-export async function acceptInvitationForSession(
-  context: AuthContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  signedIn: { session: SessionRow; user: UserRow; token: string; rememberMe: boolean },
-  invitationId: string,
-): Promise<AcceptedInvitation> {
-  const accepted = await acceptInvitation(
-    context,
-    { user: signedIn.user, sessionId: signedIn.session.id },
-    invitationId,
-  );
-  const session = {
-    ...signedIn.session,
-    activeOrganizationId: accepted.activeOrganizationId,
-    activeTeamId: accepted.activeTeamId,
-  };
-  setSessionDataCookie(
-    request,
-    reply,
-    context.cookies,
-    signedIn.token,
-    { session: sessionResponse(session), user: userResponse(signedIn.user) },
-    signedIn.rememberMe,
-  );
-  return accepted;
-}
 
 export function invitationRoutes(context: AuthContext) {
   return async (app: FastifyInstance): Promise<void> => {

@@ -13,6 +13,7 @@ import {
   requireSession,
 } from "../http/auth-context.js";
 import { assertAllowedRedirect } from "../http/origin.js";
+import { withQuery } from "../http/redirects.js";
 import {
   booleanish,
   boundedString,
@@ -24,7 +25,6 @@ import { readDontRemember } from "../http/session-cookies.js";
 import { issueSession } from "../http/session-response.js";
 import type { ZodTypeProvider } from "../http/validation.js";
 import { revokeSessions, userResponse } from "../sessions/sessions.js";
-import { withQuery } from "../verification/routes.js";
 import {
   changePassword,
   isResetTokenValid,

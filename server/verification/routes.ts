@@ -4,11 +4,11 @@ import { z } from "zod";
 import { AuthError, type ErrorCode } from "../errors.js";
 import { type AuthContext, currentSession, linkContext } from "../http/auth-context.js";
 import { assertAllowedRedirect } from "../http/origin.js";
+import { withQuery } from "../http/redirects.js";
 import { boundedString, callbackUrl, emailInput } from "../http/schemas.js";
 import { readDontRemember } from "../http/session-cookies.js";
-import { issueSession } from "../http/session-response.js";
+import { acceptInvitationForSession, issueSession } from "../http/session-response.js";
 import type { ZodTypeProvider } from "../http/validation.js";
-import { acceptInvitationForSession } from "../invitations/routes.js";
 import { assertDelivered } from "../mail/mailer.js";
 import { userResponse } from "../sessions/sessions.js";
 import { findUserByEmail, requireValidEmail } from "../users/users.js";
@@ -16,13 +16,6 @@ import { applyEmailToken, sendVerificationMail, VerifyEmailError } from "./verif
 
 const sendBody = z.object({ email: emailInput, callbackURL: callbackUrl.optional() });
 const verifyQuery = z.object({ token: boundedString(4096), callbackURL: callbackUrl.optional() });
-
-/** Appends `?error=` (or `&error=`) to a redirect target. */
-export function withQuery(target: string, parameters: Record<string, string>): string {
-  const url = new URL(target, "http://authd.invalid");
-  for (const [key, value] of Object.entries(parameters)) url.searchParams.set(key, value);
-  return target.startsWith("/") ? `${url.pathname}${url.search}${url.hash}` : url.toString();
-}
 
 const REDIRECT_CODES: Record<VerifyEmailError["reason"], string> = {
   INVALID_TOKEN: "INVALID_TOKEN",
