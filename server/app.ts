@@ -109,6 +109,7 @@ export async function buildApp(
     sql: dependencies.sql,
     mailer: dependencies.mailer,
     cookies: { config, secret: config.secret },
+    sessionOfRequest: new WeakMap(),
   };
   const prefix = config.basePath === "/" ? "" : config.basePath;
 

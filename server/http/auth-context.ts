@@ -25,6 +25,8 @@ export interface AuthContext {
   sql: Sql;
   mailer: Mailer;
   cookies: CookieContext;
+  /** Each request's session, looked up once however many hooks and handlers ask. */
+  sessionOfRequest: WeakMap<FastifyRequest, Promise<ResolvedSession | null>>;
 }
 
 export interface ResolvedSession {
@@ -34,13 +36,12 @@ export interface ResolvedSession {
   token: string;
 }
 
-const resolved = new WeakMap<FastifyRequest, Promise<ResolvedSession | null>>();
-
 /** The caller's live session from the database, or null. */
 export function currentSession(
   context: AuthContext,
   request: FastifyRequest,
 ): Promise<ResolvedSession | null> {
+  const resolved = context.sessionOfRequest;
   let pending = resolved.get(request);
   if (!pending) {
     pending = (async () => {
@@ -81,6 +82,7 @@ export async function requireSessionWith<T>(
     : null;
   if (!found || !token) throw new AuthError("UNAUTHORIZED");
   const current = { session: found.session, user: found.user, token };
+  const resolved = context.sessionOfRequest;
   if (!resolved.has(request)) resolved.set(request, Promise.resolve(current));
   return { current, value: found.rider };
 }

@@ -7,7 +7,7 @@
 import type { AuthdConfig } from "../config.js";
 import { AuthError } from "../errors.js";
 import type { LogSink } from "../logger.js";
-import { type MailKind, renderMail } from "./templates.js";
+import { createMailRenderer, type MailKind } from "./templates.js";
 import type { MailTransport } from "./transport.js";
 
 export interface MailRequest {
@@ -47,6 +47,7 @@ export function createMailer(
   transport: MailTransport,
   recordFailure?: MailFailureRecorder,
 ): Mailer {
+  const renderer = createMailRenderer();
   return {
     transport,
     async send(request, logger) {
@@ -64,7 +65,7 @@ export function createMailer(
       };
       const delivery = (async (): Promise<MailOutcome> => {
         try {
-          const message = await renderMail(request.kind, request.to, variables);
+          const message = await renderer.render(request.kind, request.to, variables);
           const sent = await transport.send(message);
           if (transport.kind === "outbox") {
             // Development convenience: with no mail server, the link is in the log.

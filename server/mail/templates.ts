@@ -29,8 +29,6 @@ interface Template {
   html: string;
 }
 
-const cache = new Map<MailKind, Promise<Template>>();
-
 async function loadTemplate(kind: MailKind): Promise<Template> {
   const dir = path.join(packageRoot(), "templates", "email");
   const [text, html] = await Promise.all([
@@ -50,23 +48,30 @@ export function describeDuration(seconds: number): string {
   return `${seconds} seconds`;
 }
 
-export async function renderMail(
-  kind: MailKind,
-  to: string,
-  variables: Record<string, string>,
-): Promise<MailMessage> {
-  let template = cache.get(kind);
-  if (!template) {
-    template = loadTemplate(kind);
-    cache.set(kind, template);
-    template.catch(() => cache.delete(kind));
-  }
-  const { subject, text, html } = await template;
+/** What a mailer renders messages with: the templates, each read from disk once. */
+export interface MailRenderer {
+  render(kind: MailKind, to: string, variables: Record<string, string>): Promise<MailMessage>;
+}
+
+/** A renderer of its own for each mailer: two apps in one process share no cache. */
+export function createMailRenderer(): MailRenderer {
+  const loaded = new Map<MailKind, Promise<Template>>();
   return {
-    to,
-    // Header values never carry markup, and a newline would inject a header.
-    subject: fill(subject, variables, false).replace(/[\r\n]+/g, " "),
-    text: fill(text, variables, false),
-    html: fill(html, variables, true),
+    async render(kind, to, variables) {
+      let template = loaded.get(kind);
+      if (!template) {
+        template = loadTemplate(kind);
+        loaded.set(kind, template);
+        template.catch(() => loaded.delete(kind));
+      }
+      const { subject, text, html } = await template;
+      return {
+        to,
+        // Header values never carry markup, and a newline would inject a header.
+        subject: fill(subject, variables, false).replace(/[\r\n]+/g, " "),
+        text: fill(text, variables, false),
+        html: fill(html, variables, true),
+      };
+    },
   };
 }

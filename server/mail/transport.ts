@@ -248,22 +248,27 @@ async function ensureDirectory(dir: string): Promise<void> {
   });
 }
 
-// Names sort by time: an ISO timestamp, then a counter for messages of the same millisecond.
-let lastStamp = "";
-let sameStampCount = 0;
-
-function outboxFileName(): string {
-  const stamp = new Date().toISOString().replace(/[:.]/g, "-");
-  sameStampCount = stamp === lastStamp ? sameStampCount + 1 : 0;
-  lastStamp = stamp;
-  // Lower-case only: case-insensitive file systems must not see two names as one.
-  const random = randomString(10, "abcdefghijklmnopqrstuvwxyz0123456789");
-  return `${stamp}-${String(sameStampCount).padStart(4, "0")}-${random}.eml`;
+/**
+ * Names that sort by time: an ISO timestamp, then a counter for messages of the same
+ * millisecond (kept by each outbox transport for itself).
+ */
+function outboxFileNames(): () => string {
+  let lastStamp = "";
+  let sameStampCount = 0;
+  return () => {
+    const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+    sameStampCount = stamp === lastStamp ? sameStampCount + 1 : 0;
+    lastStamp = stamp;
+    // Lower-case only: case-insensitive file systems must not see two names as one.
+    const random = randomString(10, "abcdefghijklmnopqrstuvwxyz0123456789");
+    return `${stamp}-${String(sameStampCount).padStart(4, "0")}-${random}.eml`;
+  };
 }
 
 function createOutboxTransport(loaded: LoadedConfig): MailTransport {
   const { from, outboxDir } = loaded.config.mail;
   const dir = outboxDir ? path.resolve(loaded.cwd, outboxDir) : dataPath(loaded, "outbox");
+  const outboxFileName = outboxFileNames();
   const composer = lazyTransporter({
     streamTransport: true,
     buffer: true,

@@ -75,17 +75,14 @@ const FULL_ORGANIZATION_SQL = `
       ), '[]'::json) else null end
     )::text from o where exists (select 1 from me)) as body`;
 
-/** The roles (of this configuration) whose holders see pending invitations. */
-const invitingRolesCache = new WeakMap<AuthdConfig, string[]>();
-function invitingRoles(config: AuthdConfig): string[] {
-  let roles = invitingRolesCache.get(config);
-  if (!roles) {
-    roles = Object.keys(rolesOf(config)).filter((role) =>
-      hasPermission(config, role, { invitation: ["create"] }),
-    );
-    invitingRolesCache.set(config, roles);
-  }
-  return roles;
+/**
+ * The roles (of this configuration) whose holders see pending invitations: worked out
+ * once per app (organizationRoutes) and handed in with the answer cache.
+ */
+export function invitingRolesOf(config: AuthdConfig): string[] {
+  return Object.keys(rolesOf(config)).filter((role) =>
+    hasPermission(config, role, { invitation: ["create"] }),
+  );
 }
 
 export type FullOrganizationResult =
@@ -123,9 +120,8 @@ export function organizationVersionOf(value: (string | null)[] | null): Organiza
 }
 
 /** Which invitations a role sees: none, all but the creator role's, or all. */
-function invitationView(config: AuthdConfig, role: string): string {
+function invitationView(config: AuthdConfig, inviting: readonly string[], role: string): string {
   const roles = splitRoles(role);
-  const inviting = invitingRoles(config);
   if (!roles.some((name) => inviting.includes(name))) return "none";
   return roles.includes(config.organization.creatorRole) ? "all" : "no-creator";
 }
@@ -145,13 +141,18 @@ export async function findFullOrganizationJson(
     membersLimit: number;
     invitationsLimit?: number;
   },
-  cache: { entries: AnswerCache; current: OrganizationVersion | null },
+  cache: {
+    entries: AnswerCache;
+    current: OrganizationVersion | null;
+    /** invitingRolesOf(config), worked out once per app. */
+    invitingRoles: readonly string[];
+  },
 ): Promise<FullOrganizationResult> {
   const selector = [input.organizationId ?? null, input.slug ?? null, input.userId];
   const invitationsLimit = input.invitationsLimit ?? 100;
   // What shapes an answer besides the version: the page sizes and what the role sees.
   const keyOf = (id: string, version: string, memberRole: string) =>
-    `${id}:${version}:${input.membersLimit}:${invitationsLimit}:${invitationView(config, memberRole)}`;
+    `${id}:${version}:${input.membersLimit}:${invitationsLimit}:${invitationView(config, cache.invitingRoles, memberRole)}`;
   const { current } = cache;
   if (!current) return { kind: "not-found" };
   if (current.memberRole === null) return { kind: "not-member" };
@@ -170,7 +171,7 @@ export async function findFullOrganizationJson(
     [
       ...selector,
       input.membersLimit,
-      invitingRoles(config),
+      cache.invitingRoles,
       config.organization.creatorRole,
       invitationsLimit,
       config.organization.teams.enabled,

@@ -19,6 +19,7 @@ import { accessOrganization } from "./access.js";
 import { AnswerCache } from "./answer-cache.js";
 import {
   findFullOrganizationJson,
+  invitingRolesOf,
   ORGANIZATION_VERSION_FOR_CALLER,
   organizationVersionOf,
 } from "./full-organization.js";
@@ -128,6 +129,7 @@ export function organizationRoutes(context: AuthContext) {
   // Built answers by the content versions they show (one cache each per app).
   const fullOrganizations = new AnswerCache(16 * 1024 * 1024);
   const organizationLists = new AnswerCache(8 * 1024 * 1024);
+  const invitingRoles = invitingRolesOf(config);
   return async (app: FastifyInstance): Promise<void> => {
     const typed = app.withTypeProvider<ZodTypeProvider>();
     // organization.enabled: false answers 404 for every organization route.
@@ -261,7 +263,7 @@ export function organizationRoutes(context: AuthContext) {
             slug: slug ?? undefined,
             membersLimit: query.membersLimit ?? defaultMembersLimit(context),
           },
-          { entries: fullOrganizations, current: organizationVersionOf(value) },
+          { entries: fullOrganizations, current: organizationVersionOf(value), invitingRoles },
         );
         if (found.kind === "not-found") throw new AuthError("ORGANIZATION_NOT_FOUND");
         if (found.kind === "not-member") {
