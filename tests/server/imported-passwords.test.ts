@@ -51,6 +51,18 @@ async function storedHash(email: string): Promise<string | null> {
   return row?.password ?? null;
 }
 
+/** `authd user import` of users with the given stored hashes, as the CLI runs it. */
+function importHashes(users: Array<{ email: string; passwordHash: string }>) {
+  const records = parseImportFile(users.map((user) => JSON.stringify(user)).join("\n"), "jsonl");
+  return importUsers({ sql: t.db.sql, config: t.config }, { kind: "cli" }, records, {
+    ifExists: "fail",
+    batchSize: 500,
+    resumeFrom: 0,
+    continueOnError: false,
+    dryRun: false,
+  });
+}
+
 async function signIn(email: string, password: string) {
   return createClient(t.app).post("/sign-in/email", { email, password });
 }
@@ -125,19 +137,7 @@ describe("sign-in of imported users", () => {
       { email: "scrypt@import.test", passwordHash: scryptHash(PASSWORD) },
       { email: "argon-weak@import.test", passwordHash: weak },
     ];
-    const records = parseImportFile(users.map((user) => JSON.stringify(user)).join("\n"), "jsonl");
-    const result = await importUsers(
-      { sql: t.db.sql, config: t.config },
-      { kind: "cli" },
-      records,
-      {
-        ifExists: "fail",
-        batchSize: 500,
-        resumeFrom: 0,
-        continueOnError: false,
-        dryRun: false,
-      },
-    );
+    const result = await importHashes(users);
     expect(result).toMatchObject({ created: 3, updated: 0, skipped: 0, failed: [] });
 
     for (const user of users) {
@@ -168,22 +168,7 @@ describe("sign-in of imported users", () => {
 describe("sign-in with a hash the argon2 package wrote", () => {
   it("signs in, and a hash at authd's parameters is kept as it is", async () => {
     const email = "argon2-package@import.test";
-    const records = parseImportFile(
-      JSON.stringify({ email, passwordHash: ARGON2_PACKAGE_HASHES.current }),
-      "jsonl",
-    );
-    const result = await importUsers(
-      { sql: t.db.sql, config: t.config },
-      { kind: "cli" },
-      records,
-      {
-        ifExists: "fail",
-        batchSize: 500,
-        resumeFrom: 0,
-        continueOnError: false,
-        dryRun: false,
-      },
-    );
+    const result = await importHashes([{ email, passwordHash: ARGON2_PACKAGE_HASHES.current }]);
     expect(result).toMatchObject({ created: 1, failed: [] });
     expect((await signIn(email, `${PASSWORD}!`)).statusCode).toBe(401);
     const ok = await signIn(email, PASSWORD);
