@@ -7,7 +7,7 @@ import type { AuthdConfig } from "../config.js";
 import type { Queryable, Sql } from "../db/connection.js";
 import { transaction } from "../db/transaction.js";
 import { AuthError } from "../errors.js";
-import { findUserById } from "../users/queries.js";
+import { findUserById } from "../users/users.js";
 import {
   type AccountRow,
   countAccountsOfUser,
@@ -24,6 +24,9 @@ function scopesOf(account: AccountRow): string[] {
  * A list-accounts entry in both generations' shapes: the older clients' `provider` and the
  * current client's `providerId` and `userId` (docs/compatibility.md).
  */
+/** What other domains read of accounts: the credential account and its provider id. */
+export { CREDENTIAL_PROVIDER, findCredentialAccount } from "./queries.js";
+
 export function accountResponse(account: AccountRow) {
   return {
     id: account.id,

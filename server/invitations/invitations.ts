@@ -43,8 +43,8 @@ import {
   lockTeam,
   type TeamRow,
 } from "../teams/queries.js";
-import { findUserById, type UserRow } from "../users/queries.js";
-import { requireValidEmail } from "../users/users.js";
+import type { UserRow } from "../users/queries.js";
+import { findUserById, requireValidEmail } from "../users/users.js";
 import type { LinkContext } from "../verification/verification.js";
 import {
   countLivePendingInvitations,

@@ -17,7 +17,8 @@ import {
   defaultTeamEnabled,
   prepareTeamMemberAsOperator,
 } from "../teams/teams.js";
-import { findUserById, lockUser, type UserRow } from "../users/queries.js";
+import type { UserRow } from "../users/queries.js";
+import { findUserById, lockUser } from "../users/users.js";
 import { accessOrganization, type OrganizationSelector, requirePermission } from "./access.js";
 import type { AnswerCache } from "./answer-cache.js";
 import { isCreatorRole, joinRoles, splitRoles, unknownRoles } from "./permissions.js";

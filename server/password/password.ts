@@ -20,8 +20,13 @@ import { AuthError } from "../errors.js";
 import type { MailOutcome } from "../mail/mailer.js";
 import { describeDuration } from "../mail/templates.js";
 import { deleteSessionsOfUser } from "../sessions/queries.js";
-import { findUserById, type UserRow } from "../users/queries.js";
-import { checkPasswordLength, findUserByEmail, requireValidEmail } from "../users/users.js";
+import type { UserRow } from "../users/queries.js";
+import {
+  checkPasswordLength,
+  findUserByEmail,
+  findUserById,
+  requireValidEmail,
+} from "../users/users.js";
 import {
   consumeVerification,
   deleteVerificationsByValue,

@@ -11,7 +11,7 @@
  * a user's image and ban state, an invitation's inviter, non-pending or expired
  * invitations, team memberships of people who are not members.
  */
-import { CREDENTIAL_PROVIDER } from "../accounts/queries.js";
+import { CREDENTIAL_PROVIDER } from "../accounts/accounts.js";
 import type { AuthdConfig } from "../config.js";
 import type { Queryable, Sql } from "../db/connection.js";
 import { splitRoles } from "../organization/permissions.js";

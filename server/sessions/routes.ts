@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { findCredentialAccount } from "../accounts/queries.js";
+import { findCredentialAccount } from "../accounts/accounts.js";
 import { verifyAgainstDummy, verifyPassword } from "../crypto/password.js";
 import { AuthError } from "../errors.js";
 import { type AuthContext, linkContext, requireSession } from "../http/auth-context.js";

@@ -25,6 +25,7 @@ import {
   findUserById,
   insertUser,
   liftBan,
+  lockUser,
   type UserProfileChanges,
   type UserRow,
   updateUserProfile,
@@ -106,7 +107,8 @@ export async function createUserWithPassword(
   }
 }
 
-export { findUserByEmail, findUserById };
+/** Reads other domains use: users are found and locked through this module. */
+export { findUserByEmail, findUserById, lockUser };
 
 /**
  * A banned user cannot sign in; a ban whose expiry has passed lifts itself.
