@@ -17,8 +17,13 @@ import { generateId } from "../crypto/random.js";
 import type { Queryable, Sql } from "../db/connection.js";
 import { isUniqueViolation, transaction } from "../db/transaction.js";
 import { AuthError, type ErrorCode } from "../errors.js";
-import { deleteSessionsOfUser, type SessionRow } from "../sessions/queries.js";
-import { type ClientInfo, type CreatedSession, createSession } from "../sessions/sessions.js";
+import type { SessionRow } from "../sessions/queries.js";
+import {
+  type ClientInfo,
+  type CreatedSession,
+  createSession,
+  revokeSessions,
+} from "../sessions/sessions.js";
 import {
   deleteUserById,
   findUserByEmail,
@@ -487,7 +492,7 @@ export async function updateUser(
     return await transaction(deps.sql, async (tx) => {
       const user = await updateUserAsAdmin(tx, userId, changes);
       if (!user) throw new AuthError("USER_NOT_FOUND");
-      if (banned === true) await deleteSessionsOfUser(tx, userId);
+      if (banned === true) await revokeSessions(tx, userId);
       await audit(
         tx,
         actor,
@@ -542,7 +547,7 @@ export async function banUser(
   return transaction(deps.sql, async (tx) => {
     const user = await updateUserAsAdmin(tx, userId, { banned: true, banReason, banExpires });
     if (!user) throw new AuthError("USER_NOT_FOUND");
-    const sessions = input.keepSessions ? 0 : await deleteSessionsOfUser(tx, userId);
+    const sessions = input.keepSessions ? 0 : await revokeSessions(tx, userId);
     await audit(
       tx,
       actor,
@@ -698,7 +703,7 @@ export async function revokeUserSessions(
   authorize(deps, actor, { session: ["revoke"] }, "YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS");
   return transaction(deps.sql, async (tx) => {
     await requireUser(tx, userId);
-    const count = await deleteSessionsOfUser(tx, userId);
+    const count = await revokeSessions(tx, userId);
     await audit(tx, actor, "revoke_user_sessions", { type: "user", id: userId }, { count });
     return count;
   });
@@ -741,7 +746,7 @@ export async function setUserPassword(
     const account = await findCredentialAccount(tx, userId);
     if (account) await setCredentialPassword(tx, userId, passwordHash);
     else await insertCredentialAccount(tx, { id: generateId(), userId, passwordHash });
-    const sessionsRevoked = options.revokeSessions ? await deleteSessionsOfUser(tx, userId) : 0;
+    const sessionsRevoked = options.revokeSessions ? await revokeSessions(tx, userId) : 0;
     await audit(
       tx,
       actor,

@@ -19,7 +19,7 @@ import { transaction } from "../db/transaction.js";
 import { AuthError } from "../errors.js";
 import type { MailOutcome } from "../mail/mailer.js";
 import { describeDuration } from "../mail/templates.js";
-import { deleteSessionsOfUser } from "../sessions/queries.js";
+import { revokeSessions } from "../sessions/sessions.js";
 import type { UserRow } from "../users/queries.js";
 import {
   checkPasswordLength,
@@ -106,8 +106,7 @@ export async function resetPassword(
     const updated = await setCredentialPassword(tx, user.id, passwordHash);
     if (!updated)
       await insertCredentialAccount(tx, { id: generateId(), userId: user.id, passwordHash });
-    if (config.emailAndPassword.revokeSessionsOnPasswordReset)
-      await deleteSessionsOfUser(tx, user.id);
+    if (config.emailAndPassword.revokeSessionsOnPasswordReset) await revokeSessions(tx, user.id);
     return user;
   });
 }
