@@ -25,6 +25,7 @@ import { organizationRoutes } from "./organization/routes.js";
 import { pageRoutes } from "./pages/routes.js";
 import { passwordRoutes } from "./password/routes.js";
 import { sessionRoutes } from "./sessions/routes.js";
+import { createSessionLookups } from "./sessions/sessions.js";
 import { teamRoutes } from "./teams/routes.js";
 import { userRoutes } from "./users/routes.js";
 import { verificationRoutes } from "./verification/routes.js";
@@ -109,6 +110,7 @@ export async function buildApp(
     sql: dependencies.sql,
     mailer: dependencies.mailer,
     cookies: { config, secret: config.secret },
+    sessionLookups: createSessionLookups(dependencies.sql),
     sessionOfRequest: new WeakMap(),
   };
   const prefix = config.basePath === "/" ? "" : config.basePath;

@@ -217,7 +217,9 @@ export function adminRoutes(context: AuthContext) {
       const current = await requireSession(context, request);
       if (!current.session.impersonatedBy) throw new AuthError("YOU_ARE_NOT_IMPERSONATING_ANYONE");
       const saved = readAdminSessionCookie(request, context.cookies);
-      const admin = saved ? await findLiveSession(context.sql, saved.token) : null;
+      const admin = saved
+        ? await findLiveSession(context.sql, context.sessionLookups, saved.token)
+        : null;
       if (!saved || !admin || admin.user.id !== current.session.impersonatedBy) {
         throw new AuthError("SESSION_NOT_FOUND", { message: "Failed to find admin session" });
       }

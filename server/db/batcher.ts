@@ -77,21 +77,3 @@ export class Batcher<Input, Output> {
     });
   }
 }
-
-/**
- * Batchers per connection pool, made on first use: the pool is what the queries.ts
- * functions are given, and a batch must run on the pool its callers asked for.
- */
-export function perPool<Pool extends object, Value>(
-  make: (pool: Pool) => Value,
-): (pool: Pool) => Value {
-  const made = new WeakMap<Pool, Value>();
-  return (pool) => {
-    let value = made.get(pool);
-    if (value === undefined) {
-      value = make(pool);
-      made.set(pool, value);
-    }
-    return value;
-  };
-}

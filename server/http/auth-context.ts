@@ -8,7 +8,7 @@ import type { AuthdConfig } from "../config.js";
 import type { Sql } from "../db/connection.js";
 import { AuthError } from "../errors.js";
 import type { Mailer } from "../mail/mailer.js";
-import type { SessionRider, SessionRow } from "../sessions/queries.js";
+import type { SessionLookups, SessionRider, SessionRow } from "../sessions/queries.js";
 import {
   type ClientInfo,
   findLiveSession,
@@ -25,6 +25,8 @@ export interface AuthContext {
   sql: Sql;
   mailer: Mailer;
   cookies: CookieContext;
+  /** Session lookups batched across this app's concurrent requests. */
+  sessionLookups: SessionLookups;
   /** Each request's session, looked up once however many hooks and handlers ask. */
   sessionOfRequest: WeakMap<FastifyRequest, Promise<ResolvedSession | null>>;
 }
@@ -47,7 +49,7 @@ export function currentSession(
     pending = (async () => {
       const token = readSessionToken(request, context.cookies);
       if (!token) return null;
-      const found = await findLiveSession(context.sql, token);
+      const found = await findLiveSession(context.sql, context.sessionLookups, token);
       return found ? { ...found, token } : null;
     })();
     resolved.set(request, pending);
@@ -78,7 +80,13 @@ export async function requireSessionWith<T>(
 ): Promise<{ current: ResolvedSession; value: T | null }> {
   const token = readSessionToken(request, context.cookies);
   const found = token
-    ? await findLiveSessionAnd<T>(context.sql, token, rider, riderParameters)
+    ? await findLiveSessionAnd<T>(
+        context.sql,
+        context.sessionLookups,
+        token,
+        rider,
+        riderParameters,
+      )
     : null;
   if (!found || !token) throw new AuthError("UNAUTHORIZED");
   const current = { session: found.session, user: found.user, token };

@@ -27,7 +27,7 @@ import {
   countMembers,
   countMembersWithRole,
   countOrganizationsOfUser,
-  createOrganizationWithOwner,
+  createOrganizationCreations,
   deleteMemberRow,
   deleteOrganizationRow,
   findMember,
@@ -45,6 +45,7 @@ import {
   lockOrganization,
   type MemberRow,
   type MemberWithUser,
+  type OrganizationCreations,
   type OrganizationRow,
   setSessionActiveOrganization,
   updateMemberRoleRow,
@@ -135,6 +136,7 @@ export async function createOrganization(
   config: AuthdConfig,
   actor: Actor,
   input: CreateOrganizationInput,
+  creations: OrganizationCreations,
 ): Promise<{ organization: OrganizationRow; member: MemberRow; teamId: string | null }> {
   let owner = actor.user;
   if (input.userId && input.userId !== actor.user.id) {
@@ -152,6 +154,7 @@ export async function createOrganization(
     actorId: actor.user.id,
     ipAddress: actor.ipAddress ?? null,
     activeForSession: makeActive ? actor.sessionId : null,
+    creations,
   });
 }
 
@@ -161,6 +164,8 @@ interface CreationContext {
   actorId: string | null;
   ipAddress: string | null;
   activeForSession: string | null;
+  /** Where plain creations are batched: the app's own (or one of the command's). */
+  creations: OrganizationCreations;
 }
 
 /**
@@ -211,7 +216,7 @@ async function createOrganizationFor(
   const created = simple
     ? // Nothing to count or add: one atomic statement (shared with concurrent creates),
       // the audit row and the session's switch included.
-      await createOrganizationWithOwner(sql, creation).then((inserted) => {
+      await context.creations.create(creation).then((inserted) => {
         if (!inserted) throw new AuthError("ORGANIZATION_ALREADY_EXISTS");
         return { ...inserted, teamId: null };
       })
@@ -712,6 +717,7 @@ export async function createOrganizationAsOperator(
     actorId: null,
     ipAddress: null,
     activeForSession: null,
+    creations: createOrganizationCreations(sql),
   });
 }
 

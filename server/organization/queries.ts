@@ -3,7 +3,7 @@
  * plus the session's active organization.
  */
 import type { NewAuditEvent } from "../audit/queries.js";
-import { Batcher, perPool } from "../db/batcher.js";
+import { Batcher } from "../db/batcher.js";
 import type { Queryable, Sql } from "../db/connection.js";
 import { compactJson, organizationJson } from "../db/json.js";
 import { type SessionRider, sessionRider } from "../sessions/queries.js";
@@ -74,38 +74,36 @@ export interface OrganizationCreation {
  * fails for its own reason (a user deleted meanwhile) is retried alone so that only its
  * caller sees the error.
  */
-export function createOrganizationWithOwner(
-  sql: Sql,
-  creation: OrganizationCreation,
-): Promise<Creation> {
-  return creationBatcher(sql).load(creation);
+export interface OrganizationCreations {
+  create(creation: OrganizationCreation): Promise<Creation>;
 }
 
-const creationBatcher = perPool(
-  (sql: Sql) =>
-    new Batcher<OrganizationCreation, Creation>({
-      // One statement at a time: batches are then as large as the load makes them, and
-      // PostgreSQL's cost per creation is lowest (bench/README.md: two in flight gave
-      // 5% fewer creates per second on two cores; a batch of 100 takes ~8 ms).
-      maxInFlight: 1,
-      run: async (creations) => {
-        try {
-          return await insertOrganizationsWithOwners(sql, creations);
-        } catch (error) {
-          if (creations.length === 1) throw error;
-          // Nothing of the batch was written: each alone, so each gets its own outcome.
-          return Promise.all(
-            creations.map((creation) =>
-              insertOrganizationsWithOwners(sql, [creation]).then(
-                ([outcome]) => outcome,
-                (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
-              ),
+/** The batched creations of one connection pool; made by whoever owns the pool (buildApp). */
+export function createOrganizationCreations(sql: Sql): OrganizationCreations {
+  const batcher = new Batcher<OrganizationCreation, Creation>({
+    // One statement at a time: batches are then as large as the load makes them, and
+    // PostgreSQL's cost per creation is lowest (bench/README.md: two in flight gave
+    // 5% fewer creates per second on two cores; a batch of 100 takes ~8 ms).
+    maxInFlight: 1,
+    run: async (creations) => {
+      try {
+        return await insertOrganizationsWithOwners(sql, creations);
+      } catch (error) {
+        if (creations.length === 1) throw error;
+        // Nothing of the batch was written: each alone, so each gets its own outcome.
+        return Promise.all(
+          creations.map((creation) =>
+            insertOrganizationsWithOwners(sql, [creation]).then(
+              ([outcome]) => outcome,
+              (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
             ),
-          );
-        }
-      },
-    }),
-);
+          ),
+        );
+      }
+    },
+  });
+  return { create: (creation) => batcher.load(creation) };
+}
 
 /**
  * Organizations with their creators' memberships, audit rows and sessions' switches,

@@ -42,6 +42,7 @@ import {
 } from "./organization.js";
 import { hasPermission } from "./permissions.js";
 import {
+  createOrganizationCreations,
   findMemberWithUser,
   listMembersPage,
   type MemberSortField,
@@ -130,6 +131,8 @@ export function organizationRoutes(context: AuthContext) {
   const fullOrganizations = new AnswerCache(16 * 1024 * 1024);
   const organizationLists = new AnswerCache(8 * 1024 * 1024);
   const invitingRoles = invitingRolesOf(config);
+  // Plain creations of this app share statements.
+  const creations = createOrganizationCreations(sql);
   return async (app: FastifyInstance): Promise<void> => {
     const typed = app.withTypeProvider<ZodTypeProvider>();
     // organization.enabled: false answers 404 for every organization route.
@@ -147,6 +150,7 @@ export function organizationRoutes(context: AuthContext) {
         config,
         await actor(request),
         request.body,
+        creations,
       );
       // The organization with metadata and members (the creator's record).
       return { ...organizationResponse(organization), members: [memberResponse(member)] };

@@ -1,5 +1,5 @@
 /** Every SQL statement on the session table. Tokens are looked up by their digest. */
-import { Batcher, perPool } from "../db/batcher.js";
+import { Batcher } from "../db/batcher.js";
 import type { Queryable, Sql } from "../db/connection.js";
 import type { UserRow } from "../users/queries.js";
 
@@ -130,40 +130,47 @@ const lookupBatcher = (sql: Sql, rider: SessionRider) =>
     },
   });
 
-const batchersOf = perPool((sql: Sql) => {
-  const byRider = new Map<SessionRider, Batcher<Lookup, Found>>();
-  return {
-    load(rider: SessionRider, lookup: Lookup): Promise<Found> {
-      let batcher = byRider.get(rider);
-      if (!batcher) {
-        batcher = lookupBatcher(sql, rider);
-        byRider.set(rider, batcher);
-      }
-      return batcher.load(lookup);
-    },
-  };
-});
-
-/** The session by token digest, with its user (batched with concurrent lookups). */
-export async function findSessionWithUser(
-  sql: Sql,
-  tokenHash: string,
-): Promise<SessionWithUser | undefined> {
-  return (await batchersOf(sql).load(NO_RIDER, { tokenHash, riderParameters: [] }))?.found;
+/**
+ * The session lookups of one connection pool, batched with concurrent ones (one batcher
+ * per rider). Made by whoever owns the pool (buildApp), so two apps share nothing.
+ */
+export interface SessionLookups {
+  /** The session by token digest, with its user. */
+  find(tokenHash: string): Promise<SessionWithUser | undefined>;
+  /** find plus the rider's value (null without a session). */
+  findWith<T>(
+    tokenHash: string,
+    rider: SessionRider,
+    riderParameters?: readonly (string | null)[],
+  ): Promise<{ found: SessionWithUser; rider: T | null } | undefined>;
 }
 
-/** findSessionWithUser plus the rider's value (null without a session). */
-export async function findSessionWithUserAnd<T>(
-  sql: Sql,
-  tokenHash: string,
-  rider: SessionRider,
-  riderParameters: readonly (string | null)[] = [],
-): Promise<{ found: SessionWithUser; rider: T | null } | undefined> {
-  if (riderParameters.length > rider.parameterCount) {
-    throw new Error(`this rider takes ${rider.parameterCount} parameters`);
-  }
-  const found = await batchersOf(sql).load(rider, { tokenHash, riderParameters });
-  return found && { found: found.found, rider: found.rider as T | null };
+export function createSessionLookups(sql: Sql): SessionLookups {
+  const byRider = new Map<SessionRider, Batcher<Lookup, Found>>();
+  const load = (rider: SessionRider, lookup: Lookup): Promise<Found> => {
+    let batcher = byRider.get(rider);
+    if (!batcher) {
+      batcher = lookupBatcher(sql, rider);
+      byRider.set(rider, batcher);
+    }
+    return batcher.load(lookup);
+  };
+  return {
+    async find(tokenHash) {
+      return (await load(NO_RIDER, { tokenHash, riderParameters: [] }))?.found;
+    },
+    async findWith<T>(
+      tokenHash: string,
+      rider: SessionRider,
+      riderParameters: readonly (string | null)[] = [],
+    ) {
+      if (riderParameters.length > rider.parameterCount) {
+        throw new Error(`this rider takes ${rider.parameterCount} parameters`);
+      }
+      const found = await load(rider, { tokenHash, riderParameters });
+      return found && { found: found.found, rider: found.rider as T | null };
+    },
+  };
 }
 
 function sessionWithUserOf(row: JoinedRow): SessionWithUser {

@@ -69,7 +69,7 @@ export function sessionRoutes(context: AuthContext) {
             clearSessionCookies(request, reply, context.cookies);
           return reply.send(null);
         }
-        const found = await findLiveSession(context.sql, token);
+        const found = await findLiveSession(context.sql, context.sessionLookups, token);
         if (!found) {
           clearSessionCookies(request, reply, context.cookies);
           return reply.send(null);

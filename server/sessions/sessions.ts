@@ -13,10 +13,9 @@ import {
   deleteSessionOfUser,
   deleteSessionsOfUser,
   extendSession,
-  findSessionWithUser,
-  findSessionWithUserAnd,
   insertSession,
   listActiveSessionsOfUser,
+  type SessionLookups,
   type SessionRider,
   type SessionRow,
   type SessionWithUser,
@@ -65,19 +64,27 @@ export async function createSession(
   return { session, token };
 }
 
+/** Made once per app (buildApp): its session lookups share round trips. */
+export { createSessionLookups } from "./queries.js";
+
 /** The live session of a token, or null; an expired one found here is deleted. */
-export async function findLiveSession(sql: Sql, token: string): Promise<SessionWithUser | null> {
-  return liveOrNull(sql, await findSessionWithUser(sql, sha256(token)));
+export async function findLiveSession(
+  sql: Sql,
+  lookups: SessionLookups,
+  token: string,
+): Promise<SessionWithUser | null> {
+  return liveOrNull(sql, await lookups.find(sha256(token)));
 }
 
 /** findLiveSession plus a read about the caller in the same round trip (SessionRider). */
 export async function findLiveSessionAnd<T>(
   sql: Sql,
+  lookups: SessionLookups,
   token: string,
   rider: SessionRider,
   riderParameters: readonly (string | null)[] = [],
 ): Promise<(SessionWithUser & { rider: T | null }) | null> {
-  const found = await findSessionWithUserAnd<T>(sql, sha256(token), rider, riderParameters);
+  const found = await lookups.findWith<T>(sha256(token), rider, riderParameters);
   const live = await liveOrNull(sql, found?.found);
   return live && found ? { ...live, rider: found.rider } : null;
 }

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { generateId } from "../../server/crypto/random.js";
-import { createOrganizationWithOwner } from "../../server/organization/queries.js";
+import { createOrganizationCreations } from "../../server/organization/queries.js";
 import { createTestApp, type TestApp } from "../helpers/app.js";
 import { createClient } from "../helpers/client.js";
 
@@ -208,15 +208,14 @@ describe("organization creates", () => {
   });
 
   it("keeps one creation's own failure to its caller: the rest of its batch is written", async () => {
+    const batched = createOrganizationCreations(t.db.sql);
     const { id: userId } = await person();
     // Two go out at once; the other eight wait and leave as one batch, whose fifth
     // names a user that does not exist (a foreign-key violation for the whole statement).
     const creations = Array.from({ length: 10 }, (_, i) =>
       creation(i === 6 ? "no-such-user" : userId),
     );
-    const outcomes = await Promise.allSettled(
-      creations.map((c) => createOrganizationWithOwner(t.db.sql, c)),
-    );
+    const outcomes = await Promise.allSettled(creations.map((c) => batched.create(c)));
     outcomes.forEach((outcome, i) => {
       if (i === 6) {
         expect(outcome.status).toBe("rejected");
@@ -241,6 +240,7 @@ describe("organization creates", () => {
   });
 
   it("answers undefined for a slug taken earlier in the same batch, writing nothing for it", async () => {
+    const batched = createOrganizationCreations(t.db.sql);
     const { id: userId } = await person();
     const slug = uniqueSlug("twice");
     const creations = [
@@ -250,9 +250,7 @@ describe("organization creates", () => {
       creation(userId, slug),
       creation(userId),
     ];
-    const outcomes = await Promise.all(
-      creations.map((c) => createOrganizationWithOwner(t.db.sql, c)),
-    );
+    const outcomes = await Promise.all(creations.map((c) => batched.create(c)));
     // The first two go out at once; the other three share a statement, and of the two
     // with one slug exactly one gets it.
     const created = outcomes.map((outcome) => outcome !== undefined);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Batcher, perPool } from "../../server/db/batcher.js";
+import { Batcher } from "../../server/db/batcher.js";
 
 /** A batch runner whose batches the test answers by hand. */
 function controlled() {
@@ -101,21 +101,5 @@ describe("Batcher", () => {
     });
     await expect(batcher.load(1)).rejects.toThrow("synchronous failure");
     await expect(batcher.load(2)).resolves.toBe(4);
-  });
-});
-
-describe("perPool", () => {
-  it("makes one value per pool, on first use", () => {
-    let made = 0;
-    const of = perPool((pool: { name: string }) => {
-      made += 1;
-      return `${pool.name}:${made}`;
-    });
-    const a = { name: "a" };
-    const b = { name: "b" };
-    expect(of(a)).toBe("a:1");
-    expect(of(a)).toBe("a:1");
-    expect(of(b)).toBe("b:2");
-    expect(made).toBe(2);
   });
 });
