@@ -68,7 +68,6 @@ export function isTrustedOrigin(
   const normalized = parsed.origin;
   const comparable = comparableOrigin(parsed);
   const own = ownOrigin(config, request);
-  if (normalized === own) return true;
   if (own !== "null" && comparableOrigin(new URL(own)) === comparable) return true;
   for (const trusted of config.trustedOrigins) {
     if (trusted.includes("*")) {
