@@ -1,9 +1,10 @@
 /**
  * The direction of dependencies in authd, checked by tests/architecture.test.ts in
  * `npm test`: bin -> routes -> domains -> db / crypto / mail, no cycles. Violations
- * that predate a rule are listed in .dependency-cruiser-known-violations.json, which
- * only ever shrinks: a new violation fails the check, and so does a listed one that is
- * gone (the list must be regenerated with `npm run depcheck:baseline`).
+ * that predate a rule are listed in tests/fixtures/known-dependency-violations.json,
+ * which only ever shrinks: a new violation fails the check, and so does a listed one
+ * that is gone (regenerate the list with
+ * `AUTHD_UPDATE_KNOWN_VIOLATIONS=1 npx vitest run tests/architecture.test.ts`).
  */
 
 /** Folders holding the auth rules of one domain each (routes.ts is their HTTP face). */
