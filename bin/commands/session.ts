@@ -10,12 +10,16 @@ import {
   revokeUserSession,
   revokeUserSessions,
 } from "../../server/admin/admin.js";
-import { type ListedSession, listSessionsPage } from "../../server/admin/session-queries.js";
 import { ensureSecret } from "../../server/config.js";
 import { AuthError } from "../../server/errors.js";
 import { sessionCookieFor } from "../../server/http/session-cookies.js";
 import { findOrganizationAsOperator } from "../../server/organization/organization.js";
-import { sessionResponse, userResponse } from "../../server/sessions/sessions.js";
+import {
+  type ListedSession,
+  listSessionsPage,
+  sessionResponse,
+  userResponse,
+} from "../../server/sessions/sessions.js";
 import { UsageError } from "../exit-codes.js";
 import { didOrWould, emit, formatTable, type GlobalOptions, note } from "../output.js";
 import { CLI_ACTOR, parseDuration, withAdmin } from "./user.js";

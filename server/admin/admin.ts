@@ -22,27 +22,27 @@ import {
   type ClientInfo,
   type CreatedSession,
   createSession,
+  deleteSessionByIdOrDigest,
+  listAllSessionsOfUser,
   revokeSessions,
 } from "../sessions/sessions.js";
 import {
+  type AdminUserChanges,
   deleteUserById,
   findUserByEmail,
   findUserById,
   insertUser,
   type UserRow,
+  updateUserAsAdmin,
 } from "../users/queries.js";
 import { assertNotBanned, checkPasswordLength, requireValidEmail } from "../users/users.js";
 import {
-  type AdminUserChanges,
-  deleteSessionByIdOrDigest,
   escapeLike,
-  listAllSessionsOfUser,
   searchUsers,
   searchUsersKeyset,
   USER_COLUMNS,
   type UserColumn,
   type UserKeyset,
-  updateUserAsAdmin,
 } from "./queries.js";
 
 /** Who acts: a signed-in user over HTTP, or the operator at the shell. */

@@ -4,7 +4,6 @@
  * included. Plain user and session statements stay in users/ and sessions/.
  */
 import type { Queryable } from "../db/connection.js";
-import type { SessionRow } from "../sessions/queries.js";
 import type { UserRow } from "../users/queries.js";
 
 /** Columns list-users may sort and filter by (identifiers are never taken from input). */
@@ -132,55 +131,4 @@ export async function searchUsersKeyset(
   const [count] = await sql<{ total: number }[]>`
     select count(*)::int as total from "user" where true ${conditions(sql, query)}`;
   return { users, total: count?.total ?? 0 };
-}
-
-export interface AdminUserChanges {
-  name?: string;
-  image?: string | null;
-  email?: string;
-  emailVerified?: boolean;
-  role?: string;
-  banned?: boolean;
-  banReason?: string | null;
-  banExpires?: Date | null;
-}
-
-export async function updateUserAsAdmin(
-  sql: Queryable,
-  id: string,
-  changes: AdminUserChanges,
-): Promise<UserRow | undefined> {
-  const has = (key: keyof AdminUserChanges) => changes[key] !== undefined;
-  const [row] = await sql<UserRow[]>`
-    update "user" set
-      name = coalesce(${changes.name ?? null}, name),
-      image = case when ${has("image")} then ${changes.image ?? null} else image end,
-      email = coalesce(${changes.email ?? null}, email),
-      email_verified = coalesce(${changes.emailVerified ?? null}::boolean, email_verified),
-      role = coalesce(${changes.role ?? null}, role),
-      banned = coalesce(${changes.banned ?? null}::boolean, banned),
-      ban_reason = case when ${has("banReason")} then ${changes.banReason ?? null} else ban_reason end,
-      ban_expires = case when ${has("banExpires")} then ${changes.banExpires ?? null}::timestamptz
-                         else ban_expires end,
-      updated_at = now()
-    where id = ${id}
-    returning *`;
-  return row;
-}
-
-/** Every session of the user, expired ones included (list-user-sessions, as in Better Auth). */
-export async function listAllSessionsOfUser(sql: Queryable, userId: string): Promise<SessionRow[]> {
-  return sql<SessionRow[]>`
-    select * from session where user_id = ${userId} order by created_at desc, id`;
-}
-
-/** Deletes a session by id or token digest, whoever it belongs to; answers its row. */
-export async function deleteSessionByIdOrDigest(
-  sql: Queryable,
-  id: string,
-  tokenHash: string,
-): Promise<SessionRow | undefined> {
-  const [row] = await sql<SessionRow[]>`
-    delete from session where id = ${id} or token_hash = ${tokenHash} returning *`;
-  return row;
 }

@@ -34,3 +34,5 @@ export function auditEventRow(event: AuditEvent): NewAuditEvent {
 export async function recordAuditEvent(sql: Queryable, event: AuditEvent): Promise<void> {
   await insertAuditEvent(sql, auditEventRow(event));
 }
+
+export { recordAuditEventsStep } from "./queries.js";

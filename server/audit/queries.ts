@@ -1,5 +1,5 @@
 /** Every SQL statement on the audit_event table. */
-import type { Queryable } from "../db/connection.js";
+import type { Fragment, Queryable } from "../db/connection.js";
 
 export interface AuditEventRow {
   id: string;
@@ -37,4 +37,17 @@ export async function listAuditEvents(
       and (${filter.targetId ?? null}::text is null or target_id = ${filter.targetId ?? null})
     order by created_at desc, id
     limit ${filter.limit ?? 100}`;
+}
+
+/**
+ * The step of a larger statement that records audit events, for writes that must land
+ * with their audit rows in one statement. `events` gives rows named like the columns.
+ */
+export function recordAuditEventsStep(sql: Queryable, events: Fragment): Fragment {
+  return sql`
+    insert into audit_event (id, actor_id, actor_type, action, target_type, target_id,
+                             organization_id, ip_address, user_agent, details)
+    select id, actor_id, actor_type, action, target_type, target_id, organization_id,
+           ip_address, user_agent, details
+    from (${events}) as events`;
 }

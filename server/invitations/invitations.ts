@@ -15,6 +15,7 @@ import { isUniqueViolation, pipelinedTransaction, transaction } from "../db/tran
 import { AuthError } from "../errors.js";
 import type { Mailer, MailOutcome } from "../mail/mailer.js";
 import { describeDuration } from "../mail/templates.js";
+import { addMemberStep } from "../organization/organization.js";
 import {
   hasPermission,
   isCreatorRole,
@@ -32,9 +33,9 @@ import {
   type MemberRow,
   type MemberWithUser,
   type OrganizationRow,
-  setSessionActiveOrganization,
 } from "../organization/queries.js";
 import type { SessionRow } from "../sessions/queries.js";
+import { activateOrganizationsStep, setActiveOrganizationOfSession } from "../sessions/sessions.js";
 import {
   countTeamMembers,
   findTeamInOrganization,
@@ -54,6 +55,7 @@ import {
   type InvitationRow,
   type InvitationStatus,
   insertInvitation,
+  type JoinSteps,
   joinByInvitation,
   listInvitationsPage,
   listLivePendingInvitationsForEmail,
@@ -62,6 +64,9 @@ import {
   PENDING_EMAIL_INDEX,
   settleInvitation,
 } from "./queries.js";
+
+/** What accept-invitation's one statement writes beside the invitation. */
+const JOIN_STEPS: JoinSteps = { addMember: addMemberStep, activate: activateOrganizationsStep };
 
 export interface InvitationDeps {
   sql: Sql;
@@ -416,11 +421,11 @@ export async function acceptInvitation(
           const teamIds = config.organization.teams.enabled ? teamIdsOf(invitation.teamId) : [];
           if (teamIds.length === 0) {
             // No team to count under its lock: every write is one statement.
-            const sent = joinByInvitation(tx, {
-              member: memberInput,
-              invitationId: invitation.id,
-              sessionId: caller.sessionId,
-            }).then((joined) => {
+            const sent = joinByInvitation(
+              tx,
+              { member: memberInput, invitationId: invitation.id, sessionId: caller.sessionId },
+              JOIN_STEPS,
+            ).then((joined) => {
               if (!joined) throw new AuthError("INVITATION_NOT_FOUND");
               return {
                 invitation: invitationResponse(joined.invitation),
@@ -455,7 +460,7 @@ export async function acceptInvitation(
         // held) rolls back what the paths above wrote.
         const accepted = await settleInvitation(tx, invitation.id, "accepted");
         if (!accepted) throw new AuthError("INVITATION_NOT_FOUND");
-        const sent = setSessionActiveOrganization(
+        const sent = setActiveOrganizationOfSession(
           tx,
           caller.sessionId,
           organization.id,

@@ -3,7 +3,7 @@
  * function takes the pool or a transaction first. Times are compared with the
  * application's clock (`now` arguments), the same clock that wrote `expires_at`.
  */
-import type { Queryable } from "../db/connection.js";
+import type { Fragment, Queryable } from "../db/connection.js";
 import type { MemberRow, OrganizationRow } from "../organization/queries.js";
 
 /** An invitation's statuses. */
@@ -118,6 +118,16 @@ interface LockedInvitationRow extends InvitationRow {
   memberCount: number;
 }
 
+/** The parts of accept-invitation's statement that write the member and session tables. */
+export interface JoinSteps {
+  addMember(
+    sql: Queryable,
+    member: Pick<MemberRow, "id" | "organizationId" | "userId" | "role">,
+    when: Fragment,
+  ): Fragment;
+  activate(sql: Queryable, switches: Fragment): Fragment;
+}
+
 /**
  * accept-invitation's writes when the caller joins with no team, as one statement: the
  * invitation accepted, and only if it was, the membership and the session's active
@@ -131,6 +141,7 @@ export async function joinByInvitation(
     invitationId: string;
     sessionId: string;
   },
+  steps: JoinSteps,
 ): Promise<{ member: MemberRow; invitation: InvitationRow } | undefined> {
   const { member } = input;
   const [row] = await sql<(InvitationRow & { mCreatedAt: Date })[]>`
@@ -139,14 +150,14 @@ export async function joinByInvitation(
       where id = ${input.invitationId} and status = 'pending'
       returning *
     ), joined as (
-      insert into member (id, organization_id, user_id, role)
-      select ${member.id}, ${member.organizationId}, ${member.userId}, ${member.role}
-      from settled
-      returning created_at
+      ${steps.addMember(sql, member, sql`select 1 from settled`)}
     ), activated as (
-      update session set active_organization_id = ${member.organizationId},
-                         active_team_id = null, updated_at = now()
-      where id = ${input.sessionId} and exists (select 1 from settled)
+      ${steps.activate(
+        sql,
+        sql`select ${input.sessionId}::text as session_id,
+                   ${member.organizationId}::text as organization_id
+            from settled`,
+      )}
     )
     select settled.*, joined.created_at as m_created_at from settled cross join joined`;
   if (!row) return undefined;

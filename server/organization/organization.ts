@@ -4,12 +4,17 @@
  * Limits and last-owner rules are checked inside transactions that lock the row they
  * count under, so they hold under concurrency. No Fastify here.
  */
-import { auditEventRow, recordAuditEvent } from "../audit/audit.js";
+import { auditEventRow, recordAuditEvent, recordAuditEventsStep } from "../audit/audit.js";
 import type { AuthdConfig } from "../config.js";
 import { generateId } from "../crypto/random.js";
 import type { Queryable, Sql } from "../db/connection.js";
 import { isUniqueViolation, transaction } from "../db/transaction.js";
 import { AuthError } from "../errors.js";
+import {
+  activateOrganizationsStep,
+  clearActiveOrganizationOfUser,
+  setActiveOrganizationOfSession,
+} from "../sessions/sessions.js";
 import type { TeamMemberRow, TeamRow } from "../teams/queries.js";
 import { deleteTeamMembershipsInOrganization } from "../teams/queries.js";
 import {
@@ -23,11 +28,11 @@ import { accessOrganization, type OrganizationSelector, requirePermission } from
 import type { AnswerCache } from "./answer-cache.js";
 import { isCreatorRole, joinRoles, splitRoles, unknownRoles } from "./permissions.js";
 import {
-  clearActiveOrganization,
+  batchedOrganizationCreations,
+  type CreationSteps,
   countMembers,
   countMembersWithRole,
   countOrganizationsOfUser,
-  createOrganizationCreations,
   deleteMemberRow,
   deleteOrganizationRow,
   findMember,
@@ -47,7 +52,6 @@ import {
   type MemberWithUser,
   type OrganizationCreations,
   type OrganizationRow,
-  setSessionActiveOrganization,
   updateMemberRoleRow,
   updateOrganizationRow,
 } from "./queries.js";
@@ -76,6 +80,22 @@ export function memberResponse(member: MemberRow) {
 
 export function memberWithUserResponse(member: MemberWithUser) {
   return { ...memberResponse(member), user: member.user };
+}
+
+export { addMemberStep } from "./queries.js";
+
+/** What a creation's statement writes beside the organization and its owner. */
+const CREATION_STEPS: CreationSteps = {
+  recordAudit: recordAuditEventsStep,
+  activate: activateOrganizationsStep,
+};
+
+/**
+ * Creations batched across concurrent callers (one statement per batch), made by
+ * whoever owns the pool: buildApp for the HTTP API, a command for the CLI.
+ */
+export function createOrganizationCreations(sql: Sql): OrganizationCreations {
+  return batchedOrganizationCreations(sql, CREATION_STEPS);
 }
 
 /** Who is acting, and from which session (for the active organization). */
@@ -229,9 +249,11 @@ async function createOrganizationFor(
           }
         }
         // The session switches below, once the default team exists.
-        const [inserted] = await insertOrganizationsWithOwners(tx, [
-          { ...creation, activeForSession: null },
-        ]);
+        const [inserted] = await insertOrganizationsWithOwners(
+          tx,
+          [{ ...creation, activeForSession: null }],
+          CREATION_STEPS,
+        );
         if (!inserted) throw new AuthError("ORGANIZATION_ALREADY_EXISTS");
         const { organization, member } = inserted;
         let teamId: string | null = null;
@@ -239,7 +261,12 @@ async function createOrganizationFor(
           teamId = (await createDefaultTeam(tx, organization, owner.id)).team.id;
         }
         if (context.activeForSession) {
-          await setSessionActiveOrganization(tx, context.activeForSession, organization.id, teamId);
+          await setActiveOrganizationOfSession(
+            tx,
+            context.activeForSession,
+            organization.id,
+            teamId,
+          );
         }
         return { organization, member, teamId };
       });
@@ -464,7 +491,7 @@ export async function setActiveOrganization(
   selector: { organizationId?: string | null; organizationSlug?: string },
 ): Promise<OrganizationRow | null> {
   if (selector.organizationId === null) {
-    await setSessionActiveOrganization(sql, actor.sessionId, null);
+    await setActiveOrganizationOfSession(sql, actor.sessionId, null);
     return null;
   }
   if (!selector.organizationId && !selector.organizationSlug && !actor.activeOrganizationId)
@@ -480,12 +507,12 @@ export async function setActiveOrganization(
       },
     );
     if (organization.id !== actor.activeOrganizationId) {
-      await setSessionActiveOrganization(sql, actor.sessionId, organization.id);
+      await setActiveOrganizationOfSession(sql, actor.sessionId, organization.id);
     }
     return organization;
   } catch (error) {
     if (error instanceof AuthError && error.code === "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION") {
-      await setSessionActiveOrganization(sql, actor.sessionId, null);
+      await setActiveOrganizationOfSession(sql, actor.sessionId, null);
       throw new AuthError("USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION", { status: 403 });
     }
     throw error;
@@ -497,7 +524,7 @@ async function removeMembership(tx: Queryable, member: MemberRow): Promise<void>
   await deleteMemberRow(tx, member.id);
   await deleteTeamMembershipsInOrganization(tx, member.organizationId, member.userId);
   // Leaving or being removed clears the organization as active.
-  await clearActiveOrganization(tx, member.userId, member.organizationId);
+  await clearActiveOrganizationOfUser(tx, member.userId, member.organizationId);
 }
 
 /** leave: the sole owner cannot leave. */

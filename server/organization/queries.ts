@@ -1,10 +1,7 @@
-/**
- * Every SQL statement on the organization and member tables (one place per table),
- * plus the session's active organization.
- */
+/** Every SQL statement that writes the organization and member tables. */
 import type { NewAuditEvent } from "../audit/queries.js";
 import { Batcher } from "../db/batcher.js";
-import type { Queryable, Sql } from "../db/connection.js";
+import type { Fragment, Queryable, Sql } from "../db/connection.js";
 import { compactJson, organizationJson } from "../db/json.js";
 import { type SessionRider, sessionRider } from "../sessions/queries.js";
 
@@ -78,8 +75,20 @@ export interface OrganizationCreations {
   create(creation: OrganizationCreation): Promise<Creation>;
 }
 
+/**
+ * The parts of a creation's statement that write other domains' tables, given by those
+ * domains (the audit trail, the session's switch), so each table keeps one owner.
+ */
+export interface CreationSteps {
+  recordAudit(sql: Queryable, events: Fragment): Fragment;
+  activate(sql: Queryable, switches: Fragment): Fragment;
+}
+
 /** The batched creations of one connection pool; made by whoever owns the pool (buildApp). */
-export function createOrganizationCreations(sql: Sql): OrganizationCreations {
+export function batchedOrganizationCreations(
+  sql: Sql,
+  steps: CreationSteps,
+): OrganizationCreations {
   const batcher = new Batcher<OrganizationCreation, Creation>({
     // One statement at a time: batches are then as large as the load makes them, and
     // PostgreSQL's cost per creation is lowest (bench/README.md: two in flight gave
@@ -87,13 +96,13 @@ export function createOrganizationCreations(sql: Sql): OrganizationCreations {
     maxInFlight: 1,
     run: async (creations) => {
       try {
-        return await insertOrganizationsWithOwners(sql, creations);
+        return await insertOrganizationsWithOwners(sql, creations, steps);
       } catch (error) {
         if (creations.length === 1) throw error;
         // Nothing of the batch was written: each alone, so each gets its own outcome.
         return Promise.all(
           creations.map((creation) =>
-            insertOrganizationsWithOwners(sql, [creation]).then(
+            insertOrganizationsWithOwners(sql, [creation], steps).then(
               ([outcome]) => outcome,
               (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
             ),
@@ -113,6 +122,7 @@ export function createOrganizationCreations(sql: Sql): OrganizationCreations {
 export async function insertOrganizationsWithOwners(
   sql: Queryable,
   creations: readonly OrganizationCreation[],
+  steps: CreationSteps,
 ): Promise<Creation[]> {
   // The batch as one JSON array, a record per creation: one JSON.stringify, where an
   // array per column cost an escaping pass per element in postgres.js.
@@ -158,15 +168,22 @@ export async function insertOrganizationsWithOwners(
       select i.member_id, i.id, i.user_id, i.role from input i join created using (id)
       returning *
     ), audited as (
-      insert into audit_event (id, actor_id, actor_type, action, target_type, target_id,
-                               organization_id, ip_address, user_agent, details)
-      select i.audit_id, i.actor_id, i.actor_type, i.action, i.target_type, i.target_id,
-             i.audit_organization_id, i.ip_address, i.user_agent, i.details
-      from input i join created using (id)
+      ${steps.recordAudit(
+        sql,
+        sql`
+          select i.audit_id as id, i.actor_id, i.actor_type, i.action, i.target_type,
+                 i.target_id, i.audit_organization_id as organization_id, i.ip_address,
+                 i.user_agent, i.details
+          from input i join created using (id)`,
+      )}
     ), activated as (
-      update session set active_organization_id = i.id, active_team_id = null, updated_at = now()
-      from input i join created using (id)
-      where session.id = i.session_id
+      ${steps.activate(
+        sql,
+        sql`
+          select i.session_id, i.id as organization_id
+          from input i join created using (id)
+          where i.session_id is not null`,
+      )}
     )
     select created.*, json_build_object(
       'id', owner.id, 'organizationId', owner.organization_id, 'userId', owner.user_id,
@@ -500,27 +517,20 @@ export async function deleteMemberRow(
   return row;
 }
 
-/** Leaving or losing an organization clears it as active on the user's sessions. */
-export async function clearActiveOrganization(
+/**
+ * The step of a larger statement that adds a member when `when` (a query) has a row,
+ * answering the new row's created_at (accept-invitation's one statement).
+ */
+export function addMemberStep(
   sql: Queryable,
-  userId: string,
-  organizationId: string,
-): Promise<void> {
-  await sql`
-    update session set active_organization_id = null, active_team_id = null, updated_at = now()
-    where user_id = ${userId} and active_organization_id = ${organizationId}`;
-}
-
-export async function setSessionActiveOrganization(
-  sql: Queryable,
-  sessionId: string,
-  organizationId: string | null,
-  teamId: string | null = null,
-): Promise<void> {
-  await sql`
-    update session set active_organization_id = ${organizationId}, active_team_id = ${teamId},
-                       updated_at = now()
-    where id = ${sessionId}`;
+  member: Pick<MemberRow, "id" | "organizationId" | "userId" | "role">,
+  when: Fragment,
+): Fragment {
+  return sql`
+    insert into member (id, organization_id, user_id, role)
+    select ${member.id}, ${member.organizationId}, ${member.userId}, ${member.role}
+    where exists (${when})
+    returning created_at`;
 }
 
 export async function findOrganizationsBySlugs(

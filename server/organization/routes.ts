@@ -27,6 +27,7 @@ import {
   type Actor,
   checkSlug,
   createOrganization,
+  createOrganizationCreations,
   deleteOrganization,
   leaveOrganization,
   memberResponse,
@@ -42,7 +43,6 @@ import {
 } from "./organization.js";
 import { hasPermission } from "./permissions.js";
 import {
-  createOrganizationCreations,
   findMemberWithUser,
   listMembersPage,
   type MemberSortField,

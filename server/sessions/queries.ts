@@ -1,6 +1,7 @@
 /** Every SQL statement on the session table. Tokens are looked up by their digest. */
 import { Batcher } from "../db/batcher.js";
-import type { Queryable, Sql } from "../db/connection.js";
+import type { Fragment, Queryable, Sql } from "../db/connection.js";
+import { AuthError } from "../errors.js";
 import type { UserRow } from "../users/queries.js";
 
 export interface SessionRow {
@@ -298,4 +299,194 @@ export async function deleteExpiredSessions(
           delete from session where id in (
             select id from session where expires_at < ${before} limit ${limit})`;
   return rows.count;
+}
+
+// --- A session's active organization and team -------------------------------------
+
+const SESSION_COLUMNS = [
+  "id",
+  "user_id",
+  "token_hash",
+  "expires_at",
+  "ip_address",
+  "user_agent",
+  "active_organization_id",
+  "active_team_id",
+  "impersonated_by",
+  "created_at",
+  "updated_at",
+] as const;
+
+export async function setActiveOrganizationOfSession(
+  sql: Queryable,
+  sessionId: string,
+  organizationId: string | null,
+  teamId: string | null = null,
+): Promise<void> {
+  await sql`
+    update session set active_organization_id = ${organizationId}, active_team_id = ${teamId},
+                       updated_at = now()
+    where id = ${sessionId}`;
+}
+
+/** Leaving or losing an organization clears it as active on the user's sessions. */
+export async function clearActiveOrganizationOfUser(
+  sql: Queryable,
+  userId: string,
+  organizationId: string,
+): Promise<void> {
+  await sql`
+    update session set active_organization_id = null, active_team_id = null, updated_at = now()
+    where user_id = ${userId} and active_organization_id = ${organizationId}`;
+}
+
+export async function setActiveTeamOfSession(
+  sql: Queryable,
+  sessionId: string,
+  teamId: string | null,
+): Promise<SessionRow | undefined> {
+  const [row] = await sql<SessionRow[]>`
+    update session set active_team_id = ${teamId}, updated_at = now()
+    where id = ${sessionId}
+    returning ${sql(SESSION_COLUMNS)}`;
+  return row;
+}
+
+/** A user taken out of a team no longer has it as the active team of any session. */
+export async function clearActiveTeamOfUser(
+  sql: Queryable,
+  userId: string,
+  teamId: string,
+): Promise<void> {
+  await sql`
+    update session set active_team_id = null, updated_at = now()
+    where user_id = ${userId} and active_team_id = ${teamId}`;
+}
+
+/**
+ * The step of a larger statement that makes organizations active on sessions, for
+ * writes that must land together with the membership (create, accept an invitation).
+ * `switches` is a query giving (session_id, organization_id) rows.
+ */
+export function activateOrganizationsStep(sql: Queryable, switches: Fragment): Fragment {
+  return sql`
+    update session set active_organization_id = switched.organization_id,
+                       active_team_id = null, updated_at = now()
+    from (${switches}) as switched
+    where session.id = switched.session_id`;
+}
+
+// --- Sessions as the platform admin and the operator see them -------------------------
+
+/** Every session of the user, expired ones included (list-user-sessions, as in Better Auth). */
+export async function listAllSessionsOfUser(sql: Queryable, userId: string): Promise<SessionRow[]> {
+  return sql<SessionRow[]>`
+    select ${sql(SESSION_COLUMNS)} from session where user_id = ${userId}
+    order by created_at desc, id`;
+}
+
+/** Deletes a session by id or token digest, whoever it belongs to; answers its row. */
+export async function deleteSessionByIdOrDigest(
+  sql: Queryable,
+  id: string,
+  tokenHash: string,
+): Promise<SessionRow | undefined> {
+  const [row] = await sql<SessionRow[]>`
+    delete from session where id = ${id} or token_hash = ${tokenHash}
+    returning ${sql(SESSION_COLUMNS)}`;
+  return row;
+}
+
+// --- Sessions across the platform, a page at a time (`authd session list`) ----------
+// Optionally one user's, only unexpired ones, or only those whose active organization
+// is a given one. Pages are keyed by (created_at, id), so rows created or deleted
+// between two pages neither repeat nor shift the rest. The cursor is opaque to callers.
+
+export interface SessionListQuery {
+  userId?: string;
+  /** Only sessions that have not expired. */
+  activeOnly?: boolean;
+  /** Only sessions whose active organization is this one. */
+  organizationId?: string;
+  limit: number;
+  /** The `nextCursor` of the previous page. */
+  cursor?: string;
+}
+
+/** A session with its user's email, which is how an operator recognizes it. */
+export type ListedSession = SessionRow & { userEmail: string };
+
+export interface SessionPage {
+  sessions: ListedSession[];
+  /** Null on the last page. */
+  nextCursor: string | null;
+}
+
+interface CursorKey {
+  /** created_at with microseconds, ISO-8601 UTC (a JS Date would lose them). */
+  createdAt: string;
+  id: string;
+}
+
+const ISO_MICROSECONDS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+
+function encodeCursor(key: CursorKey): string {
+  return Buffer.from(JSON.stringify([key.createdAt, key.id])).toString("base64url");
+}
+
+function decodeCursor(cursor: string): CursorKey {
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+    if (
+      Array.isArray(parsed) &&
+      parsed.length === 2 &&
+      typeof parsed[0] === "string" &&
+      ISO_MICROSECONDS.test(parsed[0]) &&
+      typeof parsed[1] === "string"
+    ) {
+      return { createdAt: parsed[0], id: parsed[1] };
+    }
+  } catch {
+    // refused below
+  }
+  throw new AuthError("VALIDATION_ERROR", {
+    message: "Invalid cursor: pass the nextCursor of the previous page",
+  });
+}
+
+export async function listSessionsPage(
+  sql: Queryable,
+  query: SessionListQuery,
+): Promise<SessionPage> {
+  const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+  const rows = await sql<(ListedSession & { sortKey: string })[]>`
+    select ${sql(SESSION_COLUMNS.map((column) => `s.${column}`))}, u.email as user_email,
+           to_char(s.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as sort_key
+    from session s
+    join "user" u on u.id = s.user_id
+    where true
+      ${query.userId === undefined ? sql`` : sql`and s.user_id = ${query.userId}`}
+      ${query.activeOnly ? sql`and s.expires_at > now()` : sql``}
+      ${
+        query.organizationId === undefined
+          ? sql``
+          : sql`and s.active_organization_id = ${query.organizationId}`
+      }
+      ${
+        after === undefined
+          ? sql``
+          : sql`and (s.created_at, s.id) < (${after.createdAt}::timestamptz, ${after.id})`
+      }
+    order by s.created_at desc, s.id desc
+    limit ${query.limit + 1}`;
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  const sessions = page.map(({ sortKey: _sortKey, ...session }) => session);
+  return {
+    sessions,
+    nextCursor:
+      rows.length > query.limit && last
+        ? encodeCursor({ createdAt: last.sortKey, id: last.id })
+        : null,
+  };
 }

@@ -65,7 +65,20 @@ export async function createSession(
 }
 
 /** Made once per app (buildApp): its session lookups share round trips. */
-export { createSessionLookups } from "./queries.js";
+export {
+  activateOrganizationsStep,
+  clearActiveOrganizationOfUser,
+  clearActiveTeamOfUser,
+  createSessionLookups,
+  deleteSessionByIdOrDigest,
+  type ListedSession,
+  listAllSessionsOfUser,
+  listSessionsPage,
+  type SessionListQuery,
+  type SessionPage,
+  setActiveOrganizationOfSession,
+  setActiveTeamOfSession,
+} from "./queries.js";
 
 /** The live session of a token, or null; an expired one found here is deleted. */
 export async function findLiveSession(

@@ -1,9 +1,5 @@
-/**
- * Every SQL statement on the team and team_member tables, plus the session's active
- * team (as organization/queries.ts keeps the session's active organization).
- */
+/** Every SQL statement that writes the team and team_member tables. */
 import type { Queryable } from "../db/connection.js";
-import type { SessionRow } from "../sessions/queries.js";
 
 export interface TeamRow {
   id: string;
@@ -160,30 +156,6 @@ export async function listTeamsOfUser(
     where tm.user_id = ${userId}
       and (${organizationId ?? null}::text is null or t.organization_id = ${organizationId ?? null})
     order by t.created_at, t.id`;
-}
-
-/** Sets (or, with null, clears) the session's active team; answers the updated session. */
-export async function setSessionActiveTeam(
-  sql: Queryable,
-  sessionId: string,
-  teamId: string | null,
-): Promise<SessionRow | undefined> {
-  const [row] = await sql<SessionRow[]>`
-    update session set active_team_id = ${teamId}, updated_at = now()
-    where id = ${sessionId}
-    returning *`;
-  return row;
-}
-
-/** A user taken out of a team no longer has it as the active team of any session. */
-export async function clearActiveTeamOfUser(
-  sql: Queryable,
-  userId: string,
-  teamId: string,
-): Promise<void> {
-  await sql`
-    update session set active_team_id = null, updated_at = now()
-    where user_id = ${userId} and active_team_id = ${teamId}`;
 }
 
 export async function listTeamsOfOrganizations(

@@ -20,8 +20,8 @@ import {
   type OrganizationRow,
 } from "../organization/queries.js";
 import type { SessionRow } from "../sessions/queries.js";
+import { clearActiveTeamOfUser, setActiveTeamOfSession } from "../sessions/sessions.js";
 import {
-  clearActiveTeamOfUser,
   countTeamMembers,
   countTeams,
   deleteTeamMember,
@@ -36,7 +36,6 @@ import {
   listTeamsOfUser,
   lockTeam,
   renameTeam,
-  setSessionActiveTeam,
   type TeamMemberRow,
   type TeamRow,
 } from "./queries.js";
@@ -570,7 +569,7 @@ export async function setActiveTeam(
   teamId: string | null | undefined,
 ): Promise<{ team: TeamRow | null; session: SessionRow | null }> {
   if (teamId === null) {
-    const session = await setSessionActiveTeam(deps.sql, caller.sessionId, null);
+    const session = await setActiveTeamOfSession(deps.sql, caller.sessionId, null);
     return { team: null, session: session ?? null };
   }
   const organizationId = caller.activeOrganizationId;
@@ -584,7 +583,7 @@ export async function setActiveTeam(
     throw new AuthError("USER_IS_NOT_A_MEMBER_OF_THE_TEAM", { status: 403 });
   }
   if (team.id === caller.activeTeamId) return { team, session: null };
-  const session = await setSessionActiveTeam(deps.sql, caller.sessionId, team.id);
+  const session = await setActiveTeamOfSession(deps.sql, caller.sessionId, team.id);
   return { team, session: session ?? null };
 }
 

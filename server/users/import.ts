@@ -18,7 +18,7 @@ import {
   setCredentialPassword,
 } from "../accounts/queries.js";
 import { type AdminActor, type AdminDeps, normalizeRole, rolesAllow } from "../admin/admin.js";
-import { updateUserAsAdmin } from "../admin/queries.js";
+
 import { recordAuditEvent } from "../audit/audit.js";
 import {
   detectHashFormat,
@@ -31,8 +31,13 @@ import type { Queryable } from "../db/connection.js";
 import { transaction } from "../db/transaction.js";
 import { AuthError, type ErrorCode } from "../errors.js";
 import { CsvSyntaxError, parseCsv } from "./csv.js";
-import { type ImportedUserRow, insertImportedUsers } from "./import-queries.js";
-import { findUsersByEmails, type UserRow } from "./queries.js";
+import {
+  findUsersByEmails,
+  type ImportedUserRow,
+  insertImportedUsers,
+  type UserRow,
+  updateUserAsAdmin,
+} from "./queries.js";
 import { checkPasswordLength, requireValidEmail } from "./users.js";
 
 export const IMPORT_FORMATS = ["jsonl", "json", "csv"] as const;

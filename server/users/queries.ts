@@ -137,3 +137,92 @@ export async function updateUserSeedFields(
       updated_at = now()
     where id = ${id}`;
 }
+
+const USER_COLUMN_LIST = [
+  "id",
+  "email",
+  "email_verified",
+  "name",
+  "image",
+  "role",
+  "banned",
+  "ban_reason",
+  "ban_expires",
+  "created_at",
+  "updated_at",
+] as const;
+
+/** The changes a platform admin (or an import with --if-exists update) makes to a user. */
+export interface AdminUserChanges {
+  name?: string;
+  image?: string | null;
+  email?: string;
+  emailVerified?: boolean;
+  role?: string;
+  banned?: boolean;
+  banReason?: string | null;
+  banExpires?: Date | null;
+}
+
+export async function updateUserAsAdmin(
+  sql: Queryable,
+  id: string,
+  changes: AdminUserChanges,
+): Promise<UserRow | undefined> {
+  const has = (key: keyof AdminUserChanges) => changes[key] !== undefined;
+  const [row] = await sql<UserRow[]>`
+    update "user" set
+      name = coalesce(${changes.name ?? null}, name),
+      image = case when ${has("image")} then ${changes.image ?? null} else image end,
+      email = coalesce(${changes.email ?? null}, email),
+      email_verified = coalesce(${changes.emailVerified ?? null}::boolean, email_verified),
+      role = coalesce(${changes.role ?? null}, role),
+      banned = coalesce(${changes.banned ?? null}::boolean, banned),
+      ban_reason = case when ${has("banReason")} then ${changes.banReason ?? null} else ban_reason end,
+      ban_expires = case when ${has("banExpires")} then ${changes.banExpires ?? null}::timestamptz
+                         else ban_expires end,
+      updated_at = now()
+    where id = ${id}
+    returning ${sql(USER_COLUMN_LIST)}`;
+  return row;
+}
+
+export interface ImportedUserRow {
+  id: string;
+  email: string;
+  name: string;
+  image: string | null;
+  emailVerified: boolean;
+  role: string | null;
+  createdAt: Date;
+}
+
+/**
+ * One multi-row INSERT (callers keep batches to a few hundred rows). An email taken in
+ * the meantime is left alone: the answer holds only the rows that went in.
+ */
+export async function insertImportedUsers(
+  sql: Queryable,
+  users: ImportedUserRow[],
+): Promise<Array<{ id: string; email: string }>> {
+  if (users.length === 0) return [];
+  const rows = users.map((user) => {
+    const createdAt = user.createdAt.toISOString();
+    return { ...user, createdAt, updatedAt: createdAt };
+  });
+  const values = sql(
+    rows,
+    "id",
+    "email",
+    "name",
+    "image",
+    "emailVerified",
+    "role",
+    "createdAt",
+    "updatedAt",
+  );
+  return sql<Array<{ id: string; email: string }>>`
+    insert into "user" ${values}
+    on conflict (email) do nothing
+    returning id, email`;
+}

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { generateId } from "../../server/crypto/random.js";
-import { createOrganizationCreations } from "../../server/organization/queries.js";
+import { createOrganizationCreations } from "../../server/organization/organization.js";
 import { createTestApp, type TestApp } from "../helpers/app.js";
 import { createClient } from "../helpers/client.js";
 

@@ -13,8 +13,8 @@ import {
   insertOrganization,
   type MemberRow,
   type OrganizationRow,
-  setSessionActiveOrganization,
 } from "../../server/organization/queries.js";
+import { setActiveOrganizationOfSession as setSessionActiveOrganization } from "../../server/sessions/sessions.js";
 import { insertTeam, insertTeamMember } from "../../server/teams/queries.js";
 import { setEmailVerified, type UserRow } from "../../server/users/queries.js";
 import { createTestApp, type TestApp } from "../helpers/app.js";

@@ -9,11 +9,8 @@ import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateId } from "../../server/crypto/random.js";
 import { transaction } from "../../server/db/transaction.js";
-import {
-  insertMember,
-  insertOrganization,
-  setSessionActiveOrganization,
-} from "../../server/organization/queries.js";
+import { insertMember, insertOrganization } from "../../server/organization/queries.js";
+import { setActiveOrganizationOfSession as setSessionActiveOrganization } from "../../server/sessions/sessions.js";
 import { insertTeam, insertTeamMember } from "../../server/teams/queries.js";
 import { createDefaultTeam, defaultTeamEnabled } from "../../server/teams/teams.js";
 import { insertUser } from "../../server/users/queries.js";
