@@ -9,6 +9,7 @@ import { accountRoutes } from "./accounts/routes.js";
 import { adminRoutes } from "./admin/routes.js";
 import type { AuthdConfig } from "./config.js";
 import type { Sql } from "./db/connection.js";
+import { createDomains } from "./domains.js";
 import { emailRoutes } from "./email/routes.js";
 import { healthRoutes, type Readiness } from "./health/routes.js";
 import type { AuthContext } from "./http/auth-context.js";
@@ -111,6 +112,7 @@ export async function buildApp(
     mailer: dependencies.mailer,
     cookies: { config, secret: config.secret },
     sessionLookups: createSessionLookups(dependencies.sql),
+    domains: createDomains(dependencies.sql, config),
     sessionOfRequest: new WeakMap(),
   };
   const prefix = config.basePath === "/" ? "" : config.basePath;

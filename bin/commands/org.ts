@@ -1,19 +1,21 @@
 /**
  * `authd org …`: organizations, members and invitations from the
- * shell, acting as the operator. Each command calls the same domain rules as the HTTP
- * routes (the "AsOperator" functions beside them); audit events say actor_type "cli".
+ * shell, acting as the operator. Each command calls the same domain function as the
+ * HTTP route, with the operator as its actor; audit events say actor_type "cli".
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { type Command, Option } from "commander";
+import { type OperatorActor, operator } from "../../server/actor.js";
 import { resolveUser } from "../../server/admin/admin.js";
 import type { LoadedConfig } from "../../server/config.js";
 import type { Database } from "../../server/db/connection.js";
+import { createDomains, type Domains } from "../../server/domains.js";
 import { AuthError } from "../../server/errors.js";
 import {
-  cancelInvitationAsOperator,
-  inviteMemberAsOperator,
-  listInvitationsAsOperator,
+  cancelInvitation,
+  inviteMember,
+  listInvitations,
 } from "../../server/invitations/invitations.js";
 import { INVITATION_STATUSES, type InvitationStatus } from "../../server/invitations/queries.js";
 import type { LogSink } from "../../server/logger.js";
@@ -21,32 +23,31 @@ import { createMailer } from "../../server/mail/mailer.js";
 import { createMailTransport } from "../../server/mail/transport.js";
 import { organizationBlastRadius } from "../../server/organization/blast-radius.js";
 import {
-  addMemberAsOperator,
-  createOrganizationAsOperator,
-  deleteOrganizationAsOperator,
-  findOrganizationAsOperator,
-  listMembersAsOperator,
-  listOrganizationsAsOperator,
+  addMember,
+  createOrganization,
+  deleteOrganization,
+  findOrganizationByIdOrSlug,
+  listAllMembers,
+  listOrganizations,
   memberResponse,
   memberWithUserResponse,
   organizationResponse,
-  removeMemberAsOperator,
-  setMemberRoleAsOperator,
-  updateOrganizationAsOperator,
+  removeMember,
+  updateMemberRole,
+  updateOrganization,
 } from "../../server/organization/organization.js";
 import type { OrganizationRow } from "../../server/organization/queries.js";
 import type { TeamRow } from "../../server/teams/queries.js";
 import {
-  addTeamMemberAsOperator,
-  createTeamAsOperator,
-  findTeamAsOperator,
-  listTeamsAsOperator,
-  removeTeamAsOperator,
-  removeTeamMemberAsOperator,
-  renameTeamAsOperator,
-  type TeamDeps,
+  addTeamMember,
+  createTeam,
+  findTeamByIdOrName,
+  listTeams,
+  removeTeam,
+  removeTeamMember,
   teamMemberResponse,
   teamResponse,
+  updateTeam,
 } from "../../server/teams/teams.js";
 import { EXIT, UsageError } from "../exit-codes.js";
 import { didOrWould, emit, formatTable, type GlobalOptions, note } from "../output.js";
@@ -57,8 +58,10 @@ import { parseDuration } from "./user.js";
 interface Context {
   loaded: LoadedConfig;
   db: Database;
-  /** What the domain functions take: the command's connection and the config. */
-  deps: TeamDeps;
+  /** The organization and team domains on the command's connection. */
+  domains: Domains;
+  /** Who acts: the operator. */
+  actor: OperatorActor;
   globals: GlobalOptions;
   /** --dry-run: writes are rolled back and no mail is sent. */
   dryRun: boolean;
@@ -81,8 +84,9 @@ function run<Args extends string[] = [], Flags = Record<string, never>>(
     const globals = command.optsWithGlobals<GlobalOptions>();
     await withDatabase(globals, ({ loaded, db, dryRun }) => {
       if (options.teams) requireTeamsEnabled(loaded);
-      const deps = { sql: db.sql, config: loaded.config };
-      return work({ loaded, db, deps, globals, dryRun }, args, flags);
+      const domains = createDomains(db.sql, loaded.config);
+      const actor = operator("authd org");
+      return work({ loaded, db, domains, actor, globals, dryRun }, args, flags);
     });
     process.exitCode = EXIT.ok;
   };
@@ -201,10 +205,11 @@ function registerOrganizationCommands(org: Command): void {
         .default("fail"),
     )
     .action(
-      run<[], CreateFlags>(async ({ loaded, db, globals }, _args, flags) => {
+      run<[], CreateFlags>(async ({ db, domains, actor, globals }, _args, flags) => {
         const owner = await resolveUser(db.sql, flags.owner);
         try {
-          const created = await createOrganizationAsOperator(db.sql, loaded.config, owner, {
+          const created = await createOrganization(domains.organizations, actor, {
+            userId: owner.id,
             name: flags.name,
             slug: flags.slug,
             logo: flags.logo ?? null,
@@ -226,7 +231,7 @@ function registerOrganizationCommands(org: Command): void {
             throw error;
           }
           const existing = organizationResponse(
-            await findOrganizationAsOperator(db.sql, flags.slug),
+            await findOrganizationByIdOrSlug(db.sql, flags.slug),
           );
           print(
             globals,
@@ -243,19 +248,15 @@ function registerOrganizationCommands(org: Command): void {
     .action(
       run<[], { member?: string }>(async ({ db, globals }, _args, flags) => {
         const member = flags.member ? await resolveUser(db.sql, flags.member) : undefined;
-        const items = (await listOrganizationsAsOperator(db.sql, member?.id)).map(
-          organizationResponse,
-        );
+        const items = (await listOrganizations(db.sql, member?.id)).map(organizationResponse);
         print(globals, { items, nextCursor: null }, organizationTable(items));
       }),
     );
 
   subcommand(org, "get <org>", "an organization and its members").action(
     run<[string]>(async ({ db, globals }, [selector]) => {
-      const organization = await findOrganizationAsOperator(db.sql, selector);
-      const members = (await listMembersAsOperator(db.sql, organization)).map(
-        memberWithUserResponse,
-      );
+      const organization = await findOrganizationByIdOrSlug(db.sql, selector);
+      const members = (await listAllMembers(db.sql, organization)).map(memberWithUserResponse);
       const shown = organizationResponse(organization);
       print(
         globals,
@@ -286,7 +287,7 @@ function registerOrganizationCommands(org: Command): void {
       parseMetadata,
     )
     .action(
-      run<[string], UpdateFlags>(async ({ db, globals }, [selector], flags) => {
+      run<[string], UpdateFlags>(async ({ db, domains, actor, globals }, [selector], flags) => {
         const changes = {
           name: flags.name,
           slug: flags.slug,
@@ -298,9 +299,14 @@ function registerOrganizationCommands(org: Command): void {
             "nothing to update: pass --name, --slug, --logo/--no-logo or --metadata",
           );
         }
-        const organization = await findOrganizationAsOperator(db.sql, selector);
+        const organization = await findOrganizationByIdOrSlug(db.sql, selector);
         const updated = organizationResponse(
-          await updateOrganizationAsOperator(db.sql, organization, changes),
+          await updateOrganization(
+            domains.organizations,
+            actor,
+            { organizationId: organization.id },
+            changes,
+          ),
         );
         print(
           globals,
@@ -319,7 +325,7 @@ function registerOrganizationCommands(org: Command): void {
     .option("--confirm <slug>", "the organization's slug: required, even with --yes")
     .action(
       run<[string], { confirm?: string }>(
-        async ({ loaded, db, globals, dryRun }, [selector], flags) => {
+        async ({ db, domains, actor, globals, dryRun }, [selector], flags) => {
           // Severe: --yes is not enough; a dry
           // run deletes nothing, so it shows the blast radius without --confirm.
           if (flags.confirm === undefined && !dryRun) {
@@ -327,7 +333,7 @@ function registerOrganizationCommands(org: Command): void {
               `deleting an organization needs --confirm=<slug> (even with --yes); --dry-run shows what would be removed`,
             );
           }
-          const organization = await findOrganizationAsOperator(db.sql, selector);
+          const organization = await findOrganizationByIdOrSlug(db.sql, selector);
           if (flags.confirm !== undefined && flags.confirm !== organization.slug) {
             throw new UsageError(
               `--confirm=${flags.confirm} does not match the organization's slug (${organization.slug})`,
@@ -336,7 +342,7 @@ function registerOrganizationCommands(org: Command): void {
           const radius = dryRun ? await organizationBlastRadius(db.sql, organization.id) : null;
           // Under --dry-run the delete runs too (its rules are checked) and is rolled back.
           const deleted = organizationResponse(
-            await deleteOrganizationAsOperator(db.sql, loaded.config, organization),
+            await deleteOrganization(domains.organizations, actor, organization.id),
           );
           if (!radius) {
             print(
@@ -367,8 +373,8 @@ function registerMemberCommands(org: Command): void {
 
   subcommand(member, "list <org>", "list the members of an organization").action(
     run<[string]>(async ({ db, globals }, [selector]) => {
-      const organization = await findOrganizationAsOperator(db.sql, selector);
-      const items = (await listMembersAsOperator(db.sql, organization)).map(memberWithUserResponse);
+      const organization = await findOrganizationByIdOrSlug(db.sql, selector);
+      const items = (await listAllMembers(db.sql, organization)).map(memberWithUserResponse);
       print(globals, { items, nextCursor: null }, memberTable(items));
     }),
   );
@@ -381,22 +387,22 @@ function registerMemberCommands(org: Command): void {
     )
     .action(
       run<[string, string], { role: string; team?: string }>(
-        async ({ loaded, db, globals }, [selector, userArgument], flags) => {
+        async ({ loaded, db, domains, actor, globals }, [selector, userArgument], flags) => {
           if (flags.team !== undefined) requireTeamsEnabled(loaded);
-          const organization = await findOrganizationAsOperator(db.sql, selector);
+          const organization = await findOrganizationByIdOrSlug(db.sql, selector);
           const user = await resolveUser(db.sql, userArgument);
           const team =
             flags.team === undefined
               ? null
-              : await findTeamAsOperator(db.sql, organization, flags.team);
+              : await findTeamByIdOrName(db.sql, organization, flags.team);
           // One transaction: a team that refuses the member (full) leaves no membership.
-          const { member: added, teamMember } = await addMemberAsOperator(
-            db.sql,
-            loaded.config,
+          const { member: added, teamMember } = await addMember(
+            domains.organizations,
+            actor,
             organization,
             user,
             flags.role,
-            team,
+            team?.id ?? null,
           );
           const shown = {
             ...memberResponse(added),
@@ -414,11 +420,17 @@ function registerMemberCommands(org: Command): void {
 
   subcommand(member, "set-role <org> <user> <role>", "change a member's role").action(
     run<[string, string, string]>(
-      async ({ loaded, db, globals }, [selector, userArgument, role]) => {
-        const organization = await findOrganizationAsOperator(db.sql, selector);
+      async ({ db, domains, actor, globals }, [selector, userArgument, role]) => {
+        const organization = await findOrganizationByIdOrSlug(db.sql, selector);
         const user = await resolveUser(db.sql, userArgument);
         const updated = memberResponse(
-          await setMemberRoleAsOperator(db.sql, loaded.config, organization, user, role),
+          await updateMemberRole(
+            domains.organizations,
+            actor,
+            { organizationId: organization.id },
+            { userId: user.id },
+            role,
+          ),
         );
         print(
           globals,
@@ -434,8 +446,8 @@ function registerMemberCommands(org: Command): void {
     "remove <org> <user>",
     "remove a member (moderate: --yes off a terminal)",
   ).action(
-    run<[string, string]>(async ({ loaded, db, globals }, [selector, userArgument]) => {
-      const organization = await findOrganizationAsOperator(db.sql, selector);
+    run<[string, string]>(async ({ db, domains, actor, globals }, [selector, userArgument]) => {
+      const organization = await findOrganizationByIdOrSlug(db.sql, selector);
       const user = await resolveUser(db.sql, userArgument);
       const confirmed = await confirmModerate(
         `Remove ${user.email} from ${organization.slug}?`,
@@ -446,7 +458,12 @@ function registerMemberCommands(org: Command): void {
         return;
       }
       const removed = memberWithUserResponse(
-        await removeMemberAsOperator(db.sql, loaded.config, organization, user),
+        await removeMember(
+          domains.organizations,
+          actor,
+          { organizationId: organization.id },
+          user.email,
+        ),
       );
       print(
         globals,
@@ -497,70 +514,83 @@ function registerInvitationCommands(org: Command): void {
     .option("--send", "mail the invitation (the default)")
     .option("--no-send", "do not mail the invitation; only print its URL")
     .action(
-      run<[string], InviteFlags>(async ({ loaded, db, globals, dryRun }, [selector], flags) => {
-        const { config } = loaded;
-        if (flags.team !== undefined) requireTeamsEnabled(loaded);
-        const organization = await findOrganizationAsOperator(db.sql, selector);
-        const team =
-          flags.team === undefined
-            ? null
-            : await findTeamAsOperator(db.sql, organization, flags.team);
-        const transport = createMailTransport(loaded);
-        try {
-          const origin = config.baseURL ?? `http://localhost:${config.server.port}`;
-          const basePath = config.basePath === "/" ? "" : config.basePath;
-          const invited = await inviteMemberAsOperator(
-            { sql: db.sql, config, mailer: createMailer(config, transport) },
-            { baseUrl: `${origin.replace(/\/+$/, "")}${basePath}`, logger: stderrLog },
-            organization.id,
-            {
-              email: flags.email,
-              role: flags.role,
-              teamId: team?.id ?? null,
-              expiresIn: flags.expiresIn,
-              // A dry run mails nobody: the invitation it shows is rolled back.
-              sendEmail: flags.send !== false && !dryRun,
-            },
-          );
-          emit(invited, globals, {
-            quietField: "invitation.id",
-            human: () => {
-              process.stdout.write(`${invited.url}\n`);
-              const { email, expiresAt } = invited.invitation;
-              const expires = `expires ${date(expiresAt)}`;
-              note(
-                invited.delivery === null
-                  ? `${didOrWould(globals, "Invited", "Would invite")} ${email} (not mailed); ${expires}.`
-                  : `Invited ${email}; mail ${invited.delivery}; ${expires}.`,
-              );
-            },
-          });
-        } finally {
-          transport.close();
-        }
-      }),
+      run<[string], InviteFlags>(
+        async ({ loaded, db, actor, globals, dryRun }, [selector], flags) => {
+          const { config } = loaded;
+          if (flags.team !== undefined) requireTeamsEnabled(loaded);
+          const organization = await findOrganizationByIdOrSlug(db.sql, selector);
+          const team =
+            flags.team === undefined
+              ? null
+              : await findTeamByIdOrName(db.sql, organization, flags.team);
+          const transport = createMailTransport(loaded);
+          try {
+            const origin = config.baseURL ?? `http://localhost:${config.server.port}`;
+            const basePath = config.basePath === "/" ? "" : config.basePath;
+            const invited = await inviteMember(
+              { sql: db.sql, config, mailer: createMailer(config, transport) },
+              { baseUrl: `${origin.replace(/\/+$/, "")}${basePath}`, logger: stderrLog },
+              actor,
+              {
+                organizationId: organization.id,
+                email: flags.email,
+                role: flags.role,
+                teamId: team?.id ?? null,
+                expiresIn: flags.expiresIn,
+                // A dry run mails nobody: the invitation it shows is rolled back.
+                sendEmail: flags.send !== false && !dryRun,
+              },
+            );
+            emit(invited, globals, {
+              quietField: "invitation.id",
+              human: () => {
+                process.stdout.write(`${invited.url}\n`);
+                const { email, expiresAt } = invited.invitation;
+                const expires = `expires ${date(expiresAt)}`;
+                note(
+                  invited.delivery === null
+                    ? `${didOrWould(globals, "Invited", "Would invite")} ${email} (not mailed); ${expires}.`
+                    : `Invited ${email}; mail ${invited.delivery}; ${expires}.`,
+                );
+              },
+            });
+          } finally {
+            transport.close();
+          }
+        },
+      ),
     );
 
   subcommand(invite, "list <org>", "list the invitations of an organization")
     .addOption(new Option("--status <status>", "only this status").choices(INVITATION_STATUSES))
     .action(
-      run<[string], { status?: InvitationStatus }>(async ({ db, globals }, [selector], flags) => {
-        const organization = await findOrganizationAsOperator(db.sql, selector);
-        const items = await listInvitationsAsOperator(db.sql, organization.id, flags.status);
-        print(
-          globals,
-          { items, nextCursor: null },
-          formatTable(
-            ["ID", "EMAIL", "ROLE", "STATUS", "EXPIRES"],
-            items.map((row) => [row.id, row.email, row.role, row.status, date(row.expiresAt)]),
-          ),
-        );
-      }),
+      run<[string], { status?: InvitationStatus }>(
+        async ({ loaded, db, actor, globals }, [selector], flags) => {
+          const organization = await findOrganizationByIdOrSlug(db.sql, selector);
+          const { invitations: items } = await listInvitations(
+            { sql: db.sql, config: loaded.config },
+            actor,
+            { organizationId: organization.id, status: flags.status },
+          );
+          print(
+            globals,
+            { items, nextCursor: null },
+            formatTable(
+              ["ID", "EMAIL", "ROLE", "STATUS", "EXPIRES"],
+              items.map((row) => [row.id, row.email, row.role, row.status, date(row.expiresAt)]),
+            ),
+          );
+        },
+      ),
     );
 
   subcommand(invite, "cancel <invitation-id>", "cancel a pending invitation").action(
-    run<[string]>(async ({ db, globals }, [invitationId]) => {
-      const canceled = await cancelInvitationAsOperator(db.sql, invitationId);
+    run<[string]>(async ({ loaded, db, actor, globals }, [invitationId]) => {
+      const canceled = await cancelInvitation(
+        { sql: db.sql, config: loaded.config },
+        actor,
+        invitationId,
+      );
       print(
         globals,
         { canceled: true, invitation: canceled },
@@ -593,8 +623,8 @@ async function findTeam(
   selector: string,
   teamArgument: string,
 ): Promise<{ organization: OrganizationRow; team: TeamRow }> {
-  const organization = await findOrganizationAsOperator(db.sql, selector);
-  return { organization, team: await findTeamAsOperator(db.sql, organization, teamArgument) };
+  const organization = await findOrganizationByIdOrSlug(db.sql, selector);
+  return { organization, team: await findTeamByIdOrName(db.sql, organization, teamArgument) };
 }
 
 const TEAMS = { teams: true };
@@ -605,22 +635,32 @@ function registerTeamCommands(org: Command): void {
   subcommand(team, "create <org>", "create a team in an organization")
     .requiredOption("--name <name>", "team name, unique in the organization")
     .action(
-      run<[string], { name: string }>(async ({ db, deps, globals }, [selector], flags) => {
-        const organization = await findOrganizationAsOperator(db.sql, selector);
-        const created = teamResponse(await createTeamAsOperator(deps, organization, flags.name));
-        print(
-          globals,
-          { created: true, team: created },
-          `${didOrWould(globals, "Created", "Would create")} team ${created.name} (${created.id}) in ${organization.slug}.`,
-          "team.id",
-        );
-      }, TEAMS),
+      run<[string], { name: string }>(
+        async ({ db, domains, actor, globals }, [selector], flags) => {
+          const organization = await findOrganizationByIdOrSlug(db.sql, selector);
+          const created = teamResponse(
+            await createTeam(domains.teams, actor, {
+              organizationId: organization.id,
+              name: flags.name,
+            }),
+          );
+          print(
+            globals,
+            { created: true, team: created },
+            `${didOrWould(globals, "Created", "Would create")} team ${created.name} (${created.id}) in ${organization.slug}.`,
+            "team.id",
+          );
+        },
+        TEAMS,
+      ),
     );
 
   subcommand(team, "list <org>", "list the teams of an organization").action(
-    run<[string]>(async ({ db, globals }, [selector]) => {
-      const organization = await findOrganizationAsOperator(db.sql, selector);
-      const items = (await listTeamsAsOperator(db.sql, organization)).map(teamResponse);
+    run<[string]>(async ({ db, domains, actor, globals }, [selector]) => {
+      const organization = await findOrganizationByIdOrSlug(db.sql, selector);
+      const items = (
+        await listTeams(domains.teams, actor, { organizationId: organization.id })
+      ).map(teamResponse);
       print(globals, { items, nextCursor: null }, teamTable(items));
     }, TEAMS),
   );
@@ -631,7 +671,11 @@ function registerTeamCommands(org: Command): void {
       run<[string, string], { name: string }>(async (context, [selector, teamArgument], flags) => {
         const { organization, team: found } = await findTeam(context, selector, teamArgument);
         const renamed = teamResponse(
-          await renameTeamAsOperator(context.deps, organization, found, flags.name),
+          await updateTeam(context.domains.teams, context.actor, {
+            organizationId: organization.id,
+            teamId: found.id,
+            name: flags.name,
+          }),
         );
         print(
           context.globals,
@@ -657,7 +701,12 @@ function registerTeamCommands(org: Command): void {
         note("Nothing removed.");
         return;
       }
-      const removed = teamResponse(await removeTeamAsOperator(context.deps, organization, found));
+      const removed = teamResponse(
+        await removeTeam(context.domains.teams, context.actor, {
+          organizationId: organization.id,
+          teamId: found.id,
+        }),
+      );
       print(
         context.globals,
         { removed: true, team: removed },
@@ -677,12 +726,11 @@ function registerTeamCommands(org: Command): void {
     run<[string, string, string]>(async (context, [selector, teamArgument, userArgument]) => {
       const { organization, team: found } = await findTeam(context, selector, teamArgument);
       const user = await resolveUser(context.db.sql, userArgument);
-      const { member, added } = await addTeamMemberAsOperator(
-        context.deps,
-        organization,
-        found,
-        user.id,
-      );
+      const { member, added } = await addTeamMember(context.domains.teams, context.actor, {
+        organizationId: organization.id,
+        teamId: found.id,
+        userId: user.id,
+      });
       print(
         context.globals,
         { added, member: teamMemberResponse(member) },
@@ -698,7 +746,11 @@ function registerTeamCommands(org: Command): void {
     run<[string, string, string]>(async (context, [selector, teamArgument, userArgument]) => {
       const { organization, team: found } = await findTeam(context, selector, teamArgument);
       const user = await resolveUser(context.db.sql, userArgument);
-      await removeTeamMemberAsOperator(context.deps, organization, found, user.id);
+      await removeTeamMember(context.domains.teams, context.actor, {
+        organizationId: organization.id,
+        teamId: found.id,
+        userId: user.id,
+      });
       print(
         context.globals,
         { removed: true, teamId: found.id, userId: user.id },

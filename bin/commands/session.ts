@@ -13,7 +13,7 @@ import {
 import { ensureSecret } from "../../server/config.js";
 import { AuthError } from "../../server/errors.js";
 import { sessionCookieFor } from "../../server/http/session-cookies.js";
-import { findOrganizationAsOperator } from "../../server/organization/organization.js";
+import { findOrganizationByIdOrSlug } from "../../server/organization/organization.js";
 import {
   type ListedSession,
   listSessionsPage,
@@ -77,7 +77,7 @@ export function registerSession(program: Command): void {
         const { sql } = admin.deps;
         const user = flags.user === undefined ? undefined : await resolveUser(sql, flags.user);
         const organization =
-          flags.org === undefined ? undefined : await findOrganizationAsOperator(sql, flags.org);
+          flags.org === undefined ? undefined : await findOrganizationByIdOrSlug(sql, flags.org);
         const page = await listSessionsPage(sql, {
           userId: user?.id,
           activeOnly: flags.active === true,

@@ -4,8 +4,10 @@
  * cookie cache where a route allows it). Resolved once per request.
  */
 import type { FastifyRequest } from "fastify";
+import type { UserActor } from "../actor.js";
 import type { AuthdConfig } from "../config.js";
 import type { Sql } from "../db/connection.js";
+import type { Domains } from "../domains.js";
 import { AuthError } from "../errors.js";
 import type { Mailer } from "../mail/mailer.js";
 import type { SessionLookups, SessionRider, SessionRow } from "../sessions/queries.js";
@@ -27,8 +29,25 @@ export interface AuthContext {
   cookies: CookieContext;
   /** Session lookups batched across this app's concurrent requests. */
   sessionLookups: SessionLookups;
+  /** The organization and team domains of this app, wired to one another. */
+  domains: Domains;
   /** Each request's session, looked up once however many hooks and handlers ask. */
   sessionOfRequest: WeakMap<FastifyRequest, Promise<ResolvedSession | null>>;
+}
+
+/** The signed-in caller as the domains see them. */
+export function userActor(
+  current: { session: SessionRow; user: UserRow },
+  request: FastifyRequest,
+): UserActor & { session: SessionRow } {
+  const client = clientInfo(request);
+  return {
+    kind: "user",
+    user: current.user,
+    session: current.session,
+    ipAddress: client.ipAddress,
+    userAgent: client.userAgent,
+  };
 }
 
 export interface ResolvedSession {

@@ -7,6 +7,7 @@
  * accepts of one organization therefore run one after another, and the limits hold
  * under any concurrency.
  */
+import { type Actor, auditActorOf } from "../actor.js";
 import { recordAuditEvent } from "../audit/audit.js";
 import type { AuthdConfig } from "../config.js";
 import { generateId } from "../crypto/random.js";
@@ -15,35 +16,27 @@ import { isUniqueViolation, pipelinedTransaction, transaction } from "../db/tran
 import { AuthError } from "../errors.js";
 import type { Mailer, MailOutcome } from "../mail/mailer.js";
 import { describeDuration } from "../mail/templates.js";
-import { addMemberStep } from "../organization/organization.js";
 import {
-  hasPermission,
-  isCreatorRole,
-  joinRoles,
-  splitRoles,
-  unknownRoles,
-} from "../organization/permissions.js";
-import {
+  addMemberStep,
   countMembers,
   findMember,
   findMemberByEmail,
   insertMember,
   listMembersPage,
   lockOrganization,
-  type MemberRow,
-  type MemberWithUser,
-  type OrganizationRow,
-} from "../organization/queries.js";
-import type { SessionRow } from "../sessions/queries.js";
+} from "../organization/organization.js";
+import { hasPermission, isCreatorRole, requireKnownRoles } from "../organization/permissions.js";
+import type { MemberRow, OrganizationRow } from "../organization/queries.js";
 import { activateOrganizationsStep, setActiveOrganizationOfSession } from "../sessions/sessions.js";
+import type { TeamRow } from "../teams/queries.js";
 import {
   countTeamMembers,
   findTeamInOrganization,
   findTeamMember,
+  type InvitationsOfTeams,
   insertTeamMember,
   lockTeam,
-  type TeamRow,
-} from "../teams/queries.js";
+} from "../teams/teams.js";
 import type { UserRow } from "../users/queries.js";
 import { findUserById, requireValidEmail } from "../users/users.js";
 import type { LinkContext } from "../verification/verification.js";
@@ -62,6 +55,7 @@ import {
   lockInvitationWithOrganization,
   lockPendingInvitation,
   PENDING_EMAIL_INDEX,
+  removeTeamFromPendingInvitations,
   settleInvitation,
 } from "./queries.js";
 
@@ -72,12 +66,6 @@ export interface InvitationDeps {
   sql: Sql;
   config: AuthdConfig;
   mailer: Mailer;
-}
-
-/** The signed-in caller: the user and the session whose active organization may change. */
-export interface InvitationCaller {
-  user: UserRow;
-  session: Pick<SessionRow, "id" | "activeOrganizationId">;
 }
 
 /** The invitation as clients see it (the shape Better Auth answers). */
@@ -238,11 +226,16 @@ async function requireTeams(
 export interface InviteMemberInput {
   email: string;
   role: string | readonly string[];
+  /** A user's default is their active organization; the operator always names one. */
   organizationId?: string | null;
+  /** A live pending invitation to the address is extended instead of refused. */
   resend?: boolean;
+  /** Teams the invitee joins on accepting: teams of this organization (teams enabled). */
   teamId?: string | readonly string[] | null;
   /** Default true; false creates the invitation and only answers its link. */
   sendEmail?: boolean;
+  /** Lifetime in seconds for this invitation; default `organization.invitationExpiresIn`. */
+  expiresIn?: number;
 }
 
 export interface InvitedMember {
@@ -254,46 +247,58 @@ export interface InvitedMember {
 }
 
 /**
- * invite-member: the caller must be a member with `invitation:create`;
- * one pending invitation per address (a resend extends it); the membership and
- * invitation limits hold; the invitation is mailed unless `sendEmail` is false.
+ * invite-member: a user must be a member with `invitation:create`, and only a holder of
+ * the creator role hands it out; the operator is not checked, and the organization's
+ * oldest owner is recorded as the inviter (the invitation table needs one). For both:
+ * the address is valid, the roles exist, the teams are teams of the organization with
+ * room left, one pending invitation per address (a resend extends it), the membership
+ * and invitation limits hold; the invitation is mailed unless `sendEmail` is false.
  */
 export async function inviteMember(
   deps: InvitationDeps,
   link: LinkContext,
-  caller: InvitationCaller,
+  actor: Actor,
   input: InviteMemberInput,
 ): Promise<InvitedMember> {
   const { config } = deps;
   const email = requireValidEmail(input.email);
-  const organizationId = input.organizationId || caller.session.activeOrganizationId;
+  const organizationId =
+    input.organizationId ||
+    (actor.kind === "user" ? actor.session?.activeOrganizationId : undefined);
   if (!organizationId) throw new AuthError("ORGANIZATION_NOT_FOUND");
-  // Membership first: an organization the caller is not in, existing or not, answers alike.
-  const inviter = await findMember(deps.sql, organizationId, caller.user.id);
-  if (!inviter) throw new AuthError("MEMBER_NOT_FOUND");
-  if (!hasPermission(config, inviter.role, { invitation: ["create"] })) {
-    throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_INVITE_USERS_TO_THIS_ORGANIZATION");
+  let inviting: MemberRow | undefined;
+  if (actor.kind === "user") {
+    // Membership first: an organization the caller is not in, existing or not, answers alike.
+    inviting = await findMember(deps.sql, organizationId, actor.user.id);
+    if (!inviting) throw new AuthError("MEMBER_NOT_FOUND");
+    if (!hasPermission(config, inviting.role, { invitation: ["create"] })) {
+      throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_INVITE_USERS_TO_THIS_ORGANIZATION");
+    }
   }
-  const roles = splitRoles(input.role);
-  if (roles.length === 0) throw new AuthError("ROLE_NOT_FOUND");
-  const unknown = unknownRoles(config, roles);
-  if (unknown.length > 0) {
-    throw new AuthError("ROLE_NOT_FOUND", { message: `ROLE_NOT_FOUND: ${unknown.join(", ")}` });
-  }
-  const role = joinRoles(roles);
+  const role = requireKnownRoles(config, input.role);
   // Only a holder of the creator role hands it out.
-  if (isCreatorRole(config, role) && !isCreatorRole(config, inviter.role)) {
+  if (inviting && isCreatorRole(config, role) && !isCreatorRole(config, inviting.role)) {
     throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_INVITE_USER_WITH_THIS_ROLE");
   }
+  const expiresIn = input.expiresIn ?? config.organization.invitationExpiresIn;
+  if (!Number.isSafeInteger(expiresIn) || expiresIn < 1) {
+    throw new AuthError("VALIDATION_ERROR", {
+      message: "an invitation lifetime is a whole number of seconds, at least 1",
+    });
+  }
   const teams = await requireTeams(deps.sql, config, organizationId, teamIdsOf(input.teamId));
-
   const now = new Date();
-  const expiresAt = new Date(now.getTime() + config.organization.invitationExpiresIn * 1000);
-  let written: { invitation: InvitationRow; organization: OrganizationRow };
+  const expiresAt = new Date(now.getTime() + expiresIn * 1000);
+  if (Number.isNaN(expiresAt.getTime())) {
+    throw new AuthError("VALIDATION_ERROR", { message: "the invitation lifetime is too long" });
+  }
+  let written: { invitation: InvitationRow; organization: OrganizationRow; inviter: UserRow };
   try {
     written = await transaction(deps.sql, async (tx) => {
       const organization = await lockOrganization(tx, organizationId);
       if (!organization) throw new AuthError("ORGANIZATION_NOT_FOUND");
+      const inviter =
+        actor.kind === "user" ? actor.user : await oldestOwner(tx, deps, organization);
       if (await findMemberByEmail(tx, organizationId, email)) {
         throw new AuthError("USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION");
       }
@@ -302,7 +307,7 @@ export async function inviteMember(
         await assertRoomInTeam(tx, config, {
           team,
           organization,
-          callerId: caller.user.id,
+          callerId: inviter.id,
           joinerId: null,
         });
       }
@@ -311,12 +316,12 @@ export async function inviteMember(
         if (!input.resend) throw new AuthError("USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION");
         const extended = await extendInvitation(tx, pending.id, expiresAt);
         if (!extended) throw new Error("a locked pending invitation could not be extended");
-        return { invitation: extended, organization };
+        return { invitation: extended, organization, inviter };
       }
       // An expired invitation can no longer be accepted: it makes room for the new one
       // (the unique index allows one pending invitation per address).
       if (pending) await settleInvitation(tx, pending.id, "canceled");
-      const limit = await membershipLimitFor(config, caller.user, organization);
+      const limit = await membershipLimitFor(config, inviter, organization);
       if ((await countMembers(tx, organizationId)) >= limit) {
         throw new AuthError("ORGANIZATION_MEMBERSHIP_LIMIT_REACHED");
       }
@@ -332,10 +337,22 @@ export async function inviteMember(
         email,
         role,
         teamId: teams.length > 0 ? teams.map((team) => team.id).join(",") : null,
-        inviterId: caller.user.id,
+        inviterId: inviter.id,
         expiresAt,
       });
-      return { invitation, organization };
+      if (actor.kind === "operator") {
+        // The operator's changes are all on the audit trail (a user's invitation is
+        // its own record, with the inviter).
+        await recordAuditEvent(tx, {
+          action: "organization.invitation_created",
+          ...auditActorOf(actor),
+          targetType: "invitation",
+          targetId: invitation.id,
+          organizationId,
+          details: { email, role, teamId: invitation.teamId, expiresAt: expiresAt.toISOString() },
+        });
+      }
+      return { invitation, organization, inviter };
     });
   } catch (error) {
     // Belt and braces behind the organization lock: the index has the last word.
@@ -345,7 +362,7 @@ export async function inviteMember(
     throw error;
   }
 
-  const { invitation, organization } = written;
+  const { invitation, organization, inviter } = written;
   const url = invitationAcceptUrl(config, link.baseUrl, invitation.id);
   let delivery: MailOutcome | null = null;
   if (input.sendEmail !== false) {
@@ -355,17 +372,37 @@ export async function inviteMember(
         to: invitation.email,
         url,
         variables: {
-          inviterName: caller.user.name || caller.user.email,
-          inviterEmail: caller.user.email,
+          inviterName: inviter.name || inviter.email,
+          inviterEmail: inviter.email,
           organizationName: organization.name,
           role: invitation.role,
-          expiresIn: describeDuration(config.organization.invitationExpiresIn),
+          expiresIn: describeDuration(expiresIn),
         },
       },
       link.logger,
     );
   }
   return { invitation: invitationResponse(invitation), url, delivery };
+}
+
+/** The organization's oldest owner: who an operator's invitation names as its inviter. */
+async function oldestOwner(
+  tx: Queryable,
+  deps: InvitationDeps,
+  organization: OrganizationRow,
+): Promise<UserRow> {
+  const [owner] = (
+    await listMembersPage(tx, organization.id, {
+      limit: 1,
+      offset: 0,
+      sortBy: "createdAt",
+      sortDirection: "asc",
+      role: deps.config.organization.creatorRole,
+    })
+  ).members;
+  const user = owner && (await findUserById(tx, owner.userId));
+  if (!user) throw new AuthError("MEMBER_NOT_FOUND");
+  return user;
 }
 
 export interface AcceptedInvitation {
@@ -501,25 +538,40 @@ export async function rejectInvitation(
 }
 
 /**
- * cancel-invitation (needs `invitation:cancel`). An invitation of an
- * organization the caller is not in answers as unknown (tenants stay isolated).
+ * cancel-invitation: a user needs `invitation:cancel` in the invitation's organization,
+ * and an invitation of an organization they are not in answers as unknown (tenants stay
+ * isolated); the operator is not checked. Only a pending invitation becomes canceled.
  */
 export async function cancelInvitation(
   deps: Pick<InvitationDeps, "sql" | "config">,
-  user: UserRow,
+  actor: Actor,
   invitationId: string,
 ): Promise<InvitationResponse> {
-  const found = await findInvitationById(deps.sql, invitationId);
-  if (!found) throw new AuthError("INVITATION_NOT_FOUND");
-  const member = await findMember(deps.sql, found.organizationId, user.id);
-  if (!member) throw new AuthError("INVITATION_NOT_FOUND");
-  if (!hasPermission(deps.config, member.role, { invitation: ["cancel"] })) {
-    throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_CANCEL_THIS_INVITATION");
+  if (actor.kind === "user") {
+    const found = await findInvitationById(deps.sql, invitationId);
+    if (!found) throw new AuthError("INVITATION_NOT_FOUND");
+    const member = await findMember(deps.sql, found.organizationId, actor.user.id);
+    if (!member) throw new AuthError("INVITATION_NOT_FOUND");
+    if (!hasPermission(deps.config, member.role, { invitation: ["cancel"] })) {
+      throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_CANCEL_THIS_INVITATION");
+    }
+    const canceled = await settleInvitation(deps.sql, invitationId, "canceled");
+    if (!canceled) throw new AuthError("INVITATION_NOT_FOUND");
+    return invitationResponse(canceled);
   }
-  // Only a pending invitation becomes canceled.
-  const canceled = await settleInvitation(deps.sql, invitationId, "canceled");
-  if (!canceled) throw new AuthError("INVITATION_NOT_FOUND");
-  return invitationResponse(canceled);
+  return transaction(deps.sql, async (tx) => {
+    const canceled = await settleInvitation(tx, invitationId, "canceled");
+    if (!canceled) throw new AuthError("INVITATION_NOT_FOUND");
+    await recordAuditEvent(tx, {
+      action: "organization.invitation_canceled",
+      ...auditActorOf(actor),
+      targetType: "invitation",
+      targetId: canceled.id,
+      organizationId: canceled.organizationId,
+      details: { email: canceled.email },
+    });
+    return invitationResponse(canceled);
+  });
 }
 
 export interface InvitationDetails extends InvitationResponse {
@@ -569,28 +621,32 @@ export type InvitationList =
     };
 
 /**
- * list-invitations (members only). Reading invitees' addresses needs
+ * list-invitations: a user must be a member, reading invitees' addresses needs
  * `invitation:create` too, and invitations granting the creator role are shown only
- * to its holders (as in Better Auth). Without limit/offset every invitation is answered;
- * with either, one page and the total (never truncated silently).
+ * to its holders (as in Better Auth); the operator sees every invitation. Without
+ * limit/offset every invitation is answered; with either, one page and the total
+ * (never truncated silently).
  */
 export async function listInvitations(
   deps: Pick<InvitationDeps, "sql" | "config">,
-  caller: InvitationCaller,
+  actor: Actor,
   input: ListInvitationsInput,
 ): Promise<InvitationList> {
-  const organizationId = input.organizationId || caller.session.activeOrganizationId;
+  const organizationId =
+    input.organizationId ||
+    (actor.kind === "user" ? actor.session?.activeOrganizationId : undefined);
   if (!organizationId) throw new AuthError("NO_ACTIVE_ORGANIZATION");
-  const member = await findMember(deps.sql, organizationId, caller.user.id);
-  if (!member) throw new AuthError("YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION");
-  if (!hasPermission(deps.config, member.role, { invitation: ["create"] })) {
-    throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_LIST_INVITATIONS");
+  let hiddenRole: string | undefined;
+  if (actor.kind === "user") {
+    const member = await findMember(deps.sql, organizationId, actor.user.id);
+    if (!member) throw new AuthError("YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION");
+    if (!hasPermission(deps.config, member.role, { invitation: ["create"] })) {
+      throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_LIST_INVITATIONS");
+    }
+    const { creatorRole } = deps.config.organization;
+    hiddenRole = isCreatorRole(deps.config, member.role) ? undefined : creatorRole;
   }
-  const { creatorRole } = deps.config.organization;
-  const filter = {
-    status: input.status,
-    hiddenRole: isCreatorRole(deps.config, member.role) ? undefined : creatorRole,
-  };
+  const filter = { status: input.status, hiddenRole };
   const paginated = input.limit !== undefined || input.offset !== undefined;
   const limit = paginated ? (input.limit ?? DEFAULT_INVITATION_PAGE_SIZE) : null;
   const offset = input.offset ?? 0;
@@ -637,184 +693,9 @@ export async function findInvitationForSignUp(
   return found.email === email.toLowerCase() ? found : undefined;
 }
 
-// --- The operator (`authd org invite …`) ----------------------------------------------
-// The same rules as inviteMember and listInvitations, without a membership check; the
-// audit event says actor_type "cli".
-
-export interface InviteMemberAsOperatorInput {
-  email: string;
-  role: string | readonly string[];
-  /** Default true; false creates the invitation and only answers its link. */
-  sendEmail?: boolean;
-  /** Teams the invitee joins on accepting: teams of this organization (teams enabled). */
-  teamId?: string | readonly string[] | null;
-  /** Lifetime in seconds for this invitation; default `organization.invitationExpiresIn`. */
-  expiresIn?: number;
-}
-
-/**
- * invite as the operator: the address is valid, the roles exist, the teams are teams
- * of the organization with room left, no membership and no live pending invitation for
- * it, the membership and invitation limits hold. The invitation table needs an
- * inviter, so the organization's oldest owner is recorded.
- */
-export async function inviteMemberAsOperator(
-  deps: InvitationDeps,
-  link: LinkContext,
-  organizationId: string,
-  input: InviteMemberAsOperatorInput,
-): Promise<InvitedMember> {
-  const { config } = deps;
-  const email = requireValidEmail(input.email);
-  const roles = splitRoles(input.role);
-  if (roles.length === 0) throw new AuthError("ROLE_NOT_FOUND");
-  const unknown = unknownRoles(config, roles);
-  if (unknown.length > 0) {
-    throw new AuthError("ROLE_NOT_FOUND", { message: `ROLE_NOT_FOUND: ${unknown.join(", ")}` });
-  }
-  const role = joinRoles(roles);
-  const expiresIn = input.expiresIn ?? config.organization.invitationExpiresIn;
-  if (!Number.isSafeInteger(expiresIn) || expiresIn < 1) {
-    throw new AuthError("VALIDATION_ERROR", {
-      message: "an invitation lifetime is a whole number of seconds, at least 1",
-    });
-  }
-  const teams = await requireTeams(deps.sql, config, organizationId, teamIdsOf(input.teamId));
-  const now = new Date();
-  const expiresAt = new Date(now.getTime() + expiresIn * 1000);
-  if (Number.isNaN(expiresAt.getTime())) {
-    throw new AuthError("VALIDATION_ERROR", { message: "the invitation lifetime is too long" });
-  }
-  let written: {
-    invitation: InvitationRow;
-    organization: OrganizationRow;
-    inviter: MemberWithUser;
-  };
-  try {
-    written = await transaction(deps.sql, async (tx) => {
-      const organization = await lockOrganization(tx, organizationId);
-      if (!organization) throw new AuthError("ORGANIZATION_NOT_FOUND");
-      const [inviter] = (
-        await listMembersPage(tx, organizationId, {
-          limit: 1,
-          offset: 0,
-          sortBy: "createdAt",
-          sortDirection: "asc",
-          role: config.organization.creatorRole,
-        })
-      ).members;
-      if (!inviter) throw new AuthError("MEMBER_NOT_FOUND");
-      if (await findMemberByEmail(tx, organizationId, email)) {
-        throw new AuthError("USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION");
-      }
-      // A team that is already full now would refuse the accept later (as in Better Auth).
-      for (const team of teams) {
-        await assertRoomInTeam(tx, config, {
-          team,
-          organization,
-          callerId: inviter.userId,
-          joinerId: null,
-        });
-      }
-      const pending = await lockPendingInvitation(tx, organizationId, email);
-      if (pending && isLive(pending, now)) {
-        throw new AuthError("USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION");
-      }
-      if (pending) await settleInvitation(tx, pending.id, "canceled");
-      const inviterUser = await findUserById(tx, inviter.userId);
-      if (!inviterUser) throw new AuthError("MEMBER_NOT_FOUND");
-      const limit = await membershipLimitFor(config, inviterUser, organization);
-      if ((await countMembers(tx, organizationId)) >= limit) {
-        throw new AuthError("ORGANIZATION_MEMBERSHIP_LIMIT_REACHED");
-      }
-      if (
-        (await countLivePendingInvitations(tx, organizationId, now)) >=
-        config.organization.invitationLimit
-      ) {
-        throw new AuthError("INVITATION_LIMIT_REACHED");
-      }
-      const invitation = await insertInvitation(tx, {
-        id: generateId(),
-        organizationId,
-        email,
-        role,
-        teamId: teams.length > 0 ? teams.map((team) => team.id).join(",") : null,
-        inviterId: inviter.userId,
-        expiresAt,
-      });
-      await recordAuditEvent(tx, {
-        action: "organization.invitation_created",
-        actorType: "cli",
-        targetType: "invitation",
-        targetId: invitation.id,
-        organizationId,
-        details: { email, role, teamId: invitation.teamId, expiresAt: expiresAt.toISOString() },
-      });
-      return { invitation, organization, inviter };
-    });
-  } catch (error) {
-    if (isUniqueViolation(error, PENDING_EMAIL_INDEX)) {
-      throw new AuthError("USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION");
-    }
-    throw error;
-  }
-  const { invitation, organization, inviter } = written;
-  const url = invitationAcceptUrl(config, link.baseUrl, invitation.id);
-  let delivery: MailOutcome | null = null;
-  if (input.sendEmail !== false) {
-    delivery = await deps.mailer.send(
-      {
-        kind: "invitation",
-        to: invitation.email,
-        url,
-        variables: {
-          inviterName: inviter.user.name || inviter.user.email,
-          inviterEmail: inviter.user.email,
-          organizationName: organization.name,
-          role: invitation.role,
-          expiresIn: describeDuration(expiresIn),
-        },
-      },
-      link.logger,
-    );
-  }
-  return { invitation: invitationResponse(invitation), url, delivery };
-}
-
-/** Every invitation of the organization (any role), oldest first. */
-export async function listInvitationsAsOperator(
-  sql: Queryable,
-  organizationId: string,
-  status?: InvitationStatus,
-): Promise<InvitationResponse[]> {
-  const page = await listInvitationsPage(
-    sql,
-    organizationId,
-    { status },
-    { limit: null, offset: 0 },
-  );
-  return page.invitations.map(invitationResponse);
-}
-
-/**
- * cancel as the operator: only a pending invitation becomes canceled; an
- * unknown or settled one answers INVITATION_NOT_FOUND, as cancelInvitation does.
- */
-export async function cancelInvitationAsOperator(
-  sql: Sql,
-  invitationId: string,
-): Promise<InvitationResponse> {
-  return transaction(sql, async (tx) => {
-    const canceled = await settleInvitation(tx, invitationId, "canceled");
-    if (!canceled) throw new AuthError("INVITATION_NOT_FOUND");
-    await recordAuditEvent(tx, {
-      action: "organization.invitation_canceled",
-      actorType: "cli",
-      targetType: "invitation",
-      targetId: canceled.id,
-      organizationId: canceled.organizationId,
-      details: { email: canceled.email },
-    });
-    return invitationResponse(canceled);
-  });
-}
+/** What the teams domain calls when a team goes: pending invitations stop naming it. */
+export const invitationsOfTeams: InvitationsOfTeams = {
+  forgetTeam: async (tx, organizationId, teamId) => {
+    await removeTeamFromPendingInvitations(tx, organizationId, teamId);
+  },
+};

@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { type AuthContext, linkContext, requireSession } from "../http/auth-context.js";
+import { type AuthContext, linkContext, requireSession, userActor } from "../http/auth-context.js";
 import { booleanish, boundedString, emailInput } from "../http/schemas.js";
 import { readDontRemember } from "../http/session-cookies.js";
 import { acceptInvitationForSession } from "../http/session-response.js";
@@ -65,7 +65,7 @@ export function invitationRoutes(context: AuthContext) {
       const invited = await inviteMember(
         context,
         linkContext(context, request),
-        caller,
+        userActor(caller, request),
         request.body,
       );
       // The invitation stands either way; `resend: true` mails it again.
@@ -103,7 +103,7 @@ export function invitationRoutes(context: AuthContext) {
       { schema: { body: invitationIdBody } },
       async (request) => {
         const caller = await requireSession(context, request);
-        return cancelInvitation(context, caller.user, request.body.invitationId);
+        return cancelInvitation(context, userActor(caller, request), request.body.invitationId);
       },
     );
 
@@ -121,7 +121,7 @@ export function invitationRoutes(context: AuthContext) {
       { schema: { querystring: listInvitationsQuery } },
       async (request) => {
         const caller = await requireSession(context, request);
-        const list = await listInvitations(context, caller, request.query);
+        const list = await listInvitations(context, userActor(caller, request), request.query);
         // The established client reads an array; a page is asked for with limit/offset.
         if (!list.paginated) return list.invitations;
         const { invitations, total, limit, offset } = list;

@@ -2,6 +2,7 @@
  * Tenant isolation: every organization-scoped call resolves which
  * organization it is about and proves the caller belongs to it before anything else.
  */
+import type { Actor } from "../actor.js";
 import type { AuthdConfig } from "../config.js";
 import type { Queryable } from "../db/connection.js";
 import { AuthError, type ErrorCode } from "../errors.js";
@@ -11,6 +12,8 @@ import {
   findOrganizationById,
   findOrganizationBySlug,
   findOrganizationWithMember,
+  lockMemberForShare,
+  lockOrganization,
   type MemberRow,
   type OrganizationRow,
 } from "./queries.js";
@@ -89,3 +92,42 @@ export function requirePermission(
 ): void {
   if (!hasPermission(config, member.role, request)) throw new AuthError(denied);
 }
+
+/**
+ * The organization an operation is about, for whoever acts. A user must be a member
+ * (`notMember` otherwise) and their role must grant `permission` (`denied` otherwise);
+ * the operator names the organization (id or slug) and is neither checked nor a member.
+ */
+export async function organizationOfActor(
+  sql: Queryable,
+  config: AuthdConfig,
+  actor: Actor,
+  selector: OrganizationSelector,
+  rule: {
+    missing?: ErrorCode;
+    notMember?: ErrorCode;
+    permission?: PermissionRequest;
+    denied?: ErrorCode;
+  } = {},
+): Promise<{ organization: OrganizationRow; member: MemberRow | null }> {
+  if (actor.kind === "operator") {
+    return {
+      organization: await resolveOrganization(sql, selector, null, rule.missing),
+      member: null,
+    };
+  }
+  const access = await accessOrganization(
+    sql,
+    actor.user.id,
+    selector,
+    actor.session?.activeOrganizationId ?? null,
+    { missing: rule.missing, notMember: rule.notMember },
+  );
+  if (rule.permission && rule.denied) {
+    requirePermission(config, access.member, rule.permission, rule.denied);
+  }
+  return access;
+}
+
+/** Membership reads and locks other domains take inside their own transactions. */
+export { findMember, lockMemberForShare, lockOrganization };

@@ -4,29 +4,36 @@
  * Limits and last-owner rules are checked inside transactions that lock the row they
  * count under, so they hold under concurrency. No Fastify here.
  */
+import {
+  type Actor,
+  type AuditActor,
+  auditActorOf,
+  type OperatorActor,
+  type UserActor,
+} from "../actor.js";
 import { auditEventRow, recordAuditEvent, recordAuditEventsStep } from "../audit/audit.js";
 import type { AuthdConfig } from "../config.js";
 import { generateId } from "../crypto/random.js";
-import type { Queryable, Sql } from "../db/connection.js";
+import type { Queryable, Sql, TransactionSql } from "../db/connection.js";
 import { isUniqueViolation, transaction } from "../db/transaction.js";
 import { AuthError } from "../errors.js";
+import type { SessionRow } from "../sessions/queries.js";
 import {
   activateOrganizationsStep,
   clearActiveOrganizationOfUser,
   setActiveOrganizationOfSession,
 } from "../sessions/sessions.js";
-import type { TeamMemberRow, TeamRow } from "../teams/queries.js";
-import { deleteTeamMembershipsInOrganization } from "../teams/queries.js";
-import {
-  createDefaultTeam,
-  defaultTeamEnabled,
-  prepareTeamMemberAsOperator,
-} from "../teams/teams.js";
+import type { TeamMemberRow } from "../teams/queries.js";
 import type { UserRow } from "../users/queries.js";
 import { findUserById, lockUser } from "../users/users.js";
-import { accessOrganization, type OrganizationSelector, requirePermission } from "./access.js";
+import {
+  accessOrganization,
+  type OrganizationSelector,
+  organizationOfActor,
+  requirePermission,
+} from "./access.js";
 import type { AnswerCache } from "./answer-cache.js";
-import { isCreatorRole, joinRoles, splitRoles, unknownRoles } from "./permissions.js";
+import { isCreatorRole, requireKnownRoles, splitRoles } from "./permissions.js";
 import {
   batchedOrganizationCreations,
   type CreationSteps,
@@ -82,7 +89,16 @@ export function memberWithUserResponse(member: MemberWithUser) {
   return { ...memberResponse(member), user: member.user };
 }
 
-export { addMemberStep } from "./queries.js";
+/** The membership reads, locks and writes other domains use inside their transactions. */
+export {
+  addMemberStep,
+  countMembers,
+  findMember,
+  findMemberByEmail,
+  insertMember,
+  listMembersPage,
+  lockOrganization,
+} from "./queries.js";
 
 /** What a creation's statement writes beside the organization and its owner. */
 const CREATION_STEPS: CreationSteps = {
@@ -98,12 +114,40 @@ export function createOrganizationCreations(sql: Sql): OrganizationCreations {
   return batchedOrganizationCreations(sql, CREATION_STEPS);
 }
 
-/** Who is acting, and from which session (for the active organization). */
-export interface Actor {
-  user: UserRow;
-  sessionId: string | null;
-  activeOrganizationId: string | null;
-  ipAddress?: string | null;
+/**
+ * What organizations need from teams, which sit above them (a team belongs to an
+ * organization): given when the app or a command is built, so neither imports the
+ * other both ways. Each runs inside the caller's transaction.
+ */
+export interface TeamsOfOrganizations {
+  /** Whether a new organization gets a default team. */
+  defaultTeamEnabled(config: AuthdConfig): boolean;
+  /** The default team of a new organization, with its creator in it; answers its id. */
+  createDefaultTeam(
+    tx: TransactionSql,
+    organization: OrganizationRow,
+    userId: string,
+  ): Promise<string>;
+  /** A membership that ends takes the user's team memberships in the organization along. */
+  removeFromTeams(tx: Queryable, organizationId: string, userId: string): Promise<void>;
+  /**
+   * Adding a member straight into a team: the team's rules are resolved now (before any
+   * lock), and the answered step joins the team inside the caller's transaction.
+   */
+  prepareJoin(
+    actor: Actor,
+    organization: OrganizationRow,
+    teamId: string,
+    userId: string,
+  ): Promise<(tx: TransactionSql) => Promise<TeamMemberRow>>;
+}
+
+export interface OrganizationDeps {
+  sql: Sql;
+  config: AuthdConfig;
+  teams: TeamsOfOrganizations;
+  /** Plain creations are batched here: the app's own, or one of the command's. */
+  creations: OrganizationCreations;
 }
 
 type HookFunction = (input: Record<string, unknown>) => unknown;
@@ -146,59 +190,60 @@ export interface CreateOrganizationInput {
   slug: string;
   logo?: string | null;
   metadata?: Record<string, unknown> | null;
-  /** On behalf of another user: platform admins only. */
+  /** On behalf of another user: platform admins only. The operator always names one. */
   userId?: string;
   keepCurrentActiveOrganization?: boolean;
 }
 
+/**
+ * create: the slug rule and lengths, who may create (allowUserToCreateOrganization),
+ * the organization limit, the hooks, the creator's membership and the default team. A
+ * user creates for themselves (a platform admin for anyone) and the new organization
+ * becomes their session's active one; the operator names the owner.
+ */
 export async function createOrganization(
-  sql: Sql,
-  config: AuthdConfig,
+  deps: OrganizationDeps,
   actor: Actor,
   input: CreateOrganizationInput,
-  creations: OrganizationCreations,
 ): Promise<{ organization: OrganizationRow; member: MemberRow; teamId: string | null }> {
-  let owner = actor.user;
-  if (input.userId && input.userId !== actor.user.id) {
-    if (!isPlatformAdmin(config, actor.user)) {
+  requireOrganizationFields(input);
+  let owner: UserRow | undefined = actor.kind === "user" ? actor.user : undefined;
+  if (input.userId && input.userId !== owner?.id) {
+    if (actor.kind === "user" && !isPlatformAdmin(deps.config, actor.user)) {
       throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_ORGANIZATION");
     }
-    const target = await findUserById(sql, input.userId);
-    if (!target) throw new AuthError("USER_NOT_FOUND");
-    owner = target;
+    owner = await findUserById(deps.sql, input.userId);
+    if (!owner) throw new AuthError("USER_NOT_FOUND");
   }
+  if (!owner) throw new AuthError("USER_NOT_FOUND");
+  const session = actor.kind === "user" ? actor.session : null;
   const makeActive =
-    actor.sessionId !== null && owner.id === actor.user.id && !input.keepCurrentActiveOrganization;
-  return createOrganizationFor(sql, config, owner, input, {
-    actorType: "user",
-    actorId: actor.user.id,
-    ipAddress: actor.ipAddress ?? null,
-    activeForSession: makeActive ? actor.sessionId : null,
-    creations,
+    session !== null &&
+    actor.kind === "user" &&
+    owner.id === actor.user.id &&
+    !input.keepCurrentActiveOrganization;
+  return createOrganizationFor(deps, owner, input, {
+    ...auditActorOf(actor),
+    activeForSession: makeActive && session ? session.id : null,
   });
 }
 
 /** Who created it, for the audit trail, and the session that should switch to it. */
-interface CreationContext {
-  actorType: "user" | "cli";
-  actorId: string | null;
-  ipAddress: string | null;
+interface CreationContext extends AuditActor {
   activeForSession: string | null;
-  /** Where plain creations are batched: the app's own (or one of the command's). */
-  creations: OrganizationCreations;
 }
 
 /**
- * The rules every creation follows, over HTTP or from the CLI: who may create, the
- * organization limit, the hooks, the creator's membership and the default team.
+ * The rules every creation follows: who may create, the organization limit, the hooks,
+ * the creator's membership and the default team.
  */
 async function createOrganizationFor(
-  sql: Sql,
-  config: AuthdConfig,
+  deps: OrganizationDeps,
   owner: UserRow,
   input: CreateOrganizationInput,
   context: CreationContext,
 ): Promise<{ organization: OrganizationRow; member: MemberRow; teamId: string | null }> {
+  const { sql, config } = deps;
   if (!(await mayCreate(config, owner))) {
     throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_ORGANIZATION");
   }
@@ -232,11 +277,12 @@ async function createOrganizationFor(
     }),
     activeForSession: context.activeForSession,
   };
-  const simple = config.organization.organizationLimit === undefined && !defaultTeamEnabled(config);
+  const withTeam = deps.teams.defaultTeamEnabled(config);
+  const simple = config.organization.organizationLimit === undefined && !withTeam;
   const created = simple
     ? // Nothing to count or add: one atomic statement (shared with concurrent creates),
       // the audit row and the session's switch included.
-      await context.creations.create(creation).then((inserted) => {
+      await deps.creations.create(creation).then((inserted) => {
         if (!inserted) throw new AuthError("ORGANIZATION_ALREADY_EXISTS");
         return { ...inserted, teamId: null };
       })
@@ -257,9 +303,7 @@ async function createOrganizationFor(
         if (!inserted) throw new AuthError("ORGANIZATION_ALREADY_EXISTS");
         const { organization, member } = inserted;
         let teamId: string | null = null;
-        if (defaultTeamEnabled(config)) {
-          teamId = (await createDefaultTeam(tx, organization, owner.id)).team.id;
-        }
+        if (withTeam) teamId = await deps.teams.createDefaultTeam(tx, organization, owner.id);
         if (context.activeForSession) {
           await setActiveOrganizationOfSession(
             tx,
@@ -276,19 +320,6 @@ async function createOrganizationFor(
     user: owner,
   });
   return created;
-}
-
-/** Who acted, for the audit trail: a signed-in user over HTTP, or the CLI. */
-interface AuditActor {
-  actorType: "user" | "cli";
-  actorId: string | null;
-  ipAddress: string | null;
-}
-
-const CLI_AUDIT: AuditActor = { actorType: "cli", actorId: null, ipAddress: null };
-
-function auditActorOf(actor: Actor): AuditActor {
-  return { actorType: "user", actorId: actor.user.id, ipAddress: actor.ipAddress ?? null };
 }
 
 type OrganizationChanges = {
@@ -408,18 +439,19 @@ async function refuseRemovingTheOnlyOwner(
 /** Removes a member, keeping an owner. Runs under the organization lock. */
 async function removeMemberKeepingAnOwner(
   tx: Queryable,
+  teams: TeamsOfOrganizations,
   config: AuthdConfig,
   organization: OrganizationRow,
   target: MemberRow,
-  who: AuditActor,
+  actor: Actor,
 ): Promise<MemberWithUser> {
   await refuseRemovingTheOnlyOwner(tx, config, organization, target);
   const withUser = await findMemberWithUser(tx, target.id);
   if (!withUser) throw new AuthError("MEMBER_NOT_FOUND");
-  await removeMembership(tx, target);
+  await removeMembership(tx, teams, target);
   await recordAuditEvent(tx, {
     action: "organization.member_removed",
-    ...who,
+    ...auditActorOf(actor),
     targetType: "user",
     targetId: target.userId,
     organizationId: organization.id,
@@ -432,53 +464,58 @@ export async function checkSlug(sql: Queryable, slug: string): Promise<void> {
   if (await findOrganizationBySlug(sql, slug)) throw new AuthError("SLUG_IS_TAKEN");
 }
 
+/**
+ * update: a user needs organization:update in the organization (the given one, else
+ * the active one); the operator names it. For both: the slug rule and the lengths of
+ * the HTTP body, a taken slug is ORGANIZATION_SLUG_ALREADY_TAKEN, only the given
+ * fields change.
+ */
 export async function updateOrganization(
-  sql: Sql,
-  config: AuthdConfig,
+  deps: OrganizationDeps,
   actor: Actor,
   selector: OrganizationSelector,
   data: OrganizationChanges,
 ): Promise<OrganizationRow> {
-  // organizationId is optional and defaults to the active organization.
-  const { organization, member } = await accessOrganization(
-    sql,
-    actor.user.id,
-    selector,
-    actor.activeOrganizationId,
-    { missing: "ORGANIZATION_NOT_FOUND" },
-  );
-  requirePermission(
-    config,
-    member,
-    { organization: ["update"] },
-    "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_ORGANIZATION",
-  );
-  return applyOrganizationUpdate(sql, organization, data, auditActorOf(actor));
+  const { organization } = await organizationOfActor(deps.sql, deps.config, actor, selector, {
+    missing: "ORGANIZATION_NOT_FOUND",
+    permission: { organization: ["update"] },
+    denied: "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_ORGANIZATION",
+  });
+  requireOrganizationFields(data);
+  return applyOrganizationUpdate(deps.sql, organization, data, auditActorOf(actor));
 }
 
+/**
+ * delete: refused when deletion is disabled; a user needs organization:delete. The
+ * hooks run with the user (none for the operator).
+ */
 export async function deleteOrganization(
-  sql: Sql,
-  config: AuthdConfig,
+  deps: OrganizationDeps,
   actor: Actor,
   organizationId: string,
 ): Promise<OrganizationRow> {
   // Organization deletion disabled answers FORBIDDEN.
-  if (config.organization.disableOrganizationDeletion) {
+  if (deps.config.organization.disableOrganizationDeletion) {
     throw new AuthError("ORGANIZATION_DELETION_DISABLED");
   }
-  const { organization, member } = await accessOrganization(
-    sql,
-    actor.user.id,
+  const { organization } = await organizationOfActor(
+    deps.sql,
+    deps.config,
+    // The organization is named explicitly: never the active one.
+    actor.kind === "user" ? { ...actor, session: null } : actor,
     { organizationId },
-    null,
+    {
+      permission: { organization: ["delete"] },
+      denied: "YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_ORGANIZATION",
+    },
   );
-  requirePermission(
-    config,
-    member,
-    { organization: ["delete"] },
-    "YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_ORGANIZATION",
+  return deleteOrganizationWithHooks(
+    deps.sql,
+    deps.config,
+    organization,
+    auditActorOf(actor),
+    actor.kind === "user" ? actor.user : null,
   );
-  return deleteOrganizationWithHooks(sql, config, organization, auditActorOf(actor), actor.user);
 }
 
 /**
@@ -487,32 +524,33 @@ export async function deleteOrganization(
  */
 export async function setActiveOrganization(
   sql: Sql,
-  actor: Actor & { sessionId: string },
+  actor: UserActor & { session: SessionRow },
   selector: { organizationId?: string | null; organizationSlug?: string },
 ): Promise<OrganizationRow | null> {
+  const { session } = actor;
   if (selector.organizationId === null) {
-    await setActiveOrganizationOfSession(sql, actor.sessionId, null);
+    await setActiveOrganizationOfSession(sql, session.id, null);
     return null;
   }
-  if (!selector.organizationId && !selector.organizationSlug && !actor.activeOrganizationId)
+  if (!selector.organizationId && !selector.organizationSlug && !session.activeOrganizationId)
     return null;
   try {
     const { organization } = await accessOrganization(
       sql,
       actor.user.id,
       selector,
-      actor.activeOrganizationId,
+      session.activeOrganizationId,
       {
         notMember: "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION",
       },
     );
-    if (organization.id !== actor.activeOrganizationId) {
-      await setActiveOrganizationOfSession(sql, actor.sessionId, organization.id);
+    if (organization.id !== session.activeOrganizationId) {
+      await setActiveOrganizationOfSession(sql, session.id, organization.id);
     }
     return organization;
   } catch (error) {
     if (error instanceof AuthError && error.code === "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION") {
-      await setActiveOrganizationOfSession(sql, actor.sessionId, null);
+      await setActiveOrganizationOfSession(sql, session.id, null);
       throw new AuthError("USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION", { status: 403 });
     }
     throw error;
@@ -520,21 +558,25 @@ export async function setActiveOrganization(
 }
 
 /** Removes a membership with everything that hangs on it, inside `tx`. */
-async function removeMembership(tx: Queryable, member: MemberRow): Promise<void> {
+async function removeMembership(
+  tx: Queryable,
+  teams: TeamsOfOrganizations,
+  member: MemberRow,
+): Promise<void> {
   await deleteMemberRow(tx, member.id);
-  await deleteTeamMembershipsInOrganization(tx, member.organizationId, member.userId);
+  await teams.removeFromTeams(tx, member.organizationId, member.userId);
   // Leaving or being removed clears the organization as active.
   await clearActiveOrganizationOfUser(tx, member.userId, member.organizationId);
 }
 
 /** leave: the sole owner cannot leave. */
 export async function leaveOrganization(
-  sql: Sql,
-  config: AuthdConfig,
-  actor: Actor,
+  deps: OrganizationDeps,
+  actor: UserActor,
   organizationId: string,
 ): Promise<MemberWithUser> {
-  return transaction(sql, async (tx) => {
+  const { config } = deps;
+  return transaction(deps.sql, async (tx) => {
     const organization = await lockOrganization(tx, organizationId);
     if (!organization) throw new AuthError("ORGANIZATION_NOT_FOUND");
     const { member } = await accessOrganization(tx, actor.user.id, { organizationId }, null, {
@@ -548,38 +590,39 @@ export async function leaveOrganization(
       throw new AuthError("YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER");
     }
     const withUser = await findMemberWithUser(tx, member.id);
-    await removeMembership(tx, member);
+    await removeMembership(tx, deps.teams, member);
     if (!withUser) throw new AuthError("MEMBER_NOT_FOUND");
     return withUser;
   });
 }
 
 /**
- * Removing needs member:delete; only an owner removes an owner, and the only
- * owner cannot be removed. `memberIdOrEmail` with an @ is an email.
+ * remove-member: a user needs member:delete to remove someone else, only an owner
+ * removes an owner; the operator is not checked. For both, the only owner cannot be
+ * removed, and team memberships and active state go too. `memberIdOrEmail` with an @
+ * is an email; both are looked up in this organization only.
  */
 export async function removeMember(
-  sql: Sql,
-  config: AuthdConfig,
+  deps: OrganizationDeps,
   actor: Actor,
   selector: OrganizationSelector,
   memberIdOrEmail: string,
 ): Promise<MemberWithUser> {
-  const { organization, member: caller } = await accessOrganization(
-    sql,
-    actor.user.id,
+  const { config } = deps;
+  const { organization, member: caller } = await organizationOfActor(
+    deps.sql,
+    config,
+    actor,
     selector,
-    actor.activeOrganizationId,
     { notMember: "MEMBER_NOT_FOUND" },
   );
-  return transaction(sql, async (tx) => {
+  return transaction(deps.sql, async (tx) => {
     await lockOrganization(tx, organization.id);
     const target = memberIdOrEmail.includes("@")
       ? await findMemberByEmail(tx, organization.id, memberIdOrEmail.trim().toLowerCase())
       : await findMemberById(tx, organization.id, memberIdOrEmail);
     if (!target) throw new AuthError("MEMBER_NOT_FOUND");
-    const removingSelf = target.userId === actor.user.id;
-    if (!removingSelf) {
+    if (caller && target.userId !== caller.userId) {
       requirePermission(
         config,
         caller,
@@ -595,52 +638,51 @@ export async function removeMember(
         }
       }
     }
-    return removeMemberKeepingAnOwner(tx, config, organization, target, auditActorOf(actor));
+    return removeMemberKeepingAnOwner(tx, deps.teams, config, organization, target, actor);
   });
 }
 
 /**
- * update-member-role: needs member:update; roles must exist; only an owner gives or
- * takes the owner role; the last owner cannot be demoted.
+ * update-member-role: a user needs member:update, and only an owner gives or takes
+ * the owner role; the operator is not checked. For both, the roles must exist and the
+ * last owner cannot be demoted. The member is named by member id or by user id.
  */
 export async function updateMemberRole(
-  sql: Sql,
-  config: AuthdConfig,
+  deps: OrganizationDeps,
   actor: Actor,
   selector: OrganizationSelector,
-  memberId: string,
-  role: string | string[],
+  target: { memberId: string } | { userId: string },
+  role: string | readonly string[],
 ): Promise<MemberRow> {
+  const { config } = deps;
   const newRole = requireKnownRoles(config, role);
-  const { organization, member: caller } = await accessOrganization(
-    sql,
-    actor.user.id,
-    selector,
-    actor.activeOrganizationId,
-    { notMember: "MEMBER_NOT_FOUND" },
-  );
-  requirePermission(
+  const { organization, member: caller } = await organizationOfActor(
+    deps.sql,
     config,
-    caller,
-    { member: ["update"] },
-    "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER",
+    actor,
+    selector,
+    {
+      notMember: "MEMBER_NOT_FOUND",
+      permission: { member: ["update"] },
+      denied: "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER",
+    },
   );
-  return transaction(sql, async (tx) => {
+  return transaction(deps.sql, async (tx) => {
     await lockOrganization(tx, organization.id);
-    const target = await findMemberById(tx, organization.id, memberId);
-    if (!target) throw new AuthError("MEMBER_NOT_FOUND");
-    const touchesOwner = isCreatorRole(config, target.role) || isCreatorRole(config, newRole);
-    if (touchesOwner && !isCreatorRole(config, caller.role)) {
+    const member =
+      "memberId" in target
+        ? await findMemberById(tx, organization.id, target.memberId)
+        : await findMember(tx, organization.id, target.userId);
+    if (!member) throw new AuthError("MEMBER_NOT_FOUND");
+    const touchesOwner = isCreatorRole(config, member.role) || isCreatorRole(config, newRole);
+    if (caller && touchesOwner && !isCreatorRole(config, caller.role)) {
       throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER");
     }
-    return changeMemberRole(tx, config, organization, target, newRole, auditActorOf(actor));
+    return changeMemberRole(tx, config, organization, member, newRole, auditActorOf(actor));
   });
 }
 
-// --- The operator (`authd org …`) ---------------------------------------------------
-// The CLI acts as the operator of the installation, not as a member: these functions
-// apply the same rules as the HTTP ones above (slug rule, unique keys, roles exist,
-// limits, last owner) without a membership check, and audit as actor_type "cli".
+// --- Rules of the data every path writes (HTTP, CLI, seed, hooks) ---------------------
 
 /** Whether `value`, a string or anything holding strings, has a NUL in a key or a value. */
 function holdsNul(value: unknown): boolean {
@@ -676,8 +718,32 @@ function requireStorableMetadata(metadata: Record<string, unknown> | null | unde
 /** The slug rule (docs/http-api.md): lowercase letters and digits joined by single hyphens. */
 export const ORGANIZATION_SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
-/** An organization by id, else by slug. */
-export async function findOrganizationAsOperator(
+/** The slug rule and the lengths of the HTTP body, for every way an organization is written. */
+export function requireOrganizationFields(data: {
+  name?: string;
+  slug?: string;
+  logo?: string | null;
+}): void {
+  if (data.name !== undefined && (data.name.length === 0 || data.name.length > 255)) {
+    throw new AuthError("VALIDATION_ERROR", { message: "a name has 1 to 255 characters" });
+  }
+  if (
+    data.slug !== undefined &&
+    (!ORGANIZATION_SLUG_PATTERN.test(data.slug) || data.slug.length > 100)
+  ) {
+    throw new AuthError("VALIDATION_ERROR", {
+      message: "a slug is lowercase letters and digits, joined by single hyphens",
+    });
+  }
+  if (data.logo && data.logo.length > 2048) {
+    throw new AuthError("VALIDATION_ERROR", { message: "a logo URL has at most 2048 characters" });
+  }
+}
+
+// --- Reads ------------------------------------------------------------------------
+
+/** An organization by id, else by slug (how the operator names one). */
+export async function findOrganizationByIdOrSlug(
   sql: Queryable,
   idOrSlug: string,
 ): Promise<OrganizationRow> {
@@ -706,62 +772,16 @@ export async function organizationListJson(
   return built.body;
 }
 
-/** Every organization, or those `memberUserId` belongs to. */
-export async function listOrganizationsAsOperator(
+/** Every organization, or those `memberUserId` belongs to (the operator's list). */
+export async function listOrganizations(
   sql: Queryable,
   memberUserId?: string,
 ): Promise<OrganizationRow[]> {
   return memberUserId ? listOrganizationsOfUser(sql, memberUserId) : listAllOrganizations(sql);
 }
 
-function requireKnownRoles(config: AuthdConfig, role: string | readonly string[]): string {
-  const roles = splitRoles(role);
-  if (roles.length === 0) throw new AuthError("ROLE_NOT_FOUND");
-  const unknown = unknownRoles(config, roles);
-  if (unknown.length > 0) {
-    throw new AuthError("ROLE_NOT_FOUND", { message: `ROLE_NOT_FOUND: ${unknown.join(", ")}` });
-  }
-  return joinRoles(roles);
-}
-
-/**
- * create with `owner` as its creator: the slug rule, allowUserToCreateOrganization and
- * organizationLimit for the owner, the hooks and the default team, as over HTTP.
- */
-export async function createOrganizationAsOperator(
-  sql: Sql,
-  config: AuthdConfig,
-  owner: UserRow,
-  input: Omit<CreateOrganizationInput, "userId" | "keepCurrentActiveOrganization">,
-): Promise<{ organization: OrganizationRow; member: MemberRow; teamId: string | null }> {
-  if (!ORGANIZATION_SLUG_PATTERN.test(input.slug) || input.slug.length > 100) {
-    throw new AuthError("VALIDATION_ERROR", {
-      message: "a slug is lowercase letters and digits, joined by single hyphens",
-    });
-  }
-  return createOrganizationFor(sql, config, owner, input, {
-    actorType: "cli",
-    actorId: null,
-    ipAddress: null,
-    activeForSession: null,
-    creations: createOrganizationCreations(sql),
-  });
-}
-
-/** delete: refused when deletion is disabled; the hooks run with no user. */
-export async function deleteOrganizationAsOperator(
-  sql: Sql,
-  config: AuthdConfig,
-  organization: OrganizationRow,
-): Promise<OrganizationRow> {
-  if (config.organization.disableOrganizationDeletion) {
-    throw new AuthError("ORGANIZATION_DELETION_DISABLED");
-  }
-  return deleteOrganizationWithHooks(sql, config, organization, CLI_AUDIT, null);
-}
-
 /** Every member with their user, oldest first, read page by page. */
-export async function listMembersAsOperator(
+export async function listAllMembers(
   sql: Queryable,
   organization: OrganizationRow,
 ): Promise<MemberWithUser[]> {
@@ -794,23 +814,24 @@ async function membershipLimitReached(
 }
 
 /**
- * add a member directly: the roles exist, one membership per user, the membership
+ * add a member directly (the operator; Better Auth offers it only to server code): the roles exist, one membership per user, the membership
  * limit. With `team` (teams enabled), the new member joins it in the same transaction
  * under add-team-member's rules (the team member limit), so a refusal adds nobody.
  */
-export async function addMemberAsOperator(
-  sql: Sql,
-  config: AuthdConfig,
+export async function addMember(
+  deps: OrganizationDeps,
+  actor: OperatorActor,
   organization: OrganizationRow,
   user: UserRow,
   role: string | readonly string[],
-  team: TeamRow | null = null,
+  teamId: string | null = null,
 ): Promise<{ member: MemberRow; teamMember: TeamMemberRow | null }> {
+  const { sql, config } = deps;
   const newRole = requireKnownRoles(config, role);
   // Without teams there is no team to name (as an invitation's teamId).
-  if (team && !config.organization.teams.enabled) throw new AuthError("TEAM_NOT_FOUND");
-  const joinTeam = team
-    ? await prepareTeamMemberAsOperator({ sql, config }, organization, team, user.id)
+  if (teamId && !config.organization.teams.enabled) throw new AuthError("TEAM_NOT_FOUND");
+  const joinTeam = teamId
+    ? await deps.teams.prepareJoin(actor, organization, teamId, user.id)
     : null;
   try {
     return await transaction(sql, async (tx) => {
@@ -830,13 +851,13 @@ export async function addMemberAsOperator(
       });
       await recordAuditEvent(tx, {
         action: "organization.member_added",
-        actorType: "cli",
+        ...auditActorOf(actor),
         targetType: "user",
         targetId: user.id,
         organizationId: organization.id,
-        details: team ? { role: newRole, teamId: team.id } : { role: newRole },
+        details: teamId ? { role: newRole, teamId } : { role: newRole },
       });
-      const teamMember = joinTeam ? (await joinTeam(tx)).member : null;
+      const teamMember = joinTeam ? await joinTeam(tx) : null;
       return { member, teamMember };
     });
   } catch (error) {
@@ -845,67 +866,4 @@ export async function addMemberAsOperator(
     }
     throw error;
   }
-}
-
-/** set-role: the roles exist; the last owner cannot be demoted. */
-export async function setMemberRoleAsOperator(
-  sql: Sql,
-  config: AuthdConfig,
-  organization: OrganizationRow,
-  user: UserRow,
-  role: string | readonly string[],
-): Promise<MemberRow> {
-  const newRole = requireKnownRoles(config, role);
-  return transaction(sql, async (tx) => {
-    await lockOrganization(tx, organization.id);
-    const target = await findMember(tx, organization.id, user.id);
-    if (!target) throw new AuthError("MEMBER_NOT_FOUND");
-    return changeMemberRole(tx, config, organization, target, newRole, CLI_AUDIT);
-  });
-}
-
-/** remove: the only owner cannot be removed; team memberships and active state go too. */
-export async function removeMemberAsOperator(
-  sql: Sql,
-  config: AuthdConfig,
-  organization: OrganizationRow,
-  user: UserRow,
-): Promise<MemberWithUser> {
-  return transaction(sql, async (tx) => {
-    await lockOrganization(tx, organization.id);
-    const target = await findMember(tx, organization.id, user.id);
-    if (!target) throw new AuthError("MEMBER_NOT_FOUND");
-    return removeMemberKeepingAnOwner(tx, config, organization, target, CLI_AUDIT);
-  });
-}
-
-/**
- * update as the operator: the slug rule and length limits of the HTTP body, a taken
- * slug is ORGANIZATION_SLUG_ALREADY_TAKEN; only the given fields change.
- */
-export async function updateOrganizationAsOperator(
-  sql: Sql,
-  organization: OrganizationRow,
-  data: {
-    name?: string;
-    slug?: string;
-    logo?: string | null;
-    metadata?: Record<string, unknown> | null;
-  },
-): Promise<OrganizationRow> {
-  if (data.name !== undefined && (data.name.length === 0 || data.name.length > 255)) {
-    throw new AuthError("VALIDATION_ERROR", { message: "a name has 1 to 255 characters" });
-  }
-  if (
-    data.slug !== undefined &&
-    (!ORGANIZATION_SLUG_PATTERN.test(data.slug) || data.slug.length > 100)
-  ) {
-    throw new AuthError("VALIDATION_ERROR", {
-      message: "a slug is lowercase letters and digits, joined by single hyphens",
-    });
-  }
-  if (data.logo && data.logo.length > 2048) {
-    throw new AuthError("VALIDATION_ERROR", { message: "a logo URL has at most 2048 characters" });
-  }
-  return applyOrganizationUpdate(sql, organization, data, CLI_AUDIT);
 }

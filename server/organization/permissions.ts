@@ -6,6 +6,7 @@
  * `has-permission`.
  */
 import type { AuthdConfig } from "../config.js";
+import { AuthError } from "../errors.js";
 
 export type Statement = Record<string, readonly string[]>;
 
@@ -71,4 +72,15 @@ export function hasPermission(
 /** Does `role` include the creator role (owner by default)? */
 export function isCreatorRole(config: AuthdConfig, role: string): boolean {
   return splitRoles(role).includes(config.organization.creatorRole);
+}
+
+/** The roles named must exist (ROLE_NOT_FOUND lists those that do not); answers them joined. */
+export function requireKnownRoles(config: AuthdConfig, role: string | readonly string[]): string {
+  const roles = splitRoles(role);
+  if (roles.length === 0) throw new AuthError("ROLE_NOT_FOUND");
+  const unknown = unknownRoles(config, roles);
+  if (unknown.length > 0) {
+    throw new AuthError("ROLE_NOT_FOUND", { message: `ROLE_NOT_FOUND: ${unknown.join(", ")}` });
+  }
+  return joinRoles(roles);
 }

@@ -8,10 +8,9 @@ import { z } from "zod";
 import { AuthError } from "../errors.js";
 import {
   type AuthContext,
-  clientInfo,
-  type ResolvedSession,
   requireSession,
   requireSessionWith,
+  userActor,
 } from "../http/auth-context.js";
 import { boundedString } from "../http/schemas.js";
 import type { ZodTypeProvider } from "../http/validation.js";
@@ -24,10 +23,8 @@ import {
   organizationVersionOf,
 } from "./full-organization.js";
 import {
-  type Actor,
   checkSlug,
   createOrganization,
-  createOrganizationCreations,
   deleteOrganization,
   leaveOrganization,
   memberResponse,
@@ -116,23 +113,13 @@ const hasPermissionBody = z.object({
   permission: permissionsShape.optional(),
 });
 
-function actorOf(current: ResolvedSession, ipAddress: string | null): Actor {
-  return {
-    user: current.user,
-    sessionId: current.session.id,
-    activeOrganizationId: current.session.activeOrganizationId,
-    ipAddress,
-  };
-}
-
 export function organizationRoutes(context: AuthContext) {
   const { config, sql } = context;
   // Built answers by the content versions they show (one cache each per app).
   const fullOrganizations = new AnswerCache(16 * 1024 * 1024);
   const organizationLists = new AnswerCache(8 * 1024 * 1024);
   const invitingRoles = invitingRolesOf(config);
-  // Plain creations of this app share statements.
-  const creations = createOrganizationCreations(sql);
+  const deps = context.domains.organizations;
   return async (app: FastifyInstance): Promise<void> => {
     const typed = app.withTypeProvider<ZodTypeProvider>();
     // organization.enabled: false answers 404 for every organization route.
@@ -142,15 +129,13 @@ export function organizationRoutes(context: AuthContext) {
       }
     });
     const actor = async (request: Parameters<typeof requireSession>[1]) =>
-      actorOf(await requireSession(context, request), clientInfo(request).ipAddress);
+      userActor(await requireSession(context, request), request);
 
     typed.post("/organization/create", { schema: { body: createBody } }, async (request) => {
       const { organization, member } = await createOrganization(
-        sql,
-        config,
+        deps,
         await actor(request),
         request.body,
-        creations,
       );
       // The organization with metadata and members (the creator's record).
       return { ...organizationResponse(organization), members: [memberResponse(member)] };
@@ -168,8 +153,7 @@ export function organizationRoutes(context: AuthContext) {
 
     typed.post("/organization/update", { schema: { body: updateBody } }, async (request) => {
       const organization = await updateOrganization(
-        sql,
-        config,
+        deps,
         await actor(request),
         { organizationId: request.body.organizationId },
         request.body.data,
@@ -182,8 +166,7 @@ export function organizationRoutes(context: AuthContext) {
       { schema: { body: z.object({ organizationId: id }) } },
       async (request) => {
         const deleted = await deleteOrganization(
-          sql,
-          config,
+          deps,
           await actor(request),
           request.body.organizationId,
         );
@@ -207,7 +190,7 @@ export function organizationRoutes(context: AuthContext) {
       const current = await requireSession(context, request);
       const organization = await setActiveOrganization(
         sql,
-        { ...actorOf(current, null), sessionId: current.session.id },
+        userActor(current, request),
         request.body,
       );
       return organization ? organizationResponse(organization) : null;
@@ -282,8 +265,7 @@ export function organizationRoutes(context: AuthContext) {
       { schema: { body: z.object({ organizationId: id }) } },
       async (request) => {
         const removed = await leaveOrganization(
-          sql,
-          config,
+          deps,
           await actor(request),
           request.body.organizationId,
         );
@@ -303,8 +285,7 @@ export function organizationRoutes(context: AuthContext) {
       },
       async (request) => {
         const removed = await removeMember(
-          sql,
-          config,
+          deps,
           await actor(request),
           { organizationId: request.body.organizationId },
           request.body.memberIdOrEmail,
@@ -326,11 +307,10 @@ export function organizationRoutes(context: AuthContext) {
       },
       async (request) => {
         const updated = await updateMemberRole(
-          sql,
-          config,
+          deps,
           await actor(request),
           { organizationId: request.body.organizationId },
-          request.body.memberId,
+          { memberId: request.body.memberId },
           request.body.role,
         );
         return memberResponse(updated);

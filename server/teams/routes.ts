@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { type AuthContext, type ResolvedSession, requireSession } from "../http/auth-context.js";
+import { type AuthContext, requireSession, userActor } from "../http/auth-context.js";
 import { boundedString } from "../http/schemas.js";
 import { readDontRemember, setSessionDataCookie } from "../http/session-cookies.js";
 import type { ZodTypeProvider } from "../http/validation.js";
@@ -19,7 +19,6 @@ import {
   removeTeam,
   removeTeamMember,
   setActiveTeam,
-  type TeamCaller,
   teamMemberResponse,
   teamResponse,
   updateTeam,
@@ -45,23 +44,14 @@ const setActiveTeamBody = z.object({ teamId: id.nullable().optional() });
 const listUserTeamsQuery = z.object({ organizationId: optionalId, userId: optionalId });
 const listTeamMembersQuery = z.object({ teamId: optionalId });
 
-function callerOf(current: ResolvedSession): TeamCaller {
-  return {
-    userId: current.user.id,
-    sessionId: current.session.id,
-    activeOrganizationId: current.session.activeOrganizationId,
-    activeTeamId: current.session.activeTeamId,
-  };
-}
-
 export function teamRoutes(context: AuthContext) {
   return async (app: FastifyInstance): Promise<void> => {
     const { organization } = context.config;
     if (!organization.enabled || !organization.teams.enabled) return;
     const typed = app.withTypeProvider<ZodTypeProvider>();
-    const deps = { sql: context.sql, config: context.config };
+    const deps = context.domains.teams;
     const caller = async (request: Parameters<typeof requireSession>[1]) =>
-      callerOf(await requireSession(context, request));
+      userActor(await requireSession(context, request), request);
 
     typed.post("/organization/create-team", { schema: { body: createTeamBody } }, async (request) =>
       teamResponse(await createTeam(deps, await caller(request), request.body)),
@@ -101,7 +91,7 @@ export function teamRoutes(context: AuthContext) {
       "/organization/add-team-member",
       { schema: { body: teamMemberBody } },
       async (request) =>
-        teamMemberResponse(await addTeamMember(deps, await caller(request), request.body)),
+        teamMemberResponse((await addTeamMember(deps, await caller(request), request.body)).member),
     );
 
     typed.post(
@@ -118,7 +108,11 @@ export function teamRoutes(context: AuthContext) {
       { schema: { body: setActiveTeamBody } },
       async (request, reply) => {
         const current = await requireSession(context, request);
-        const { team, session } = await setActiveTeam(deps, callerOf(current), request.body.teamId);
+        const { team, session } = await setActiveTeam(
+          deps,
+          userActor(current, request),
+          request.body.teamId,
+        );
         if (session) {
           // The cached session must show the new active team at once.
           setSessionDataCookie(

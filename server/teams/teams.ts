@@ -4,27 +4,31 @@
  * first proves the caller belongs to the organization the team is in (tenant isolation),
  * and the limits are counted under a row lock so concurrent calls cannot exceed them.
  */
+import { type Actor, auditActorOf, type UserActor } from "../actor.js";
 import { recordAuditEvent } from "../audit/audit.js";
 import type { AuthdConfig } from "../config.js";
 import { generateId } from "../crypto/random.js";
 import type { Sql, TransactionSql } from "../db/connection.js";
 import { isUniqueViolation, transaction } from "../db/transaction.js";
-import { AuthError } from "../errors.js";
-import { removeTeamFromPendingInvitations } from "../invitations/queries.js";
-import { accessOrganization, requirePermission } from "../organization/access.js";
-import { hasPermission } from "../organization/permissions.js";
+import { AuthError, type ErrorCode } from "../errors.js";
 import {
   findMember,
   lockMemberForShare,
   lockOrganization,
-  type OrganizationRow,
-} from "../organization/queries.js";
+  organizationOfActor,
+  requirePermission,
+} from "../organization/access.js";
+import type { TeamsOfOrganizations } from "../organization/organization.js";
+import type { PermissionRequest } from "../organization/permissions.js";
+import { hasPermission } from "../organization/permissions.js";
+import type { OrganizationRow } from "../organization/queries.js";
 import type { SessionRow } from "../sessions/queries.js";
 import { clearActiveTeamOfUser, setActiveTeamOfSession } from "../sessions/sessions.js";
 import {
   countTeamMembers,
   countTeams,
   deleteTeamMember,
+  deleteTeamMembershipsInOrganization,
   deleteTeamRow,
   findTeamById,
   findTeamInOrganization,
@@ -42,17 +46,28 @@ import {
 
 const TEAM_NAME_INDEX = "team_organization_name_key";
 
+/** The team reads, locks and writes invitations use inside their transactions. */
+export {
+  countTeamMembers,
+  findTeamInOrganization,
+  findTeamMember,
+  insertTeamMember,
+  lockTeam,
+} from "./queries.js";
+
+/**
+ * What teams need from invitations, which sit above them (an invitation names teams):
+ * given when the app or a command is built, so neither imports the other both ways.
+ */
+export interface InvitationsOfTeams {
+  /** Pending invitations stop naming a removed team (inside the removal's transaction). */
+  forgetTeam(tx: TransactionSql, organizationId: string, teamId: string): Promise<void>;
+}
+
 export interface TeamDeps {
   sql: Sql;
   config: AuthdConfig;
-}
-
-/** Who is calling: the session's user and what the session has active. */
-export interface TeamCaller {
-  userId: string;
-  sessionId: string;
-  activeOrganizationId: string | null;
-  activeTeamId: string | null;
+  invitations: InvitationsOfTeams;
 }
 
 export interface TeamResponse {
@@ -141,24 +156,19 @@ function duplicateNameToError(error: unknown): never {
   throw error;
 }
 
-/** Who acted, for the audit trail: a signed-in user over HTTP, or the CLI. */
-export interface TeamActor {
-  actorType: "user" | "cli";
-  actorId: string | null;
-}
-
 async function auditTeam(
   tx: TransactionSql,
-  actor: TeamActor,
+  actor: Actor,
   action: string,
   organizationId: string,
   target: { type: "team" | "user"; id: string },
   details: Record<string, unknown>,
 ): Promise<void> {
+  const { actorType, actorId } = auditActorOf(actor);
   await recordAuditEvent(tx, {
     action,
-    actorType: actor.actorType,
-    actorId: actor.actorId,
+    actorType,
+    actorId,
     targetType: target.type,
     targetId: target.id,
     organizationId,
@@ -172,14 +182,14 @@ async function auditTeam(
  */
 async function createTeamInOrganization(
   deps: TeamDeps,
-  actor: TeamActor,
+  actor: Actor,
   organization: OrganizationRow,
   name: string,
 ): Promise<TeamRow> {
   const maximum = await resolveLimit("maximumTeams", deps.config.organization.teams.maximumTeams, {
     organizationId: organization.id,
     organization,
-    userId: actor.actorId,
+    userId: actor.kind === "user" ? actor.user.id : null,
   });
   try {
     return await transaction(deps.sql, async (tx) => {
@@ -213,7 +223,7 @@ async function createTeamInOrganization(
 /** Only the name changes; a name taken in the organization is TEAM_ALREADY_EXISTS. */
 async function renameTeamInOrganization(
   deps: TeamDeps,
-  actor: TeamActor,
+  actor: Actor,
   organization: OrganizationRow,
   team: TeamRow,
   name: string,
@@ -248,7 +258,7 @@ async function renameTeamInOrganization(
  */
 async function removeTeamFromOrganization(
   deps: TeamDeps,
-  actor: TeamActor,
+  actor: Actor,
   organization: OrganizationRow,
   teamId: string,
   refuse?: (tx: TransactionSql, team: TeamRow) => Promise<void>,
@@ -269,7 +279,7 @@ async function removeTeamFromOrganization(
     const deleted = await deleteTeamRow(tx, team.id);
     if (!deleted) throw new AuthError("TEAM_NOT_FOUND");
     // Pending invitations no longer name it (accepting would skip it anyway).
-    await removeTeamFromPendingInvitations(tx, organization.id, team.id);
+    await deps.invitations.forgetTeam(tx, organization.id, team.id);
     await auditTeam(
       tx,
       actor,
@@ -290,7 +300,7 @@ async function removeTeamFromOrganization(
  */
 function teamMemberLimit(
   deps: TeamDeps,
-  actor: TeamActor,
+  actor: Actor,
   organization: OrganizationRow,
   team: TeamRow,
   userId: string,
@@ -303,7 +313,7 @@ function teamMemberLimit(
       team,
       organizationId: organization.id,
       organization,
-      userId: actor.actorId ?? userId,
+      userId: actor.kind === "user" ? actor.user.id : userId,
     },
   );
 }
@@ -316,7 +326,7 @@ function teamMemberLimit(
  */
 async function joinTeam(
   tx: TransactionSql,
-  actor: TeamActor,
+  actor: Actor,
   organization: OrganizationRow,
   team: TeamRow,
   userId: string,
@@ -351,7 +361,7 @@ async function joinTeam(
 /** add-team-member's rules (teamMemberLimit, then joinTeam) in a transaction of its own. */
 async function addMemberToTeam(
   deps: TeamDeps,
-  actor: TeamActor,
+  actor: Actor,
   organization: OrganizationRow,
   team: TeamRow,
   userId: string,
@@ -363,7 +373,7 @@ async function addMemberToTeam(
 /** Takes a user out of a team; their sessions lose it as the active team. */
 async function removeMemberFromTeam(
   deps: TeamDeps,
-  actor: TeamActor,
+  actor: Actor,
   organization: OrganizationRow,
   team: TeamRow,
   userId: string,
@@ -387,37 +397,48 @@ async function removeMemberFromTeam(
   });
 }
 
-const CLI_ACTOR: TeamActor = { actorType: "cli", actorId: null };
+/**
+ * The organization a team operation is about. A user must be a member (`notMember`
+ * otherwise) and hold `permission` (`denied` otherwise); the operator is neither checked
+ * nor a member.
+ */
+function organizationFor(
+  deps: TeamDeps,
+  actor: Actor,
+  organizationId: string | undefined,
+  rule: { notMember?: ErrorCode; permission: PermissionRequest; denied: ErrorCode },
+): Promise<OrganizationRow> {
+  return organizationOfActor(deps.sql, deps.config, actor, { organizationId }, rule).then(
+    (access) => access.organization,
+  );
+}
 
-function userActor(caller: TeamCaller): TeamActor {
-  return { actorType: "user", actorId: caller.userId };
+/** A team name has 1 to 255 characters (the HTTP body says so too). */
+function requireTeamName(name: string): string {
+  if (name.length === 0 || name.length > 255) {
+    throw new AuthError("VALIDATION_ERROR", { message: "a team name has 1 to 255 characters" });
+  }
+  return name;
 }
 
 /**
- * create-team: a member with team:create adds a team to the organization (the given
- * one, else the active one). The creator is not put in it (as in Better Auth).
+ * create-team: a member with team:create (or the operator) adds a team to the
+ * organization (the given one, else the active one). The creator is not put in it (as
+ * in Better Auth).
  */
 export async function createTeam(
   deps: TeamDeps,
-  caller: TeamCaller,
+  actor: Actor,
   input: { name: string; organizationId?: string },
 ): Promise<TeamRow> {
-  const { organization, member } = await accessOrganization(
-    deps.sql,
-    caller.userId,
-    { organizationId: input.organizationId },
-    caller.activeOrganizationId,
+  const organization = await organizationFor(deps, actor, input.organizationId, {
     // A non-member is told so, as on the other team routes (Better Auth answers an
     // invitation code here, which names the wrong reason).
-    { notMember: "YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION" },
-  );
-  requirePermission(
-    deps.config,
-    member,
-    { team: ["create"] },
-    "YOU_ARE_NOT_ALLOWED_TO_CREATE_TEAMS_IN_THIS_ORGANIZATION",
-  );
-  return createTeamInOrganization(deps, userActor(caller), organization, input.name);
+    notMember: "YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION",
+    permission: { team: ["create"] },
+    denied: "YOU_ARE_NOT_ALLOWED_TO_CREATE_TEAMS_IN_THIS_ORGANIZATION",
+  });
+  return createTeamInOrganization(deps, actor, organization, requireTeamName(input.name));
 }
 
 /**
@@ -426,26 +447,18 @@ export async function createTeam(
  */
 export async function updateTeam(
   deps: TeamDeps,
-  caller: TeamCaller,
+  actor: Actor,
   input: { teamId: string; name?: string; organizationId?: string },
 ): Promise<TeamRow> {
-  const { organization, member } = await accessOrganization(
-    deps.sql,
-    caller.userId,
-    { organizationId: input.organizationId },
-    caller.activeOrganizationId,
-    { notMember: "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_TEAM" },
-  );
-  requirePermission(
-    deps.config,
-    member,
-    { team: ["update"] },
-    "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_TEAM",
-  );
+  const organization = await organizationFor(deps, actor, input.organizationId, {
+    notMember: "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_TEAM",
+    permission: { team: ["update"] },
+    denied: "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_TEAM",
+  });
   const team = await findTeamInOrganization(deps.sql, organization.id, input.teamId);
   if (!team) throw new AuthError("TEAM_NOT_FOUND");
   if (input.name === undefined) return team;
-  return renameTeamInOrganization(deps, userActor(caller), organization, team, input.name);
+  return renameTeamInOrganization(deps, actor, organization, team, requireTeamName(input.name));
 }
 
 /**
@@ -454,107 +467,120 @@ export async function updateTeam(
  */
 export async function removeTeam(
   deps: TeamDeps,
-  caller: TeamCaller,
+  actor: Actor,
   input: { teamId: string; organizationId?: string },
-): Promise<void> {
-  const { organization, member } = await accessOrganization(
-    deps.sql,
-    caller.userId,
-    { organizationId: input.organizationId },
-    caller.activeOrganizationId,
-    { notMember: "YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_TEAM" },
-  );
-  requirePermission(
-    deps.config,
-    member,
-    { team: ["delete"] },
-    "YOU_ARE_NOT_ALLOWED_TO_DELETE_TEAMS_IN_THIS_ORGANIZATION",
-  );
-  await removeTeamFromOrganization(
-    deps,
-    userActor(caller),
-    organization,
-    input.teamId,
-    async (tx, team) => {
-      // "The team they belong to" is a team they are in, or their active team.
-      if (
-        caller.activeTeamId === team.id ||
-        (await findTeamMember(tx, team.id, caller.userId)) !== undefined
-      ) {
-        throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_TEAM");
-      }
-    },
-  );
+): Promise<TeamRow> {
+  const organization = await organizationFor(deps, actor, input.organizationId, {
+    notMember: "YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_TEAM",
+    permission: { team: ["delete"] },
+    denied: "YOU_ARE_NOT_ALLOWED_TO_DELETE_TEAMS_IN_THIS_ORGANIZATION",
+  });
+  if (actor.kind === "operator") {
+    return removeTeamFromOrganization(deps, actor, organization, input.teamId);
+  }
+  return removeTeamFromOrganization(deps, actor, organization, input.teamId, async (tx, team) => {
+    // "The team they belong to" is a team they are in, or their active team.
+    if (
+      actor.session?.activeTeamId === team.id ||
+      (await findTeamMember(tx, team.id, actor.user.id)) !== undefined
+    ) {
+      throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_TEAM");
+    }
+  });
 }
 
 /**
- * list-teams: the active organization takes precedence over the query, and a
- * non-member is answered FORBIDDEN. The organization is not looked
- * up on its own, so an unknown id and another tenant's id answer alike.
+ * list-teams: for a user the active organization takes precedence over the query, and
+ * a non-member is answered FORBIDDEN. The organization is not looked up on its own, so
+ * an unknown id and another tenant's id answer alike. The operator names one.
  */
 export async function listTeams(
   deps: TeamDeps,
-  caller: TeamCaller,
+  actor: Actor,
   input: { organizationId?: string },
 ): Promise<TeamRow[]> {
-  const organizationId = caller.activeOrganizationId ?? input.organizationId;
+  if (actor.kind === "operator") {
+    const organization = await organizationFor(deps, actor, input.organizationId, {
+      permission: {},
+      denied: "YOU_ARE_NOT_ALLOWED_TO_ACCESS_THIS_ORGANIZATION",
+    });
+    return listTeamsOfOrganization(deps.sql, organization.id);
+  }
+  const organizationId = actor.session?.activeOrganizationId ?? input.organizationId;
   if (!organizationId) throw new AuthError("NO_ACTIVE_ORGANIZATION");
-  if (!(await findMember(deps.sql, organizationId, caller.userId))) {
+  if (!(await findMember(deps.sql, organizationId, actor.user.id))) {
     throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_ACCESS_THIS_ORGANIZATION");
   }
   return listTeamsOfOrganization(deps.sql, organizationId);
 }
 
-/**
- * add-team-member: a member with member:update puts a member of the organization in
- * one of its teams (idempotent; the team member limit holds under concurrency).
- */
-export async function addTeamMember(
-  deps: TeamDeps,
-  caller: TeamCaller,
-  input: { teamId: string; userId: string; organizationId?: string },
-): Promise<TeamMemberRow> {
-  const { organization, member } = await accessOrganization(
-    deps.sql,
-    caller.userId,
-    { organizationId: input.organizationId },
-    caller.activeOrganizationId,
-  );
-  requirePermission(
-    deps.config,
-    member,
-    { member: ["update"] },
-    "YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_TEAM_MEMBER",
-  );
-  const team = await findTeamInOrganization(deps.sql, organization.id, input.teamId);
-  if (!team) throw new AuthError("TEAM_NOT_FOUND");
-  return (await addMemberToTeam(deps, userActor(caller), organization, team, input.userId)).member;
+/** A team of the organization by id, else by its name (unique per organization). */
+export async function findTeamByIdOrName(
+  sql: Sql,
+  organization: OrganizationRow,
+  idOrName: string,
+): Promise<TeamRow> {
+  const team =
+    (await findTeamInOrganization(sql, organization.id, idOrName)) ??
+    (await listTeamsOfOrganization(sql, organization.id)).find((row) => row.name === idOrName);
+  if (!team) throw new AuthError("TEAM_NOT_FOUND", { message: `Team not found: ${idOrName}` });
+  return team;
 }
 
 /**
- * remove-team-member: a member with member:delete takes a user out of a team of the
- * organization. Sessions of that user lose the team as their active team.
+ * add-team-member: a member with member:update (or the operator) puts a member of the
+ * organization in one of its teams (idempotent: `added` says whether they were new; the
+ * team member limit holds under concurrency).
+ */
+export async function addTeamMember(
+  deps: TeamDeps,
+  actor: Actor,
+  input: { teamId: string; userId: string; organizationId?: string },
+): Promise<{ member: TeamMemberRow; added: boolean }> {
+  const organization = await organizationFor(deps, actor, input.organizationId, {
+    permission: { member: ["update"] },
+    denied: "YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_TEAM_MEMBER",
+  });
+  const team = await findTeamInOrganization(deps.sql, organization.id, input.teamId);
+  if (!team) throw new AuthError("TEAM_NOT_FOUND");
+  return addMemberToTeam(deps, actor, organization, team, input.userId);
+}
+
+/**
+ * add-team-member as one step of a larger write (adding a member straight into a
+ * team): the team member limit is resolved now, before any lock; the answered function
+ * puts the user in the team inside the caller's transaction, with the same rules, so a
+ * refusal rolls back the caller's writes too.
+ */
+export async function prepareTeamMember(
+  deps: TeamDeps,
+  actor: Actor,
+  organization: OrganizationRow,
+  teamId: string,
+  userId: string,
+): Promise<(tx: TransactionSql) => Promise<TeamMemberRow>> {
+  const team = await findTeamInOrganization(deps.sql, organization.id, teamId);
+  if (!team) throw new AuthError("TEAM_NOT_FOUND");
+  const maximum = await teamMemberLimit(deps, actor, organization, team, userId);
+  return async (tx) => (await joinTeam(tx, actor, organization, team, userId, maximum)).member;
+}
+
+/**
+ * remove-team-member: a member with member:delete (or the operator) takes a user out of
+ * a team of the organization. Sessions of that user lose the team as their active team.
  */
 export async function removeTeamMember(
   deps: TeamDeps,
-  caller: TeamCaller,
+  actor: Actor,
   input: { teamId: string; userId: string; organizationId?: string },
 ): Promise<void> {
-  const { organization, member } = await accessOrganization(
-    deps.sql,
-    caller.userId,
-    { organizationId: input.organizationId },
-    caller.activeOrganizationId,
-  );
-  requirePermission(
-    deps.config,
-    member,
-    { member: ["delete"] },
-    "YOU_ARE_NOT_ALLOWED_TO_REMOVE_A_TEAM_MEMBER",
-  );
+  const organization = await organizationFor(deps, actor, input.organizationId, {
+    permission: { member: ["delete"] },
+    denied: "YOU_ARE_NOT_ALLOWED_TO_REMOVE_A_TEAM_MEMBER",
+  });
   const team = await findTeamInOrganization(deps.sql, organization.id, input.teamId);
   if (!team) throw new AuthError("TEAM_NOT_FOUND");
-  await removeMemberFromTeam(deps, userActor(caller), organization, team, input.userId);
+  await removeMemberFromTeam(deps, actor, organization, team, input.userId);
 }
 
 /**
@@ -565,25 +591,26 @@ export async function removeTeamMember(
  */
 export async function setActiveTeam(
   deps: TeamDeps,
-  caller: TeamCaller,
+  actor: UserActor & { session: SessionRow },
   teamId: string | null | undefined,
 ): Promise<{ team: TeamRow | null; session: SessionRow | null }> {
+  const { session: current } = actor;
   if (teamId === null) {
-    const session = await setActiveTeamOfSession(deps.sql, caller.sessionId, null);
+    const session = await setActiveTeamOfSession(deps.sql, current.id, null);
     return { team: null, session: session ?? null };
   }
-  const organizationId = caller.activeOrganizationId;
+  const organizationId = current.activeOrganizationId;
   if (!organizationId) throw new AuthError("NO_ACTIVE_ORGANIZATION");
-  const wanted = teamId ?? caller.activeTeamId;
+  const wanted = teamId ?? current.activeTeamId;
   if (!wanted) return { team: null, session: null };
   const team = await findTeamInOrganization(deps.sql, organizationId, wanted);
   if (!team) throw new AuthError("TEAM_NOT_FOUND");
-  if (!(await findTeamMember(deps.sql, team.id, caller.userId))) {
+  if (!(await findTeamMember(deps.sql, team.id, actor.user.id))) {
     // As in Better Auth, this endpoint answers the code with 403, the others with 400.
     throw new AuthError("USER_IS_NOT_A_MEMBER_OF_THE_TEAM", { status: 403 });
   }
-  if (team.id === caller.activeTeamId) return { team, session: null };
-  const session = await setActiveTeamOfSession(deps.sql, caller.sessionId, team.id);
+  if (team.id === current.activeTeamId) return { team, session: null };
+  const session = await setActiveTeamOfSession(deps.sql, current.id, team.id);
   return { team, session: session ?? null };
 }
 
@@ -594,19 +621,20 @@ export async function setActiveTeam(
  */
 export async function listUserTeams(
   deps: TeamDeps,
-  caller: TeamCaller,
+  actor: UserActor,
   input: { organizationId?: string; userId?: string },
 ): Promise<TeamRow[]> {
-  if (input.userId === undefined || input.userId === caller.userId) {
-    if (input.organizationId === undefined) return listTeamsOfUser(deps.sql, caller.userId);
-    if (!(await findMember(deps.sql, input.organizationId, caller.userId))) {
+  const callerId = actor.user.id;
+  if (input.userId === undefined || input.userId === callerId) {
+    if (input.organizationId === undefined) return listTeamsOfUser(deps.sql, callerId);
+    if (!(await findMember(deps.sql, input.organizationId, callerId))) {
       throw new AuthError("YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION");
     }
-    return listTeamsOfUser(deps.sql, caller.userId, input.organizationId);
+    return listTeamsOfUser(deps.sql, callerId, input.organizationId);
   }
-  const organizationId = input.organizationId ?? caller.activeOrganizationId;
+  const organizationId = input.organizationId ?? actor.session?.activeOrganizationId;
   if (!organizationId) throw new AuthError("NO_ACTIVE_ORGANIZATION");
-  const member = await findMember(deps.sql, organizationId, caller.userId);
+  const member = await findMember(deps.sql, organizationId, callerId);
   if (!member) throw new AuthError("YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION");
   requirePermission(
     deps.config,
@@ -628,119 +656,32 @@ export async function listUserTeams(
  */
 export async function listMembersOfTeam(
   deps: TeamDeps,
-  caller: TeamCaller,
+  actor: UserActor,
   input: { teamId?: string },
 ): Promise<TeamMemberRow[]> {
-  const teamId = input.teamId ?? caller.activeTeamId;
+  const teamId = input.teamId ?? actor.session?.activeTeamId;
   if (!teamId) throw new AuthError("YOU_DO_NOT_HAVE_AN_ACTIVE_TEAM");
   const team = await findTeamById(deps.sql, teamId);
   if (!team) throw new AuthError("TEAM_NOT_FOUND");
-  const member = await findMember(deps.sql, team.organizationId, caller.userId);
+  const member = await findMember(deps.sql, team.organizationId, actor.user.id);
   if (!member) throw new AuthError("TEAM_NOT_FOUND");
   if (
     !hasPermission(deps.config, member.role, { member: ["update"] }) &&
-    !(await findTeamMember(deps.sql, team.id, caller.userId))
+    !(await findTeamMember(deps.sql, team.id, actor.user.id))
   ) {
     throw new AuthError("USER_IS_NOT_A_MEMBER_OF_THE_TEAM");
   }
   return listTeamMembers(deps.sql, team.id);
 }
 
-// --- The operator (`authd org team …`) ----------------------------------------------
-// The CLI acts as the operator of the installation, not as a member: these functions
-// apply the same rules as the ones above (unique names, maximumTeams, the last team,
-// the team member limit, only members of the organization join its teams) without a
-// membership or permission check, and audit as actor_type "cli".
-
-/** A team name has 1 to 255 characters (the HTTP body's rule). */
-function requireTeamName(name: string): string {
-  if (name.length === 0 || name.length > 255) {
-    throw new AuthError("VALIDATION_ERROR", { message: "a team name has 1 to 255 characters" });
-  }
-  return name;
-}
-
-/** Every team of the organization, oldest first. */
-export async function listTeamsAsOperator(
-  sql: Sql,
-  organization: OrganizationRow,
-): Promise<TeamRow[]> {
-  return listTeamsOfOrganization(sql, organization.id);
-}
-
-/** A team of the organization by id, else by its name (unique per organization). */
-export async function findTeamAsOperator(
-  sql: Sql,
-  organization: OrganizationRow,
-  idOrName: string,
-): Promise<TeamRow> {
-  const team =
-    (await findTeamInOrganization(sql, organization.id, idOrName)) ??
-    (await listTeamsOfOrganization(sql, organization.id)).find((row) => row.name === idOrName);
-  if (!team) throw new AuthError("TEAM_NOT_FOUND", { message: `Team not found: ${idOrName}` });
-  return team;
-}
-
-/** create-team from the CLI: the same rules, audited as the operator. */
-export async function createTeamAsOperator(
-  deps: TeamDeps,
-  organization: OrganizationRow,
-  name: string,
-): Promise<TeamRow> {
-  return createTeamInOrganization(deps, CLI_ACTOR, organization, requireTeamName(name));
-}
-
-/** update-team from the CLI: only the name changes. */
-export async function renameTeamAsOperator(
-  deps: TeamDeps,
-  organization: OrganizationRow,
-  team: TeamRow,
-  name: string,
-): Promise<TeamRow> {
-  return renameTeamInOrganization(deps, CLI_ACTOR, organization, team, requireTeamName(name));
-}
-
-/** remove-team from the CLI: the last team stays unless allowRemovingAllTeams. */
-export async function removeTeamAsOperator(
-  deps: TeamDeps,
-  organization: OrganizationRow,
-  team: TeamRow,
-): Promise<TeamRow> {
-  return removeTeamFromOrganization(deps, CLI_ACTOR, organization, team.id);
-}
-
-/** add-team-member from the CLI: `added` says whether the user was new to the team. */
-export async function addTeamMemberAsOperator(
-  deps: TeamDeps,
-  organization: OrganizationRow,
-  team: TeamRow,
-  userId: string,
-): Promise<{ member: TeamMemberRow; added: boolean }> {
-  return addMemberToTeam(deps, CLI_ACTOR, organization, team, userId);
-}
-
-/**
- * add-team-member from the CLI as one step of a larger write (`org member add --team`):
- * the team member limit is resolved now, before any lock; the answered function puts
- * the user in the team inside the caller's transaction, with the same rules, so a
- * refusal rolls back the caller's writes too.
- */
-export async function prepareTeamMemberAsOperator(
-  deps: TeamDeps,
-  organization: OrganizationRow,
-  team: TeamRow,
-  userId: string,
-): Promise<(tx: TransactionSql) => Promise<{ member: TeamMemberRow; added: boolean }>> {
-  const maximum = await teamMemberLimit(deps, CLI_ACTOR, organization, team, userId);
-  return (tx) => joinTeam(tx, CLI_ACTOR, organization, team, userId, maximum);
-}
-
-/** remove-team-member from the CLI. */
-export async function removeTeamMemberAsOperator(
-  deps: TeamDeps,
-  organization: OrganizationRow,
-  team: TeamRow,
-  userId: string,
-): Promise<void> {
-  await removeMemberFromTeam(deps, CLI_ACTOR, organization, team, userId);
+/** What the organization domain calls on teams, for the teams of `deps`' app or command. */
+export function teamsOfOrganizations(deps: TeamDeps): TeamsOfOrganizations {
+  return {
+    defaultTeamEnabled,
+    createDefaultTeam: async (tx, organization, userId) =>
+      (await createDefaultTeam(tx, organization, userId)).team.id,
+    removeFromTeams: deleteTeamMembershipsInOrganization,
+    prepareJoin: (actor, organization, teamId, userId) =>
+      prepareTeamMember(deps, actor, organization, teamId, userId),
+  };
 }
