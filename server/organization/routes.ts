@@ -13,7 +13,8 @@ import {
   requireSession,
   requireSessionWith,
 } from "../http/auth-context.js";
-import { boundedString } from "../http/schemas.js";
+import { boundedString, errorResponses, statusAnswer } from "../http/schemas.js";
+import { fastSerializerCompiler } from "../http/serialization.js";
 import type { ZodTypeProvider } from "../http/validation.js";
 import { accessOrganization } from "./access.js";
 import { AnswerCache } from "./answer-cache.js";
@@ -48,7 +49,15 @@ import {
   type MemberSortField,
   ORGANIZATION_LIST_KEY_OF_CALLER,
 } from "./queries.js";
-import { fullOrganizationJsonSchema } from "./wire.js";
+import {
+  createdOrganizationSchema,
+  fullOrganizationAnswer,
+  memberSchema,
+  membersPageSchema,
+  memberWithUserSchema,
+  organizationSchema,
+  permissionAnswer,
+} from "./schemas.js";
 
 /**
  * The slug rule (documented in docs/http-api.md): lowercase letters and digits in
@@ -144,21 +153,35 @@ export function organizationRoutes(context: AuthContext) {
     const actor = async (request: Parameters<typeof requireSession>[1]) =>
       actorOf(await requireSession(context, request), clientInfo(request).ipAddress);
 
-    typed.post("/organization/create", { schema: { body: createBody } }, async (request) => {
-      const { organization, member } = await createOrganization(
-        sql,
-        config,
-        await actor(request),
-        request.body,
-        creations,
-      );
-      // The organization with metadata and members (the creator's record).
-      return { ...organizationResponse(organization), members: [memberResponse(member)] };
-    });
+    typed.post(
+      "/organization/create",
+      {
+        schema: {
+          body: createBody,
+          response: { 200: createdOrganizationSchema, ...errorResponses(401, 403, 404) },
+        },
+      },
+      async (request) => {
+        const { organization, member } = await createOrganization(
+          sql,
+          config,
+          await actor(request),
+          request.body,
+          creations,
+        );
+        // The organization with metadata and members (the creator's record).
+        return { ...organizationResponse(organization), members: [memberResponse(member)] };
+      },
+    );
 
     typed.post(
       "/organization/check-slug",
-      { schema: { body: z.object({ slug: boundedString(100).min(1) }) } },
+      {
+        schema: {
+          body: z.object({ slug: boundedString(100).min(1) }),
+          response: { 200: statusAnswer, ...errorResponses(401, 403, 404) },
+        },
+      },
       async (request) => {
         await requireSession(context, request);
         await checkSlug(sql, request.body.slug);
@@ -166,20 +189,34 @@ export function organizationRoutes(context: AuthContext) {
       },
     );
 
-    typed.post("/organization/update", { schema: { body: updateBody } }, async (request) => {
-      const organization = await updateOrganization(
-        sql,
-        config,
-        await actor(request),
-        { organizationId: request.body.organizationId },
-        request.body.data,
-      );
-      return organizationResponse(organization);
-    });
+    typed.post(
+      "/organization/update",
+      {
+        schema: {
+          body: updateBody,
+          response: { 200: organizationSchema, ...errorResponses(401, 403, 404) },
+        },
+      },
+      async (request) => {
+        const organization = await updateOrganization(
+          sql,
+          config,
+          await actor(request),
+          { organizationId: request.body.organizationId },
+          request.body.data,
+        );
+        return organizationResponse(organization);
+      },
+    );
 
     typed.post(
       "/organization/delete",
-      { schema: { body: z.object({ organizationId: id }) } },
+      {
+        schema: {
+          body: z.object({ organizationId: id }),
+          response: { 200: organizationSchema, ...errorResponses(401, 403, 404) },
+        },
+      },
       async (request) => {
         const deleted = await deleteOrganization(
           sql,
@@ -191,31 +228,49 @@ export function organizationRoutes(context: AuthContext) {
       },
     );
 
-    typed.get("/organization/list", async (request, reply) => {
-      // The caller's organizations and their versions come with the session; an answer
-      // built for exactly those is sent again as it is.
-      const { current, value: key } = await requireSessionWith<string>(
-        context,
-        request,
-        ORGANIZATION_LIST_KEY_OF_CALLER,
-      );
-      const body = await organizationListJson(sql, organizationLists, current.user.id, key);
-      return reply.type("application/json; charset=utf-8").send(body);
-    });
+    typed.get(
+      "/organization/list",
+      { schema: { response: { 200: z.array(organizationSchema), ...errorResponses(401, 404) } } },
+      async (request, reply) => {
+        // The caller's organizations and their versions come with the session; an answer
+        // built for exactly those is sent again as it is.
+        const { current, value: key } = await requireSessionWith<string>(
+          context,
+          request,
+          ORGANIZATION_LIST_KEY_OF_CALLER,
+        );
+        const body = await organizationListJson(sql, organizationLists, current.user.id, key);
+        return reply.type("application/json; charset=utf-8").send(body);
+      },
+    );
 
-    typed.post("/organization/set-active", { schema: { body: setActiveBody } }, async (request) => {
-      const current = await requireSession(context, request);
-      const organization = await setActiveOrganization(
-        sql,
-        { ...actorOf(current, null), sessionId: current.session.id },
-        request.body,
-      );
-      return organization ? organizationResponse(organization) : null;
-    });
+    typed.post(
+      "/organization/set-active",
+      {
+        schema: {
+          body: setActiveBody,
+          response: { 200: organizationSchema.nullable(), ...errorResponses(401, 403, 404) },
+        },
+      },
+      async (request) => {
+        const current = await requireSession(context, request);
+        const organization = await setActiveOrganization(
+          sql,
+          { ...actorOf(current, null), sessionId: current.session.id },
+          request.body,
+        );
+        return organization ? organizationResponse(organization) : null;
+      },
+    );
 
     typed.get(
       "/organization/get-organization",
-      { schema: { querystring: selectorQuery } },
+      {
+        schema: {
+          querystring: selectorQuery,
+          response: { 200: organizationSchema.nullable(), ...errorResponses(401, 403, 404) },
+        },
+      },
       async (request) => {
         const current = await requireSession(context, request);
         if (
@@ -240,8 +295,10 @@ export function organizationRoutes(context: AuthContext) {
       {
         schema: {
           querystring: fullOrganizationQuery,
-          response: { 200: fullOrganizationJsonSchema },
+          response: { 200: fullOrganizationAnswer, ...errorResponses(401, 403, 404) },
         },
+        // Built answers are JSON text from PostgreSQL; null still goes through the schema.
+        serializerCompiler: fastSerializerCompiler,
       },
       async (request, reply) => {
         const { query } = request;
@@ -279,7 +336,12 @@ export function organizationRoutes(context: AuthContext) {
 
     typed.post(
       "/organization/leave",
-      { schema: { body: z.object({ organizationId: id }) } },
+      {
+        schema: {
+          body: z.object({ organizationId: id }),
+          response: { 200: memberWithUserSchema, ...errorResponses(401, 403, 404) },
+        },
+      },
       async (request) => {
         const removed = await leaveOrganization(
           sql,
@@ -299,6 +361,10 @@ export function organizationRoutes(context: AuthContext) {
             memberIdOrEmail: boundedString(320).min(1),
             organizationId: id.optional(),
           }),
+          response: {
+            200: z.object({ member: memberWithUserSchema }),
+            ...errorResponses(401, 403, 404),
+          },
         },
       },
       async (request) => {
@@ -322,6 +388,7 @@ export function organizationRoutes(context: AuthContext) {
             role: z.union([boundedString(255), z.array(boundedString(64)).max(16)]),
             organizationId: id.optional(),
           }),
+          response: { 200: memberSchema, ...errorResponses(401, 403, 404) },
         },
       },
       async (request) => {
@@ -337,23 +404,32 @@ export function organizationRoutes(context: AuthContext) {
       },
     );
 
-    typed.get("/organization/get-active-member", async (request) => {
-      const current = await requireSession(context, request);
-      const { member } = await accessOrganization(
-        sql,
-        current.user.id,
-        {},
-        current.session.activeOrganizationId,
-        { notMember: "MEMBER_NOT_FOUND" },
-      );
-      const withUser = await findMemberWithUser(sql, member.id);
-      if (!withUser) throw new AuthError("MEMBER_NOT_FOUND");
-      return memberWithUserResponse(withUser);
-    });
+    typed.get(
+      "/organization/get-active-member",
+      { schema: { response: { 200: memberWithUserSchema, ...errorResponses(401, 403, 404) } } },
+      async (request) => {
+        const current = await requireSession(context, request);
+        const { member } = await accessOrganization(
+          sql,
+          current.user.id,
+          {},
+          current.session.activeOrganizationId,
+          { notMember: "MEMBER_NOT_FOUND" },
+        );
+        const withUser = await findMemberWithUser(sql, member.id);
+        if (!withUser) throw new AuthError("MEMBER_NOT_FOUND");
+        return memberWithUserResponse(withUser);
+      },
+    );
 
     typed.get(
       "/organization/get-active-member-role",
-      { schema: { querystring: selectorQuery } },
+      {
+        schema: {
+          querystring: selectorQuery,
+          response: { 200: z.object({ role: z.string() }), ...errorResponses(401, 403, 404) },
+        },
+      },
       async (request) => {
         const current = await requireSession(context, request);
         const { member } = await accessOrganization(
@@ -369,7 +445,12 @@ export function organizationRoutes(context: AuthContext) {
 
     typed.get(
       "/organization/list-members",
-      { schema: { querystring: listMembersQuery } },
+      {
+        schema: {
+          querystring: listMembersQuery,
+          response: { 200: membersPageSchema, ...errorResponses(401, 403, 404) },
+        },
+      },
       async (request) => {
         const current = await requireSession(context, request);
         const { query } = request;
@@ -402,7 +483,12 @@ export function organizationRoutes(context: AuthContext) {
 
     typed.post(
       "/organization/has-permission",
-      { schema: { body: hasPermissionBody } },
+      {
+        schema: {
+          body: hasPermissionBody,
+          response: { 200: permissionAnswer, ...errorResponses(401, 403, 404) },
+        },
+      },
       async (request) => {
         const current = await requireSession(context, request);
         const { member } = await accessOrganization(
