@@ -3,6 +3,8 @@
  * tests, the benchmark and `authd serve` build it the same way.
  */
 
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import fastifyCookie from "@fastify/cookie";
 import Fastify, { type FastifyInstance, LogController } from "fastify";
 import type { Redis } from "ioredis";
@@ -10,11 +12,13 @@ import { accountRoutes } from "./accounts/routes.js";
 import { adminRoutes } from "./admin/routes.js";
 import type { AuthdConfig } from "./config.js";
 import type { Sql } from "./db/connection.js";
+import { packageRoot } from "./db/migrations.js";
 import { emailRoutes } from "./email/routes.js";
 import { healthRoutes, type Readiness } from "./health/routes.js";
 import type { AuthContext } from "./http/auth-context.js";
 import { registerErrorHandling } from "./http/error-handler.js";
 import { registerFormBodies } from "./http/form-body.js";
+import { registerOpenApi } from "./http/openapi.js";
 import { registerOriginChecks } from "./http/origin.js";
 import { registerRateLimit } from "./http/rate-limit.js";
 import { requestIdFor } from "./http/request-id.js";
@@ -49,6 +53,11 @@ function trustProxySetting(
   value: AuthdConfig["server"]["trustProxy"],
 ): boolean | string[] | ((address: string, hop: number) => boolean) {
   return typeof value === "number" ? (_address, hop) => hop < value : value;
+}
+
+function packageVersion(): string {
+  const manifest = JSON.parse(readFileSync(path.join(packageRoot(), "package.json"), "utf8"));
+  return String((manifest as { version?: unknown }).version ?? "0.0.0");
 }
 
 export async function buildApp(
@@ -120,6 +129,9 @@ export async function buildApp(
   const prefix = config.basePath === "/" ? "" : config.basePath;
 
   await app.register(healthRoutes(dependencies.sql, readiness));
+  // The probes (not under the base path, and served on the management port too) are
+  // left out of the OpenAPI document: it covers what registers from here on.
+  registerOpenApi(app, { prefix, version: packageVersion() });
   await app.register(pageRoutes, { prefix });
   for (const routes of [
     sessionRoutes,
