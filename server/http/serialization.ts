@@ -20,6 +20,22 @@ export function plainSerializerCompiler<T>(_route: RouteSchemaDef<T>): Serialize
   return stringify;
 }
 
+/**
+ * The schema without its `required` lists: fast-json-stringify throws on a missing
+ * required field, where JSON.stringify leaves it out. An answer is never refused for it.
+ */
+function withoutRequired(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutRequired);
+  if (typeof value !== "object" || value === null) return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(value)) {
+    // A property named "required" holds a schema, never an array of names.
+    if (key === "required" && Array.isArray(child)) continue;
+    copy[key] = withoutRequired(child);
+  }
+  return copy;
+}
+
 /** fast-json-stringify for 2xx answers; error bodies keep JSON.stringify. */
 export function fastSerializerCompiler<T>(route: RouteSchemaDef<T>): Serializer {
   if (!/^2/.test(String(route.httpStatus))) return stringify;
@@ -29,5 +45,5 @@ export function fastSerializerCompiler<T>(route: RouteSchemaDef<T>): Serializer 
   }
   // zod's JSON Schema types are wider than fast-json-stringify's; the shapes are the same
   // draft 2020-12 keywords.
-  return fastJson(toJsonSchema(schema, "output") as fastJson.Schema);
+  return fastJson(withoutRequired(toJsonSchema(schema, "output")) as fastJson.Schema);
 }
