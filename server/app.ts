@@ -2,6 +2,9 @@
  * buildApp: the Fastify instance with every plugin and route, and no listen(), so
  * tests, the benchmark and `authd serve` build it the same way.
  */
+
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import fastifyCookie from "@fastify/cookie";
 import Fastify, { type FastifyInstance, LogController } from "fastify";
 import type { Redis } from "ioredis";
@@ -9,15 +12,18 @@ import { accountRoutes } from "./accounts/routes.js";
 import { adminRoutes } from "./admin/routes.js";
 import type { AuthdConfig } from "./config.js";
 import type { Sql } from "./db/connection.js";
+import { packageRoot } from "./db/migrations.js";
 import { createDomains } from "./domains.js";
 import { emailRoutes } from "./email/routes.js";
 import { healthRoutes, type Readiness } from "./health/routes.js";
 import type { AuthContext } from "./http/auth-context.js";
 import { registerErrorHandling } from "./http/error-handler.js";
 import { registerFormBodies } from "./http/form-body.js";
+import { registerOpenApi } from "./http/openapi.js";
 import { registerOriginChecks } from "./http/origin.js";
 import { registerRateLimit } from "./http/rate-limit.js";
 import { requestIdFor } from "./http/request-id.js";
+import { plainSerializerCompiler } from "./http/serialization.js";
 import { zodValidatorCompiler } from "./http/validation.js";
 import { invitationRoutes } from "./invitations/routes.js";
 import { type Logger, lazyChildLogger, redactUrl, wantsPretty } from "./logger.js";
@@ -50,6 +56,11 @@ function trustProxySetting(
   return typeof value === "number" ? (_address, hop) => hop < value : value;
 }
 
+function packageVersion(): string {
+  const manifest = JSON.parse(readFileSync(path.join(packageRoot(), "package.json"), "utf8"));
+  return String((manifest as { version?: unknown }).version ?? "0.0.0");
+}
+
 export async function buildApp(
   config: AuthdConfig,
   dependencies: AppDependencies,
@@ -76,6 +87,8 @@ export async function buildApp(
   }) as unknown as FastifyInstance;
 
   app.setValidatorCompiler(zodValidatorCompiler);
+  // Response schemas are zod too; routes whose answers are hot pick fast-json-stringify.
+  app.setSerializerCompiler(plainSerializerCompiler);
   // JSON everywhere, forms where Better Auth accepts them; anything else is 415.
   app.removeContentTypeParser("text/plain");
   registerFormBodies(app, config.basePath);
@@ -118,6 +131,9 @@ export async function buildApp(
   const prefix = config.basePath === "/" ? "" : config.basePath;
 
   await app.register(healthRoutes(dependencies.sql, readiness));
+  // The probes (not under the base path, and served on the management port too) are
+  // left out of the OpenAPI document: it covers what registers from here on.
+  registerOpenApi(app, { prefix, version: packageVersion() });
   await app.register(pageRoutes, { prefix });
   for (const routes of [
     sessionRoutes,

@@ -1,18 +1,28 @@
 /**
- * Linked accounts: listing, account info and unlinking. Social linking comes with
- * social sign-in; credential accounts work here.
+ * Accounts a user signs in with: sign-up with email and password (the user and their
+ * credential account), checking a password, listing, account info and unlinking.
  */
 import { recordAuditEvent } from "../audit/audit.js";
 import type { AuthdConfig } from "../config.js";
+import { hashPassword, verifyPassword } from "../crypto/password.js";
+import { generateId } from "../crypto/random.js";
 import type { Queryable, Sql } from "../db/connection.js";
-import { transaction } from "../db/transaction.js";
+import { isUniqueViolation, transaction } from "../db/transaction.js";
 import { AuthError } from "../errors.js";
-import { findUserById } from "../users/users.js";
+import type { UserRow } from "../users/queries.js";
+import {
+  checkPasswordLength,
+  findUserById,
+  insertUser,
+  requireValidEmail,
+} from "../users/users.js";
 import {
   type AccountRow,
   countAccountsOfUser,
   deleteAccountById,
   findAccountOfUser,
+  findCredentialAccount,
+  insertCredentialAccount,
   listAccountsOfUser,
 } from "./queries.js";
 
@@ -24,8 +34,14 @@ function scopesOf(account: AccountRow): string[] {
  * A list-accounts entry in both generations' shapes: the older clients' `provider` and the
  * current client's `providerId` and `userId` (docs/compatibility.md).
  */
-/** What other domains read of accounts: the credential account and its provider id. */
-export { CREDENTIAL_PROVIDER, findCredentialAccount } from "./queries.js";
+/** What other domains use of accounts: the credential account, read and written. */
+export {
+  CREDENTIAL_PROVIDER,
+  findCredentialAccount,
+  insertCredentialAccount,
+  replacePasswordHash,
+  setCredentialPassword,
+} from "./queries.js";
 
 export function accountResponse(account: AccountRow) {
   return {
@@ -128,4 +144,55 @@ export async function unlinkAccount(
     },
     { isolation: "serializable" },
   );
+}
+
+export interface SignUpInput {
+  email: string;
+  password: string;
+  name: string;
+  image?: string | null;
+}
+
+/**
+ * Creates the user and its credential account in one transaction. A concurrent
+ * sign-up of the same address ends as USER_ALREADY_EXISTS, never a duplicate.
+ */
+export async function createUserWithPassword(
+  sql: Sql,
+  config: AuthdConfig,
+  input: SignUpInput,
+): Promise<UserRow> {
+  const email = requireValidEmail(input.email);
+  checkPasswordLength(config, input.password);
+  const passwordHash = await hashPassword(input.password);
+  try {
+    return await transaction(sql, async (tx) => {
+      const user = await insertUser(tx, {
+        id: generateId(),
+        email,
+        name: input.name,
+        image: input.image ?? null,
+        role: config.admin.defaultRole,
+      });
+      await insertCredentialAccount(tx, { id: generateId(), userId: user.id, passwordHash });
+      return user;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error, "user_email_key")) throw new AuthError("USER_ALREADY_EXISTS");
+    throw error;
+  }
+}
+
+/**
+ * Proves the caller is the user before deletion: with a password, it must match the
+ * credential account.
+ */
+export async function verifyUserPassword(
+  sql: Queryable,
+  userId: string,
+  password: string,
+): Promise<void> {
+  const account = await findCredentialAccount(sql, userId);
+  if (!account?.password) throw new AuthError("CREDENTIAL_ACCOUNT_NOT_FOUND");
+  if (!(await verifyPassword(account.password, password))) throw new AuthError("INVALID_PASSWORD");
 }

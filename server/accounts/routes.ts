@@ -3,6 +3,7 @@
  * GET query), unlink-account (the older clients' {providerId, accountId?} and the
  * current client's {accountId} row id).
  */
+
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { AuthError } from "../errors.js";
@@ -12,9 +13,10 @@ import {
   requireFreshSession,
   requireSession,
 } from "../http/auth-context.js";
-import { boundedString } from "../http/schemas.js";
+import { boundedString, errorResponses, statusAnswer } from "../http/schemas.js";
 import type { ZodTypeProvider } from "../http/validation.js";
 import { accountInfo, listAccounts, unlinkAccount } from "./accounts.js";
+import { accountInfoSchema, accountSchema } from "./schemas.js";
 
 const accountInfoInput = z.object({ accountId: boundedString(255).min(1) });
 const unlinkBody = z.object({
@@ -26,35 +28,63 @@ export function accountRoutes(context: AuthContext) {
   return async (app: FastifyInstance): Promise<void> => {
     const typed = app.withTypeProvider<ZodTypeProvider>();
 
-    typed.get("/list-accounts", async (request) => {
-      const { user } = await requireSession(context, request);
-      return listAccounts(context.sql, user.id);
-    });
+    typed.get(
+      "/list-accounts",
+      { schema: { response: { 200: z.array(accountSchema), ...errorResponses(401) } } },
+      async (request) => {
+        const { user } = await requireSession(context, request);
+        return listAccounts(context.sql, user.id);
+      },
+    );
 
-    typed.post("/account-info", { schema: { body: accountInfoInput } }, async (request) => {
-      const { user } = await requireSession(context, request);
-      return accountInfo(context.sql, user.id, request.body.accountId);
-    });
+    typed.post(
+      "/account-info",
+      {
+        schema: {
+          body: accountInfoInput,
+          response: { 200: accountInfoSchema, ...errorResponses(401, 404) },
+        },
+      },
+      async (request) => {
+        const { user } = await requireSession(context, request);
+        return accountInfo(context.sql, user.id, request.body.accountId);
+      },
+    );
 
-    typed.get("/account-info", { schema: { querystring: accountInfoInput } }, async (request) => {
-      const { user } = await requireSession(context, request);
-      return accountInfo(context.sql, user.id, request.query.accountId);
-    });
+    typed.get(
+      "/account-info",
+      {
+        schema: {
+          querystring: accountInfoInput,
+          response: { 200: accountInfoSchema, ...errorResponses(401, 404) },
+        },
+      },
+      async (request) => {
+        const { user } = await requireSession(context, request);
+        return accountInfo(context.sql, user.id, request.query.accountId);
+      },
+    );
 
-    typed.post("/unlink-account", { schema: { body: unlinkBody } }, async (request) => {
-      // Unlinking requires a fresh session.
-      const { user } = await requireFreshSession(context, request);
-      if (!request.body.providerId && !request.body.accountId) {
-        throw new AuthError("VALIDATION_ERROR", {
-          details: [{ path: "providerId", message: "providerId or accountId is required" }],
+    typed.post(
+      "/unlink-account",
+      {
+        schema: { body: unlinkBody, response: { 200: statusAnswer, ...errorResponses(401, 403) } },
+      },
+      async (request) => {
+        // Unlinking requires a fresh session.
+        const { user } = await requireFreshSession(context, request);
+        if (!request.body.providerId && !request.body.accountId) {
+          throw new AuthError("VALIDATION_ERROR", {
+            details: [{ path: "providerId", message: "providerId or accountId is required" }],
+          });
+        }
+        await unlinkAccount(context.sql, context.config, user.id, request.body, {
+          actorType: "user",
+          actorId: user.id,
+          ipAddress: clientInfo(request).ipAddress,
         });
-      }
-      await unlinkAccount(context.sql, context.config, user.id, request.body, {
-        actorType: "user",
-        actorId: user.id,
-        ipAddress: clientInfo(request).ipAddress,
-      });
-      return { status: true };
-    });
+        return { status: true };
+      },
+    );
   };
 }

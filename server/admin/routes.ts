@@ -4,6 +4,7 @@
  * permission gets 403 with the endpoint's YOU_ARE_NOT_ALLOWED_TO_* code. With
  * `admin.enabled: false` no route exists (404 NOT_FOUND).
  */
+
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { AuthError } from "../errors.js";
@@ -17,9 +18,12 @@ import {
   booleanish,
   boundedString,
   emailInput,
+  errorResponses,
   imageInput,
   nameInput,
   passwordInput,
+  statusAnswer,
+  successAnswer,
 } from "../http/schemas.js";
 import {
   clearAdminSessionCookie,
@@ -30,6 +34,7 @@ import {
   setSessionDataCookie,
 } from "../http/session-cookies.js";
 import type { ZodTypeProvider } from "../http/validation.js";
+import { sessionAndUserSchema, sessionSchema, userSchema } from "../sessions/schemas.js";
 import { findLiveSession, sessionResponse, userResponse } from "../sessions/sessions.js";
 import {
   ADMIN_STATEMENTS,
@@ -106,6 +111,15 @@ const listUsersQueryString = listUsersQuery.omit({ emailGlob: true, banned: true
   filterValue: z.union([booleanish, z.string().max(320)]).optional(),
 });
 
+const userAnswer = z.object({ user: userSchema });
+/** list-users: a page of users; limit and offset when they were asked for. */
+const userListAnswer = z.object({
+  users: z.array(userSchema),
+  total: z.number().int(),
+  limit: z.number().int().optional(),
+  offset: z.number().int().optional(),
+});
+
 export function adminRoutes(context: AuthContext) {
   return async (app: FastifyInstance): Promise<void> => {
     if (!context.config.admin.enabled) return;
@@ -123,24 +137,38 @@ export function adminRoutes(context: AuthContext) {
       } satisfies AdminActor;
     };
 
-    typed.post("/admin/create-user", { schema: { body: createUserBody } }, async (request) => {
-      const actor = await actorOf(request);
-      const { data, ...body } = request.body;
-      // Ban fields through create-user need the ban permission (as in Better Auth): refused.
-      if (data && ("banned" in data || "banReason" in data || "banExpires" in data)) {
-        throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_BAN_USERS");
-      }
-      const user = await createUser(deps, actor, {
-        ...body,
-        image: data?.image,
-        emailVerified: data?.emailVerified,
-      });
-      return { user: userResponse(user) };
-    });
+    typed.post(
+      "/admin/create-user",
+      {
+        schema: {
+          body: createUserBody,
+          response: { 200: userAnswer, ...errorResponses(401, 403, 422) },
+        },
+      },
+      async (request) => {
+        const actor = await actorOf(request);
+        const { data, ...body } = request.body;
+        // Ban fields through create-user need the ban permission (as in Better Auth): refused.
+        if (data && ("banned" in data || "banReason" in data || "banExpires" in data)) {
+          throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_BAN_USERS");
+        }
+        const user = await createUser(deps, actor, {
+          ...body,
+          image: data?.image,
+          emailVerified: data?.emailVerified,
+        });
+        return { user: userResponse(user) };
+      },
+    );
 
     typed.get(
       "/admin/list-users",
-      { schema: { querystring: listUsersQueryString } },
+      {
+        schema: {
+          querystring: listUsersQueryString,
+          response: { 200: userListAnswer, ...errorResponses(401, 403) },
+        },
+      },
       async (request) => {
         const actor = await actorOf(request);
         const result = await listUsers(deps, actor, request.query);
@@ -150,42 +178,88 @@ export function adminRoutes(context: AuthContext) {
 
     typed.get(
       "/admin/get-user",
-      { schema: { querystring: z.object({ id: userId }) } },
+      {
+        schema: {
+          querystring: z.object({ id: userId }),
+          response: { 200: userSchema, ...errorResponses(401, 403, 404) },
+        },
+      },
       async (request) => {
         const actor = await actorOf(request);
         return userResponse(await getUser(deps, actor, request.query.id));
       },
     );
 
-    typed.post("/admin/update-user", { schema: { body: updateUserBody } }, async (request) => {
-      const actor = await actorOf(request);
-      return userResponse(await updateUser(deps, actor, request.body.userId, request.body.data));
-    });
+    typed.post(
+      "/admin/update-user",
+      {
+        schema: {
+          body: updateUserBody,
+          response: { 200: userSchema, ...errorResponses(401, 403, 404) },
+        },
+      },
+      async (request) => {
+        const actor = await actorOf(request);
+        return userResponse(await updateUser(deps, actor, request.body.userId, request.body.data));
+      },
+    );
 
-    typed.post("/admin/set-role", { schema: { body: setRoleBody } }, async (request) => {
-      const actor = await actorOf(request);
-      return {
-        user: userResponse(await setRole(deps, actor, request.body.userId, request.body.role)),
-      };
-    });
+    typed.post(
+      "/admin/set-role",
+      {
+        schema: {
+          body: setRoleBody,
+          response: { 200: userAnswer, ...errorResponses(401, 403, 404) },
+        },
+      },
+      async (request) => {
+        const actor = await actorOf(request);
+        return {
+          user: userResponse(await setRole(deps, actor, request.body.userId, request.body.role)),
+        };
+      },
+    );
 
-    typed.post("/admin/ban-user", { schema: { body: banUserBody } }, async (request) => {
-      const actor = await actorOf(request);
-      const user = await banUser(deps, actor, request.body.userId, {
-        reason: request.body.banReason,
-        expiresIn: request.body.banExpiresIn,
-      });
-      return { user: userResponse(user) };
-    });
+    typed.post(
+      "/admin/ban-user",
+      {
+        schema: {
+          body: banUserBody,
+          response: { 200: userAnswer, ...errorResponses(401, 403, 404) },
+        },
+      },
+      async (request) => {
+        const actor = await actorOf(request);
+        const user = await banUser(deps, actor, request.body.userId, {
+          reason: request.body.banReason,
+          expiresIn: request.body.banExpiresIn,
+        });
+        return { user: userResponse(user) };
+      },
+    );
 
-    typed.post("/admin/unban-user", { schema: { body: userIdBody } }, async (request) => {
-      const actor = await actorOf(request);
-      return { user: userResponse(await unbanUser(deps, actor, request.body.userId)) };
-    });
+    typed.post(
+      "/admin/unban-user",
+      {
+        schema: {
+          body: userIdBody,
+          response: { 200: userAnswer, ...errorResponses(401, 403, 404) },
+        },
+      },
+      async (request) => {
+        const actor = await actorOf(request);
+        return { user: userResponse(await unbanUser(deps, actor, request.body.userId)) };
+      },
+    );
 
     typed.post(
       "/admin/impersonate-user",
-      { schema: { body: userIdBody } },
+      {
+        schema: {
+          body: userIdBody,
+          response: { 200: sessionAndUserSchema, ...errorResponses(401, 403, 404) },
+        },
+      },
       async (request, reply) => {
         const actor = await actorOf(request);
         const own = await requireSession(context, request);
@@ -213,35 +287,61 @@ export function adminRoutes(context: AuthContext) {
     );
 
     // No admin permission check: any impersonation session may end itself (as in Better Auth).
-    typed.post("/admin/stop-impersonating", async (request, reply) => {
-      const current = await requireSession(context, request);
-      if (!current.session.impersonatedBy) throw new AuthError("YOU_ARE_NOT_IMPERSONATING_ANYONE");
-      const saved = readAdminSessionCookie(request, context.cookies);
-      const admin = saved
-        ? await findLiveSession(context.sql, context.sessionLookups, saved.token)
-        : null;
-      if (!saved || !admin || admin.user.id !== current.session.impersonatedBy) {
-        throw new AuthError("SESSION_NOT_FOUND", { message: "Failed to find admin session" });
-      }
-      const client = clientInfo(request);
-      await stopImpersonating(deps, { kind: "user", user: admin.user, ...client }, current.session);
-      const rememberMe = !saved.dontRemember;
-      setSessionCookie(request, reply, context.cookies, saved.token, { rememberMe });
-      clearAdminSessionCookie(request, reply, context.cookies);
-      const payload = { session: sessionResponse(admin.session), user: userResponse(admin.user) };
-      setSessionDataCookie(request, reply, context.cookies, saved.token, payload, rememberMe);
-      return payload;
-    });
+    typed.post(
+      "/admin/stop-impersonating",
+      { schema: { response: { 200: sessionAndUserSchema, ...errorResponses(401, 403) } } },
+      async (request, reply) => {
+        const current = await requireSession(context, request);
+        if (!current.session.impersonatedBy)
+          throw new AuthError("YOU_ARE_NOT_IMPERSONATING_ANYONE");
+        const saved = readAdminSessionCookie(request, context.cookies);
+        const admin = saved
+          ? await findLiveSession(context.sql, context.sessionLookups, saved.token)
+          : null;
+        if (!saved || !admin || admin.user.id !== current.session.impersonatedBy) {
+          throw new AuthError("SESSION_NOT_FOUND", { message: "Failed to find admin session" });
+        }
+        const client = clientInfo(request);
+        await stopImpersonating(
+          deps,
+          { kind: "user", user: admin.user, ...client },
+          current.session,
+        );
+        const rememberMe = !saved.dontRemember;
+        setSessionCookie(request, reply, context.cookies, saved.token, { rememberMe });
+        clearAdminSessionCookie(request, reply, context.cookies);
+        const payload = { session: sessionResponse(admin.session), user: userResponse(admin.user) };
+        setSessionDataCookie(request, reply, context.cookies, saved.token, payload, rememberMe);
+        return payload;
+      },
+    );
 
-    typed.post("/admin/list-user-sessions", { schema: { body: userIdBody } }, async (request) => {
-      const actor = await actorOf(request);
-      const sessions = await listUserSessions(deps, actor, request.body.userId);
-      return { sessions: sessions.map(sessionResponse) };
-    });
+    typed.post(
+      "/admin/list-user-sessions",
+      {
+        schema: {
+          body: userIdBody,
+          response: {
+            200: z.object({ sessions: z.array(sessionSchema) }),
+            ...errorResponses(401, 403, 404),
+          },
+        },
+      },
+      async (request) => {
+        const actor = await actorOf(request);
+        const sessions = await listUserSessions(deps, actor, request.body.userId);
+        return { sessions: sessions.map(sessionResponse) };
+      },
+    );
 
     typed.post(
       "/admin/revoke-user-session",
-      { schema: { body: revokeSessionBody } },
+      {
+        schema: {
+          body: revokeSessionBody,
+          response: { 200: successAnswer, ...errorResponses(401, 403, 404) },
+        },
+      },
       async (request) => {
         const actor = await actorOf(request);
         await revokeUserSession(deps, actor, request.body.sessionToken);
@@ -249,21 +349,44 @@ export function adminRoutes(context: AuthContext) {
       },
     );
 
-    typed.post("/admin/revoke-user-sessions", { schema: { body: userIdBody } }, async (request) => {
-      const actor = await actorOf(request);
-      await revokeUserSessions(deps, actor, request.body.userId);
-      return { success: true };
-    });
+    typed.post(
+      "/admin/revoke-user-sessions",
+      {
+        schema: {
+          body: userIdBody,
+          response: { 200: successAnswer, ...errorResponses(401, 403, 404) },
+        },
+      },
+      async (request) => {
+        const actor = await actorOf(request);
+        await revokeUserSessions(deps, actor, request.body.userId);
+        return { success: true };
+      },
+    );
 
-    typed.post("/admin/remove-user", { schema: { body: userIdBody } }, async (request) => {
-      const actor = await actorOf(request);
-      await removeUser(deps, actor, request.body.userId);
-      return { success: true };
-    });
+    typed.post(
+      "/admin/remove-user",
+      {
+        schema: {
+          body: userIdBody,
+          response: { 200: successAnswer, ...errorResponses(401, 403, 404) },
+        },
+      },
+      async (request) => {
+        const actor = await actorOf(request);
+        await removeUser(deps, actor, request.body.userId);
+        return { success: true };
+      },
+    );
 
     typed.post(
       "/admin/set-user-password",
-      { schema: { body: setPasswordBody } },
+      {
+        schema: {
+          body: setPasswordBody,
+          response: { 200: statusAnswer, ...errorResponses(401, 403, 404) },
+        },
+      },
       async (request) => {
         const actor = await actorOf(request);
         await setUserPassword(deps, actor, request.body.userId, request.body.newPassword);
@@ -273,7 +396,15 @@ export function adminRoutes(context: AuthContext) {
 
     typed.post(
       "/admin/has-permission",
-      { schema: { body: hasPermissionBody } },
+      {
+        schema: {
+          body: hasPermissionBody,
+          response: {
+            200: z.object({ error: z.null(), success: z.boolean() }),
+            ...errorResponses(401, 403),
+          },
+        },
+      },
       async (request) => {
         const current = await currentSession(context, request);
         if (!current) throw new AuthError("UNAUTHORIZED");

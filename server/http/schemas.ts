@@ -3,6 +3,7 @@
  * before any hashing or database work, and NUL bytes are refused.
  */
 import { z } from "zod";
+import { ERROR_CATALOGUE, type ErrorCode } from "../errors.js";
 
 /** A string of at most `max` characters with no NUL byte (PostgreSQL cannot store one). */
 export function boundedString(max: number) {
@@ -37,3 +38,55 @@ export const nameInput = boundedString(255);
 export const imageInput = boundedString(2048);
 
 export const passwordInput = boundedString(4096);
+
+/*
+ * The answers every route shares: the error bodies of server/http/error-handler.ts and the
+ * small acknowledgements.
+ */
+
+const errorCodes = Object.keys(ERROR_CATALOGUE) as [ErrorCode, ...ErrorCode[]];
+
+/** Every error: a stable code from the catalogue, a message, sometimes details. */
+export const errorBody = z
+  .object({ code: z.enum(errorCodes), message: z.string(), details: z.unknown().optional() })
+  .meta({ id: "Error", description: "An error of the catalogue (server/errors.ts)." });
+
+/** A request part that does not match its schema: which fields, and why. */
+export const validationErrorBody = z
+  .object({
+    code: z.literal("VALIDATION_ERROR"),
+    message: z.string(),
+    details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  })
+  .meta({ id: "ValidationError", description: "A request that does not match its schema." });
+
+const badRequestBody = z
+  .union([validationErrorBody, errorBody])
+  .meta({ id: "BadRequest", description: "A request refused before or by the domain." });
+
+/** The statuses a route may add to the ones every route can answer. */
+type ExtraErrorStatus = 401 | 403 | 404 | 413 | 415 | 422 | 502 | 503;
+
+/**
+ * Error answers of a route: 400 (validation or a catalogue error), 429 (rate limit) and 500
+ * always, plus the statuses named (401 where a session is required, 403 for permissions or
+ * origin checks, 404, 422, 502 where a mail must go out).
+ */
+export function errorResponses<const S extends ExtraErrorStatus>(...statuses: S[]) {
+  const extra = Object.fromEntries(statuses.map((status) => [status, errorBody])) as {
+    [K in S]: typeof errorBody;
+  };
+  return { 400: badRequestBody, 429: errorBody, 500: errorBody, ...extra };
+}
+
+/** `{status: true}`, the acknowledgement of most actions. */
+export const statusAnswer = z.object({ status: z.boolean() });
+
+/** `{success: true}`, the acknowledgement of the admin and sign-out actions. */
+export const successAnswer = z.object({ success: z.boolean() });
+
+/**
+ * A redirect (the Location header says where): no body. The OpenAPI document lists it
+ * without content; the serializer never sees it (reply.redirect sends nothing).
+ */
+export const redirectAnswer = z.undefined().meta({ description: "A redirect (see Location)." });

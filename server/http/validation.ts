@@ -6,9 +6,15 @@
 import type { FastifySchemaCompiler, FastifyTypeProvider } from "fastify";
 import type { z } from "zod";
 
+/**
+ * An answer is what its response schema accepts, or JSON text built elsewhere (the signed
+ * session cache, PostgreSQL's full organization) that is sent as it is.
+ */
 export interface ZodTypeProvider extends FastifyTypeProvider {
   validator: this["schema"] extends z.ZodType ? z.output<this["schema"]> : unknown;
-  serializer: this["schema"] extends z.ZodType ? z.input<this["schema"]> : unknown;
+  serializer: this["schema"] extends z.ZodType
+    ? z.input<this["schema"]> | string | Buffer
+    : unknown;
 }
 
 export interface InputIssue {

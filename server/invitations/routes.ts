@@ -2,10 +2,11 @@
  * The invitation endpoints: invite-member, accept-, reject-, cancel-invitation, get-invitation,
  * list-invitations, list-user-invitations. Thin handlers over invitations.ts.
  */
+
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { type AuthContext, linkContext, requireSession, userActor } from "../http/auth-context.js";
-import { booleanish, boundedString, emailInput } from "../http/schemas.js";
+import { booleanish, boundedString, emailInput, errorResponses } from "../http/schemas.js";
 import { readDontRemember } from "../http/session-cookies.js";
 import { acceptInvitationForSession } from "../http/session-response.js";
 import type { ZodTypeProvider } from "../http/validation.js";
@@ -20,6 +21,15 @@ import {
   rejectInvitation,
 } from "./invitations.js";
 import { INVITATION_STATUSES } from "./queries.js";
+import {
+  acceptedSchema,
+  invitationDetailsSchema,
+  invitationListAnswer,
+  invitationSchema,
+  invitedSchema,
+  rejectedSchema,
+  userInvitationSchema,
+} from "./schemas.js";
 
 /** Row ids are 32 characters; other generators stay well under this. */
 const idInput = boundedString(255).min(1);
@@ -60,22 +70,36 @@ export function invitationRoutes(context: AuthContext) {
     if (!context.config.organization.enabled) return;
     const typed = app.withTypeProvider<ZodTypeProvider>();
 
-    typed.post("/organization/invite-member", { schema: { body: inviteBody } }, async (request) => {
-      const caller = await requireSession(context, request);
-      const invited = await inviteMember(
-        context,
-        linkContext(context, request),
-        userActor(caller, request),
-        request.body,
-      );
-      // The invitation stands either way; `resend: true` mails it again.
-      if (invited.delivery) assertDelivered(invited.delivery);
-      return { ...invited.invitation, url: invited.url };
-    });
+    typed.post(
+      "/organization/invite-member",
+      {
+        schema: {
+          body: inviteBody,
+          response: { 200: invitedSchema, ...errorResponses(401, 403, 404, 502) },
+        },
+      },
+      async (request) => {
+        const caller = await requireSession(context, request);
+        const invited = await inviteMember(
+          context,
+          linkContext(context, request),
+          userActor(caller, request),
+          request.body,
+        );
+        // The invitation stands either way; `resend: true` mails it again.
+        if (invited.delivery) assertDelivered(invited.delivery);
+        return { ...invited.invitation, url: invited.url };
+      },
+    );
 
     typed.post(
       "/organization/accept-invitation",
-      { schema: { body: invitationIdBody } },
+      {
+        schema: {
+          body: invitationIdBody,
+          response: { 200: acceptedSchema, ...errorResponses(401, 403, 404) },
+        },
+      },
       async (request, reply) => {
         const caller = await requireSession(context, request);
         const accepted = await acceptInvitationForSession(
@@ -91,7 +115,12 @@ export function invitationRoutes(context: AuthContext) {
 
     typed.post(
       "/organization/reject-invitation",
-      { schema: { body: invitationIdBody } },
+      {
+        schema: {
+          body: invitationIdBody,
+          response: { 200: rejectedSchema, ...errorResponses(401, 403, 404) },
+        },
+      },
       async (request) => {
         const caller = await requireSession(context, request);
         return rejectInvitation(context.sql, caller.user, request.body.invitationId);
@@ -100,7 +129,12 @@ export function invitationRoutes(context: AuthContext) {
 
     typed.post(
       "/organization/cancel-invitation",
-      { schema: { body: invitationIdBody } },
+      {
+        schema: {
+          body: invitationIdBody,
+          response: { 200: invitationSchema, ...errorResponses(401, 403, 404) },
+        },
+      },
       async (request) => {
         const caller = await requireSession(context, request);
         return cancelInvitation(context, userActor(caller, request), request.body.invitationId);
@@ -109,7 +143,12 @@ export function invitationRoutes(context: AuthContext) {
 
     typed.get(
       "/organization/get-invitation",
-      { schema: { querystring: getInvitationQuery } },
+      {
+        schema: {
+          querystring: getInvitationQuery,
+          response: { 200: invitationDetailsSchema, ...errorResponses(401, 403, 404) },
+        },
+      },
       async (request) => {
         const caller = await requireSession(context, request);
         return getInvitation(context.sql, caller.user, request.query.id);
@@ -118,7 +157,12 @@ export function invitationRoutes(context: AuthContext) {
 
     typed.get(
       "/organization/list-invitations",
-      { schema: { querystring: listInvitationsQuery } },
+      {
+        schema: {
+          querystring: listInvitationsQuery,
+          response: { 200: invitationListAnswer, ...errorResponses(401, 403, 404) },
+        },
+      },
       async (request) => {
         const caller = await requireSession(context, request);
         const list = await listInvitations(context, userActor(caller, request), request.query);
@@ -129,9 +173,17 @@ export function invitationRoutes(context: AuthContext) {
       },
     );
 
-    typed.get("/organization/list-user-invitations", async (request) => {
-      const caller = await requireSession(context, request);
-      return listUserInvitations(context.sql, caller.user);
-    });
+    typed.get(
+      "/organization/list-user-invitations",
+      {
+        schema: {
+          response: { 200: z.array(userInvitationSchema), ...errorResponses(401, 403, 404) },
+        },
+      },
+      async (request) => {
+        const caller = await requireSession(context, request);
+        return listUserInvitations(context.sql, caller.user);
+      },
+    );
   };
 }

@@ -12,8 +12,11 @@ import {
   requireSessionWith,
   userActor,
 } from "../http/auth-context.js";
-import { boundedString } from "../http/schemas.js";
+import { boundedString, errorResponses, statusAnswer } from "../http/schemas.js";
+import { fastSerializerCompiler } from "../http/serialization.js";
 import type { ZodTypeProvider } from "../http/validation.js";
+import { invitationSchema } from "../invitations/schemas.js";
+import { teamSchema } from "../teams/schemas.js";
 import { accessOrganization } from "./access.js";
 import { AnswerCache } from "./answer-cache.js";
 import {
@@ -45,7 +48,32 @@ import {
   type MemberSortField,
   ORGANIZATION_LIST_KEY_OF_CALLER,
 } from "./queries.js";
-import { fullOrganizationJsonSchema } from "./wire.js";
+import {
+  createdOrganizationSchema,
+  memberSchema,
+  membersPageSchema,
+  memberWithUserSchema,
+  organizationSchema,
+  organizationShape,
+  permissionAnswer,
+} from "./schemas.js";
+
+/**
+ * get-full-organization: null without an organization to show. Its members, invitations
+ * and teams are built by PostgreSQL (full-organization.ts) and serialized from this
+ * schema by fast-json-stringify, which drops what the schema does not list.
+ */
+const fullOrganizationAnswer = z
+  .object({
+    ...organizationShape,
+    members: z.array(memberWithUserSchema),
+    membersTotal: z.number().int(),
+    invitations: z.array(invitationSchema),
+    /** null when teams are off. */
+    teams: z.array(teamSchema).nullable(),
+  })
+  .meta({ id: "FullOrganization" })
+  .nullable();
 
 /**
  * The slug rule (documented in docs/http-api.md): lowercase letters and digits in
@@ -131,19 +159,33 @@ export function organizationRoutes(context: AuthContext) {
     const actor = async (request: Parameters<typeof requireSession>[1]) =>
       userActor(await requireSession(context, request), request);
 
-    typed.post("/organization/create", { schema: { body: createBody } }, async (request) => {
-      const { organization, member } = await createOrganization(
-        deps,
-        await actor(request),
-        request.body,
-      );
-      // The organization with metadata and members (the creator's record).
-      return { ...organizationResponse(organization), members: [memberResponse(member)] };
-    });
+    typed.post(
+      "/organization/create",
+      {
+        schema: {
+          body: createBody,
+          response: { 200: createdOrganizationSchema, ...errorResponses(401, 403, 404) },
+        },
+      },
+      async (request) => {
+        const { organization, member } = await createOrganization(
+          deps,
+          await actor(request),
+          request.body,
+        );
+        // The organization with metadata and members (the creator's record).
+        return { ...organizationResponse(organization), members: [memberResponse(member)] };
+      },
+    );
 
     typed.post(
       "/organization/check-slug",
-      { schema: { body: z.object({ slug: boundedString(100).min(1) }) } },
+      {
+        schema: {
+          body: z.object({ slug: boundedString(100).min(1) }),
+          response: { 200: statusAnswer, ...errorResponses(401, 403, 404) },
+        },
+      },
       async (request) => {
         await requireSession(context, request);
         await checkSlug(sql, request.body.slug);
@@ -151,19 +193,33 @@ export function organizationRoutes(context: AuthContext) {
       },
     );
 
-    typed.post("/organization/update", { schema: { body: updateBody } }, async (request) => {
-      const organization = await updateOrganization(
-        deps,
-        await actor(request),
-        { organizationId: request.body.organizationId },
-        request.body.data,
-      );
-      return organizationResponse(organization);
-    });
+    typed.post(
+      "/organization/update",
+      {
+        schema: {
+          body: updateBody,
+          response: { 200: organizationSchema, ...errorResponses(401, 403, 404) },
+        },
+      },
+      async (request) => {
+        const organization = await updateOrganization(
+          deps,
+          await actor(request),
+          { organizationId: request.body.organizationId },
+          request.body.data,
+        );
+        return organizationResponse(organization);
+      },
+    );
 
     typed.post(
       "/organization/delete",
-      { schema: { body: z.object({ organizationId: id }) } },
+      {
+        schema: {
+          body: z.object({ organizationId: id }),
+          response: { 200: organizationSchema, ...errorResponses(401, 403, 404) },
+        },
+      },
       async (request) => {
         const deleted = await deleteOrganization(
           deps,
@@ -174,31 +230,49 @@ export function organizationRoutes(context: AuthContext) {
       },
     );
 
-    typed.get("/organization/list", async (request, reply) => {
-      // The caller's organizations and their versions come with the session; an answer
-      // built for exactly those is sent again as it is.
-      const { current, value: key } = await requireSessionWith<string>(
-        context,
-        request,
-        ORGANIZATION_LIST_KEY_OF_CALLER,
-      );
-      const body = await organizationListJson(sql, organizationLists, current.user.id, key);
-      return reply.type("application/json; charset=utf-8").send(body);
-    });
+    typed.get(
+      "/organization/list",
+      { schema: { response: { 200: z.array(organizationSchema), ...errorResponses(401, 404) } } },
+      async (request, reply) => {
+        // The caller's organizations and their versions come with the session; an answer
+        // built for exactly those is sent again as it is.
+        const { current, value: key } = await requireSessionWith<string>(
+          context,
+          request,
+          ORGANIZATION_LIST_KEY_OF_CALLER,
+        );
+        const body = await organizationListJson(sql, organizationLists, current.user.id, key);
+        return reply.type("application/json; charset=utf-8").send(body);
+      },
+    );
 
-    typed.post("/organization/set-active", { schema: { body: setActiveBody } }, async (request) => {
-      const current = await requireSession(context, request);
-      const organization = await setActiveOrganization(
-        sql,
-        userActor(current, request),
-        request.body,
-      );
-      return organization ? organizationResponse(organization) : null;
-    });
+    typed.post(
+      "/organization/set-active",
+      {
+        schema: {
+          body: setActiveBody,
+          response: { 200: organizationSchema.nullable(), ...errorResponses(401, 403, 404) },
+        },
+      },
+      async (request) => {
+        const current = await requireSession(context, request);
+        const organization = await setActiveOrganization(
+          sql,
+          userActor(current, request),
+          request.body,
+        );
+        return organization ? organizationResponse(organization) : null;
+      },
+    );
 
     typed.get(
       "/organization/get-organization",
-      { schema: { querystring: selectorQuery } },
+      {
+        schema: {
+          querystring: selectorQuery,
+          response: { 200: organizationSchema.nullable(), ...errorResponses(401, 403, 404) },
+        },
+      },
       async (request) => {
         const current = await requireSession(context, request);
         if (
@@ -223,8 +297,10 @@ export function organizationRoutes(context: AuthContext) {
       {
         schema: {
           querystring: fullOrganizationQuery,
-          response: { 200: fullOrganizationJsonSchema },
+          response: { 200: fullOrganizationAnswer, ...errorResponses(401, 403, 404) },
         },
+        // Built answers are JSON text from PostgreSQL; null still goes through the schema.
+        serializerCompiler: fastSerializerCompiler,
       },
       async (request, reply) => {
         const { query } = request;
@@ -262,7 +338,12 @@ export function organizationRoutes(context: AuthContext) {
 
     typed.post(
       "/organization/leave",
-      { schema: { body: z.object({ organizationId: id }) } },
+      {
+        schema: {
+          body: z.object({ organizationId: id }),
+          response: { 200: memberWithUserSchema, ...errorResponses(401, 403, 404) },
+        },
+      },
       async (request) => {
         const removed = await leaveOrganization(
           deps,
@@ -281,6 +362,10 @@ export function organizationRoutes(context: AuthContext) {
             memberIdOrEmail: boundedString(320).min(1),
             organizationId: id.optional(),
           }),
+          response: {
+            200: z.object({ member: memberWithUserSchema }),
+            ...errorResponses(401, 403, 404),
+          },
         },
       },
       async (request) => {
@@ -303,6 +388,7 @@ export function organizationRoutes(context: AuthContext) {
             role: z.union([boundedString(255), z.array(boundedString(64)).max(16)]),
             organizationId: id.optional(),
           }),
+          response: { 200: memberSchema, ...errorResponses(401, 403, 404) },
         },
       },
       async (request) => {
@@ -317,23 +403,32 @@ export function organizationRoutes(context: AuthContext) {
       },
     );
 
-    typed.get("/organization/get-active-member", async (request) => {
-      const current = await requireSession(context, request);
-      const { member } = await accessOrganization(
-        sql,
-        current.user.id,
-        {},
-        current.session.activeOrganizationId,
-        { notMember: "MEMBER_NOT_FOUND" },
-      );
-      const withUser = await findMemberWithUser(sql, member.id);
-      if (!withUser) throw new AuthError("MEMBER_NOT_FOUND");
-      return memberWithUserResponse(withUser);
-    });
+    typed.get(
+      "/organization/get-active-member",
+      { schema: { response: { 200: memberWithUserSchema, ...errorResponses(401, 403, 404) } } },
+      async (request) => {
+        const current = await requireSession(context, request);
+        const { member } = await accessOrganization(
+          sql,
+          current.user.id,
+          {},
+          current.session.activeOrganizationId,
+          { notMember: "MEMBER_NOT_FOUND" },
+        );
+        const withUser = await findMemberWithUser(sql, member.id);
+        if (!withUser) throw new AuthError("MEMBER_NOT_FOUND");
+        return memberWithUserResponse(withUser);
+      },
+    );
 
     typed.get(
       "/organization/get-active-member-role",
-      { schema: { querystring: selectorQuery } },
+      {
+        schema: {
+          querystring: selectorQuery,
+          response: { 200: z.object({ role: z.string() }), ...errorResponses(401, 403, 404) },
+        },
+      },
       async (request) => {
         const current = await requireSession(context, request);
         const { member } = await accessOrganization(
@@ -349,7 +444,12 @@ export function organizationRoutes(context: AuthContext) {
 
     typed.get(
       "/organization/list-members",
-      { schema: { querystring: listMembersQuery } },
+      {
+        schema: {
+          querystring: listMembersQuery,
+          response: { 200: membersPageSchema, ...errorResponses(401, 403, 404) },
+        },
+      },
       async (request) => {
         const current = await requireSession(context, request);
         const { query } = request;
@@ -382,7 +482,12 @@ export function organizationRoutes(context: AuthContext) {
 
     typed.post(
       "/organization/has-permission",
-      { schema: { body: hasPermissionBody } },
+      {
+        schema: {
+          body: hasPermissionBody,
+          response: { 200: permissionAnswer, ...errorResponses(401, 403, 404) },
+        },
+      },
       async (request) => {
         const current = await requireSession(context, request);
         const { member } = await accessOrganization(

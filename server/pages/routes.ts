@@ -2,9 +2,11 @@
  * The server-rendered pages: `/ok` (health) and `/error` (shows the error code from
  * the query, HTML-escaped so a crafted link cannot inject markup).
  */
+
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { escapeHtml } from "../escape-html.js";
+import { errorResponses } from "../http/schemas.js";
 import type { ZodTypeProvider } from "../http/validation.js";
 
 /** Repeated query keys arrive as arrays: the page shows the first. */
@@ -50,14 +52,32 @@ ${detail}
 export async function pageRoutes(app: FastifyInstance): Promise<void> {
   const typed = app.withTypeProvider<ZodTypeProvider>();
 
-  typed.get("/ok", async () => ({ ok: true }));
+  typed.get(
+    "/ok",
+    { schema: { response: { 200: z.object({ ok: z.boolean() }), ...errorResponses() } } },
+    async () => ({
+      ok: true,
+    }),
+  );
 
-  typed.get("/error", { schema: { querystring: errorPageQuery } }, async (request, reply) => {
-    const code = request.query.error || "UNKNOWN";
-    return reply
-      .type("text/html; charset=utf-8")
-      .header("content-security-policy", "default-src 'none'; style-src 'unsafe-inline'")
-      .header("cache-control", "no-store")
-      .send(renderErrorPage(code, request.query.error_description));
-  });
+  typed.get(
+    "/error",
+    {
+      schema: {
+        querystring: errorPageQuery,
+        response: {
+          200: { content: { "text/html": { schema: z.string() } } },
+          ...errorResponses(),
+        },
+      },
+    },
+    async (request, reply) => {
+      const code = request.query.error || "UNKNOWN";
+      return reply
+        .type("text/html; charset=utf-8")
+        .header("content-security-policy", "default-src 'none'; style-src 'unsafe-inline'")
+        .header("cache-control", "no-store")
+        .send(renderErrorPage(code, request.query.error_description));
+    },
+  );
 }

@@ -9,7 +9,7 @@ import {
   insertCredentialAccount,
   replacePasswordHash,
   setCredentialPassword,
-} from "../accounts/queries.js";
+} from "../accounts/accounts.js";
 import type { AuthdConfig } from "../config.js";
 import { sha256 } from "../crypto/digest.js";
 import { hashPassword, needsRehash, verifyPassword } from "../crypto/password.js";
@@ -32,8 +32,9 @@ import {
   deleteVerificationsByValue,
   findVerification,
   insertVerification,
-} from "../verification/queries.js";
-import type { LinkContext, VerificationDeps } from "../verification/verification.js";
+  type LinkContext,
+  type VerificationDeps,
+} from "../verification/verification.js";
 
 const RESET_PREFIX = "reset-password:";
 

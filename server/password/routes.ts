@@ -3,6 +3,7 @@
  * reset-password/{token}, reset-password, change-password. set-password is
  * server-only and has no route: the CLI calls setPassword.
  */
+
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { AuthError } from "../errors.js";
@@ -19,11 +20,15 @@ import {
   boundedString,
   callbackUrl,
   emailInput,
+  errorResponses,
   passwordInput,
+  redirectAnswer,
+  statusAnswer,
 } from "../http/schemas.js";
 import { readDontRemember } from "../http/session-cookies.js";
 import { issueSession } from "../http/session-response.js";
 import type { ZodTypeProvider } from "../http/validation.js";
+import { userSchema } from "../sessions/schemas.js";
 import { revokeSessions, userResponse } from "../sessions/sessions.js";
 import {
   changePassword,
@@ -56,14 +61,30 @@ export function passwordRoutes(context: AuthContext) {
       return { status: true, message: RESET_REQUESTED_MESSAGE };
     };
     for (const path of ["/request-password-reset", "/forget-password"]) {
-      typed.post(path, { schema: { body: requestResetBody } }, async (request) =>
-        requestReset(request, linkContext(context, request)),
+      typed.post(
+        path,
+        {
+          schema: {
+            body: requestResetBody,
+            response: {
+              200: z.object({ status: z.boolean(), message: z.string() }),
+              ...errorResponses(403, 502),
+            },
+          },
+        },
+        async (request) => requestReset(request, linkContext(context, request)),
       );
     }
 
     typed.get(
       "/reset-password/:token",
-      { schema: { params: resetTokenParams, querystring: resetTokenQuery } },
+      {
+        schema: {
+          params: resetTokenParams,
+          querystring: resetTokenQuery,
+          response: { 302: redirectAnswer, ...errorResponses(403) },
+        },
+      },
       async (request, reply) => {
         const { callbackURL } = request.query;
         if (!callbackURL) {
@@ -86,7 +107,13 @@ export function passwordRoutes(context: AuthContext) {
 
     typed.post(
       "/reset-password",
-      { schema: { body: resetBody, querystring: resetQuery } },
+      {
+        schema: {
+          body: resetBody,
+          querystring: resetQuery,
+          response: { 200: statusAnswer, ...errorResponses(403) },
+        },
+      },
       async (request) => {
         const token = request.body.token ?? request.query.token;
         if (!token) throw new AuthError("INVALID_TOKEN");
@@ -100,7 +127,15 @@ export function passwordRoutes(context: AuthContext) {
 
     typed.post(
       "/change-password",
-      { schema: { body: changePasswordBody } },
+      {
+        schema: {
+          body: changePasswordBody,
+          response: {
+            200: z.object({ token: z.string().nullable(), user: userSchema }),
+            ...errorResponses(401, 403),
+          },
+        },
+      },
       async (request, reply) => {
         const current = await requireSession(context, request);
         await changePassword(context.sql, context.config, current.user.id, request.body);

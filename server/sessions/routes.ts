@@ -8,7 +8,16 @@ import { findCredentialAccount } from "../accounts/accounts.js";
 import { verifyAgainstDummy, verifyPassword } from "../crypto/password.js";
 import { AuthError } from "../errors.js";
 import { type AuthContext, linkContext, requireSession } from "../http/auth-context.js";
-import { booleanish, boundedString, callbackUrl, emailInput } from "../http/schemas.js";
+import {
+  booleanish,
+  boundedString,
+  callbackUrl,
+  emailInput,
+  errorResponses,
+  statusAnswer,
+  successAnswer,
+} from "../http/schemas.js";
+import { fastSerializerCompiler } from "../http/serialization.js";
 import {
   clearSessionCookies,
   readDontRemember,
@@ -22,6 +31,7 @@ import type { ZodTypeProvider } from "../http/validation.js";
 import { rehashIfNeeded } from "../password/password.js";
 import { assertNotBanned, findUserByEmail, requireValidEmail } from "../users/users.js";
 import { sendVerificationMail } from "../verification/verification.js";
+import { getSessionAnswer, sessionSchema, signInAnswer } from "./schemas.js";
 import {
   findLiveSession,
   listSessions,
@@ -33,7 +43,6 @@ import {
   sessionResponse,
   userResponse,
 } from "./sessions.js";
-import { sessionPayloadJsonSchema } from "./wire.js";
 
 const getSessionQuery = z.object({
   disableCookieCache: booleanish.optional(),
@@ -55,7 +64,14 @@ export function sessionRoutes(context: AuthContext) {
 
     typed.get(
       "/get-session",
-      { schema: { querystring: getSessionQuery, response: { 200: sessionPayloadJsonSchema } } },
+      {
+        schema: {
+          querystring: getSessionQuery,
+          response: { 200: getSessionAnswer, ...errorResponses() },
+        },
+        // The most frequent call: its answer is written by fast-json-stringify.
+        serializerCompiler: fastSerializerCompiler,
+      },
       async (request, reply) => {
         reply.header("cache-control", "no-store").header("pragma", "no-cache");
         if (!request.query.disableCookieCache) {
@@ -93,15 +109,24 @@ export function sessionRoutes(context: AuthContext) {
       },
     );
 
-    typed.get("/list-sessions", async (request) => {
-      const { user } = await requireSession(context, request);
-      const sessions = await listSessions(context.sql, user.id);
-      return sessions.filter((session) => !session.impersonatedBy).map(sessionResponse);
-    });
+    typed.get(
+      "/list-sessions",
+      { schema: { response: { 200: z.array(sessionSchema), ...errorResponses(401) } } },
+      async (request) => {
+        const { user } = await requireSession(context, request);
+        const sessions = await listSessions(context.sql, user.id);
+        return sessions.filter((session) => !session.impersonatedBy).map(sessionResponse);
+      },
+    );
 
     typed.post(
       "/revoke-session",
-      { schema: { body: revokeSessionBody } },
+      {
+        schema: {
+          body: revokeSessionBody,
+          response: { 200: statusAnswer, ...errorResponses(401) },
+        },
+      },
       async (request, reply) => {
         const current = await requireSession(context, request);
         await revokeSession(context.sql, current.user.id, request.body.token);
@@ -112,67 +137,88 @@ export function sessionRoutes(context: AuthContext) {
       },
     );
 
-    typed.post("/revoke-sessions", async (request, reply) => {
-      const current = await requireSession(context, request);
-      await revokeSessions(context.sql, current.user.id);
-      clearSessionCookies(request, reply, context.cookies);
-      return { status: true };
-    });
+    typed.post(
+      "/revoke-sessions",
+      { schema: { response: { 200: statusAnswer, ...errorResponses(401, 403) } } },
+      async (request, reply) => {
+        const current = await requireSession(context, request);
+        await revokeSessions(context.sql, current.user.id);
+        clearSessionCookies(request, reply, context.cookies);
+        return { status: true };
+      },
+    );
 
-    typed.post("/revoke-other-sessions", async (request) => {
-      const current = await requireSession(context, request);
-      await revokeOtherSessions(context.sql, current.user.id, current.session.id);
-      return { status: true };
-    });
+    typed.post(
+      "/revoke-other-sessions",
+      { schema: { response: { 200: statusAnswer, ...errorResponses(401, 403) } } },
+      async (request) => {
+        const current = await requireSession(context, request);
+        await revokeOtherSessions(context.sql, current.user.id, current.session.id);
+        return { status: true };
+      },
+    );
 
-    typed.post("/sign-out", async (request, reply) => {
-      await closeSession(context, request, reply);
-      return { success: true };
-    });
+    typed.post(
+      "/sign-out",
+      { schema: { response: { 200: successAnswer, ...errorResponses(403) } } },
+      async (request, reply) => {
+        await closeSession(context, request, reply);
+        return { success: true };
+      },
+    );
 
-    typed.post("/sign-in/email", { schema: { body: signInBody } }, async (request, reply) => {
-      const { config } = context;
-      if (!config.emailAndPassword.enabled) throw new AuthError("EMAIL_PASSWORD_DISABLED");
-      const email = requireValidEmail(request.body.email);
-      const { password } = request.body;
-      if (password.length > config.emailAndPassword.maxPasswordLength) {
-        throw new AuthError("PASSWORD_TOO_LONG");
-      }
-      const found = await findUserByEmail(context.sql, email);
-      const account = found ? await findCredentialAccount(context.sql, found.id) : undefined;
-      // Unknown address or no password: the same work and the same answer, so addresses
-      // cannot be enumerated.
-      const valid = account?.password
-        ? await verifyPassword(account.password, password)
-        : await verifyAgainstDummy(password);
-      if (!found || !valid) throw new AuthError("INVALID_EMAIL_OR_PASSWORD");
-      // An imported bcrypt/scrypt (or weaker argon2) hash becomes argon2id now.
-      if (account?.password) {
-        await rehashIfNeeded(context.sql, found.id, account.password, password);
-      }
-      const user = await assertNotBanned(context.sql, found);
-      if (config.emailAndPassword.requireEmailVerification && !user.emailVerified) {
-        if (config.emailVerification.sendOnSignIn) {
-          await sendVerificationMail(
-            context,
-            linkContext(context, request),
-            user,
-            request.body.callbackURL,
-          );
+    typed.post(
+      "/sign-in/email",
+      {
+        schema: {
+          body: signInBody,
+          response: { 200: signInAnswer, ...errorResponses(401, 403, 502) },
+        },
+      },
+      async (request, reply) => {
+        const { config } = context;
+        if (!config.emailAndPassword.enabled) throw new AuthError("EMAIL_PASSWORD_DISABLED");
+        const email = requireValidEmail(request.body.email);
+        const { password } = request.body;
+        if (password.length > config.emailAndPassword.maxPasswordLength) {
+          throw new AuthError("PASSWORD_TOO_LONG");
         }
-        throw new AuthError("EMAIL_NOT_VERIFIED");
-      }
-      const { token } = await issueSession(context, request, reply, user, {
-        rememberMe: request.body.rememberMe !== false,
-      });
-      const callback = request.body.callbackURL;
-      if (callback) reply.header("location", callback);
-      return {
-        redirect: Boolean(callback),
-        token,
-        ...(callback ? { url: callback } : {}),
-        user: userResponse(user),
-      };
-    });
+        const found = await findUserByEmail(context.sql, email);
+        const account = found ? await findCredentialAccount(context.sql, found.id) : undefined;
+        // Unknown address or no password: the same work and the same answer, so addresses
+        // cannot be enumerated.
+        const valid = account?.password
+          ? await verifyPassword(account.password, password)
+          : await verifyAgainstDummy(password);
+        if (!found || !valid) throw new AuthError("INVALID_EMAIL_OR_PASSWORD");
+        // An imported bcrypt/scrypt (or weaker argon2) hash becomes argon2id now.
+        if (account?.password) {
+          await rehashIfNeeded(context.sql, found.id, account.password, password);
+        }
+        const user = await assertNotBanned(context.sql, found);
+        if (config.emailAndPassword.requireEmailVerification && !user.emailVerified) {
+          if (config.emailVerification.sendOnSignIn) {
+            await sendVerificationMail(
+              context,
+              linkContext(context, request),
+              user,
+              request.body.callbackURL,
+            );
+          }
+          throw new AuthError("EMAIL_NOT_VERIFIED");
+        }
+        const { token } = await issueSession(context, request, reply, user, {
+          rememberMe: request.body.rememberMe !== false,
+        });
+        const callback = request.body.callbackURL;
+        if (callback) reply.header("location", callback);
+        return {
+          redirect: Boolean(callback),
+          token,
+          ...(callback ? { url: callback } : {}),
+          user: userResponse(user),
+        };
+      },
+    );
   };
 }

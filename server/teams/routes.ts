@@ -3,13 +3,15 @@
  * `organization.teams.enabled` (and organizations) are on: otherwise they are never
  * registered and answer 404 NOT_FOUND, as the established implementation does.
  */
+
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { type AuthContext, requireSession, userActor } from "../http/auth-context.js";
-import { boundedString } from "../http/schemas.js";
+import { boundedString, errorResponses } from "../http/schemas.js";
 import { readDontRemember, setSessionDataCookie } from "../http/session-cookies.js";
 import type { ZodTypeProvider } from "../http/validation.js";
 import { sessionResponse, userResponse } from "../sessions/sessions.js";
+import { messageAnswer, teamMemberSchema, teamSchema } from "./schemas.js";
 import {
   addTeamMember,
   createTeam,
@@ -53,13 +55,25 @@ export function teamRoutes(context: AuthContext) {
     const caller = async (request: Parameters<typeof requireSession>[1]) =>
       userActor(await requireSession(context, request), request);
 
-    typed.post("/organization/create-team", { schema: { body: createTeamBody } }, async (request) =>
-      teamResponse(await createTeam(deps, await caller(request), request.body)),
+    typed.post(
+      "/organization/create-team",
+      {
+        schema: {
+          body: createTeamBody,
+          response: { 200: teamSchema, ...errorResponses(401, 403, 404) },
+        },
+      },
+      async (request) => teamResponse(await createTeam(deps, await caller(request), request.body)),
     );
 
     typed.post(
       "/organization/update-team",
-      { schema: { body: updateTeamBody } },
+      {
+        schema: {
+          body: updateTeamBody,
+          response: { 200: teamSchema, ...errorResponses(401, 403, 404) },
+        },
+      },
       async (request) => {
         const { teamId, data, organizationId } = request.body;
         const team = await updateTeam(deps, await caller(request), {
@@ -73,7 +87,12 @@ export function teamRoutes(context: AuthContext) {
 
     typed.post(
       "/organization/remove-team",
-      { schema: { body: removeTeamBody } },
+      {
+        schema: {
+          body: removeTeamBody,
+          response: { 200: messageAnswer, ...errorResponses(401, 403, 404) },
+        },
+      },
       async (request) => {
         await removeTeam(deps, await caller(request), request.body);
         return { message: "Team removed successfully." };
@@ -82,21 +101,36 @@ export function teamRoutes(context: AuthContext) {
 
     typed.get(
       "/organization/list-teams",
-      { schema: { querystring: organizationQuery } },
+      {
+        schema: {
+          querystring: organizationQuery,
+          response: { 200: z.array(teamSchema), ...errorResponses(401, 403, 404) },
+        },
+      },
       async (request) =>
         (await listTeams(deps, await caller(request), request.query)).map(teamResponse),
     );
 
     typed.post(
       "/organization/add-team-member",
-      { schema: { body: teamMemberBody } },
+      {
+        schema: {
+          body: teamMemberBody,
+          response: { 200: teamMemberSchema, ...errorResponses(401, 403, 404) },
+        },
+      },
       async (request) =>
         teamMemberResponse((await addTeamMember(deps, await caller(request), request.body)).member),
     );
 
     typed.post(
       "/organization/remove-team-member",
-      { schema: { body: teamMemberBody } },
+      {
+        schema: {
+          body: teamMemberBody,
+          response: { 200: messageAnswer, ...errorResponses(401, 403, 404) },
+        },
+      },
       async (request) => {
         await removeTeamMember(deps, await caller(request), request.body);
         return { message: "Team member removed successfully." };
@@ -105,7 +139,12 @@ export function teamRoutes(context: AuthContext) {
 
     typed.post(
       "/organization/set-active-team",
-      { schema: { body: setActiveTeamBody } },
+      {
+        schema: {
+          body: setActiveTeamBody,
+          response: { 200: teamSchema.nullable(), ...errorResponses(401, 403, 404) },
+        },
+      },
       async (request, reply) => {
         const current = await requireSession(context, request);
         const { team, session } = await setActiveTeam(
@@ -131,14 +170,24 @@ export function teamRoutes(context: AuthContext) {
 
     typed.get(
       "/organization/list-user-teams",
-      { schema: { querystring: listUserTeamsQuery } },
+      {
+        schema: {
+          querystring: listUserTeamsQuery,
+          response: { 200: z.array(teamSchema), ...errorResponses(401, 403, 404) },
+        },
+      },
       async (request) =>
         (await listUserTeams(deps, await caller(request), request.query)).map(teamResponse),
     );
 
     typed.get(
       "/organization/list-team-members",
-      { schema: { querystring: listTeamMembersQuery } },
+      {
+        schema: {
+          querystring: listTeamMembersQuery,
+          response: { 200: z.array(teamMemberSchema), ...errorResponses(401, 403, 404) },
+        },
+      },
       async (request) =>
         (await listMembersOfTeam(deps, await caller(request), request.query)).map(
           teamMemberResponse,

@@ -1,8 +1,10 @@
 /**
  * sign-up/email, update-user, delete-user and its mailed confirmation.
  */
+
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
+import { createUserWithPassword, verifyUserPassword } from "../accounts/accounts.js";
 import { AuthError } from "../errors.js";
 import {
   type AuthContext,
@@ -16,9 +18,12 @@ import {
   boundedString,
   callbackUrl,
   emailInput,
+  errorResponses,
   imageInput,
   nameInput,
   passwordInput,
+  redirectAnswer,
+  statusAnswer,
 } from "../http/schemas.js";
 import {
   clearSessionCookies,
@@ -29,18 +34,11 @@ import { issueSession } from "../http/session-response.js";
 import type { ZodTypeProvider } from "../http/validation.js";
 import { findInvitationForSignUp } from "../invitations/invitations.js";
 import { assertDelivered } from "../mail/mailer.js";
+import { userSchema } from "../sessions/schemas.js";
 import { isFresh, sessionResponse, userResponse } from "../sessions/sessions.js";
+import { deleteUserWithToken, requestAccountDeletion } from "../verification/account-deletion.js";
 import { sendVerificationMail } from "../verification/verification.js";
-import {
-  createUserWithPassword,
-  deleteUser,
-  deleteUserWithToken,
-  findUserByEmail,
-  requestAccountDeletion,
-  requireValidEmail,
-  updateProfile,
-  verifyUserPassword,
-} from "./users.js";
+import { deleteUser, findUserByEmail, requireValidEmail, updateProfile } from "./users.js";
 
 const signUpBody = z.object({
   name: nameInput,
@@ -83,125 +81,191 @@ const deleteCallbackQuery = z.object({
   callbackURL: callbackUrl.optional(),
 });
 
+/**
+ * sign-up answers the user, or (a duplicate while no session would be issued) a stand-in
+ * that looks like a new, unverified user.
+ */
+const signUpAnswer = z.object({
+  token: z.string().nullable(),
+  user: z.union([
+    userSchema,
+    z.object({
+      id: z.string(),
+      email: z.string(),
+      emailVerified: z.boolean(),
+      image: z.string().nullable(),
+      createdAt: z.date(),
+      updatedAt: z.date(),
+    }),
+  ]),
+});
+
+const deletedAnswer = z.object({ success: z.boolean(), message: z.string() });
+
 export function userRoutes(context: AuthContext) {
   return async (app: FastifyInstance): Promise<void> => {
     const typed = app.withTypeProvider<ZodTypeProvider>();
 
-    typed.post("/sign-up/email", { schema: { body: signUpBody } }, async (request, reply) => {
-      const { config } = context;
-      if (!config.emailAndPassword.enabled) throw new AuthError("EMAIL_PASSWORD_SIGN_UP_DISABLED");
-      const { name, email, password, image, callbackURL } = request.body;
-      const quietDuplicates =
-        config.emailAndPassword.requireEmailVerification || !config.emailAndPassword.autoSignIn;
-      let user: Awaited<ReturnType<typeof createUserWithPassword>>;
-      try {
-        user = await createUserWithPassword(context.sql, config, { name, email, password, image });
-      } catch (error) {
-        // Without an immediate session, a duplicate looks like a success (as in Better Auth),
-        // so sign-up cannot tell anyone which addresses have accounts.
-        if (error instanceof AuthError && error.code === "USER_ALREADY_EXISTS" && quietDuplicates) {
-          const existing = await findUserByEmail(context.sql, requireValidEmail(email));
-          const now = new Date();
-          return {
-            token: null,
-            user: {
-              id: existing?.id ?? "",
-              name,
-              email: requireValidEmail(email),
-              emailVerified: false,
-              image: image ?? null,
-              createdAt: now,
-              updatedAt: now,
-            },
-          };
-        }
-        throw error;
-      }
-      const sendOnSignUp =
-        config.emailVerification.sendOnSignUp ?? config.emailAndPassword.requireEmailVerification;
-      // An invitation addressed to this email is accepted by following the
-      // verification link, so that link goes out even where verification is not required.
-      const invitation =
-        request.body.invitationId && config.organization.enabled
-          ? await findInvitationForSignUp(context.sql, request.body.invitationId, user.email)
-          : undefined;
-      if (sendOnSignUp || invitation) {
-        const link = linkContext(context, request);
-        await sendVerificationMail(context, link, user, callbackURL, invitation?.id);
-      }
-      if (!config.emailAndPassword.autoSignIn || config.emailAndPassword.requireEmailVerification) {
-        return { token: null, user: userResponse(user) };
-      }
-      const { token } = await issueSession(context, request, reply, user, {
-        rememberMe: request.body.rememberMe !== false,
-      });
-      return { token, user: userResponse(user) };
-    });
-
-    typed.post("/update-user", { schema: { body: updateUserBody } }, async (request, reply) => {
-      const current = await requireSession(context, request);
-      const body = request.body;
-      if ("email" in body && body.email !== undefined)
-        throw new AuthError("EMAIL_CAN_NOT_BE_UPDATED");
-      for (const field of PROTECTED_FIELDS) {
-        if (body[field] !== undefined && body[field] !== null && body[field] !== false) {
-          throw new AuthError("FIELD_NOT_ALLOWED", {
-            message: `${field} is not allowed to be set`,
+    typed.post(
+      "/sign-up/email",
+      {
+        schema: {
+          body: signUpBody,
+          response: { 200: signUpAnswer, ...errorResponses(403, 422, 502) },
+        },
+      },
+      async (request, reply) => {
+        const { config } = context;
+        if (!config.emailAndPassword.enabled)
+          throw new AuthError("EMAIL_PASSWORD_SIGN_UP_DISABLED");
+        const { name, email, password, image, callbackURL } = request.body;
+        const quietDuplicates =
+          config.emailAndPassword.requireEmailVerification || !config.emailAndPassword.autoSignIn;
+        let user: Awaited<ReturnType<typeof createUserWithPassword>>;
+        try {
+          user = await createUserWithPassword(context.sql, config, {
+            name,
+            email,
+            password,
+            image,
           });
+        } catch (error) {
+          // Without an immediate session, a duplicate looks like a success (as in Better Auth),
+          // so sign-up cannot tell anyone which addresses have accounts.
+          if (
+            error instanceof AuthError &&
+            error.code === "USER_ALREADY_EXISTS" &&
+            quietDuplicates
+          ) {
+            const existing = await findUserByEmail(context.sql, requireValidEmail(email));
+            const now = new Date();
+            return {
+              token: null,
+              user: {
+                id: existing?.id ?? "",
+                name,
+                email: requireValidEmail(email),
+                emailVerified: false,
+                image: image ?? null,
+                createdAt: now,
+                updatedAt: now,
+              },
+            };
+          }
+          throw error;
         }
-      }
-      if (body.name === undefined && body.image === undefined)
-        throw new AuthError("NO_FIELDS_TO_UPDATE");
-      const user = await updateProfile(context.sql, current.user.id, {
-        name: body.name,
-        image: body.image,
-      });
-      setSessionDataCookie(
-        request,
-        reply,
-        context.cookies,
-        current.token,
-        { session: sessionResponse(current.session), user: userResponse(user) },
-        // A rememberMe: false login keeps browser-session cookies (as get-session does).
-        !readDontRemember(request, context.cookies),
-      );
-      return { status: true };
-    });
+        const sendOnSignUp =
+          config.emailVerification.sendOnSignUp ?? config.emailAndPassword.requireEmailVerification;
+        // An invitation addressed to this email is accepted by following the
+        // verification link, so that link goes out even where verification is not required.
+        const invitation =
+          request.body.invitationId && config.organization.enabled
+            ? await findInvitationForSignUp(context.sql, request.body.invitationId, user.email)
+            : undefined;
+        if (sendOnSignUp || invitation) {
+          const link = linkContext(context, request);
+          await sendVerificationMail(context, link, user, callbackURL, invitation?.id);
+        }
+        if (
+          !config.emailAndPassword.autoSignIn ||
+          config.emailAndPassword.requireEmailVerification
+        ) {
+          return { token: null, user: userResponse(user) };
+        }
+        const { token } = await issueSession(context, request, reply, user, {
+          rememberMe: request.body.rememberMe !== false,
+        });
+        return { token, user: userResponse(user) };
+      },
+    );
 
-    typed.post("/delete-user", { schema: { body: deleteUserBody } }, async (request, reply) => {
-      const { config } = context;
-      if (!config.user.deleteUser.enabled) throw new AuthError("DELETE_USER_DISABLED");
-      const current = await requireSession(context, request);
-      const { password, token, callbackURL } = request.body;
-      if (token) {
-        await deleteUserWithToken(context.sql, token, current.user.id);
+    typed.post(
+      "/update-user",
+      {
+        schema: {
+          body: updateUserBody,
+          response: { 200: statusAnswer, ...errorResponses(401, 403) },
+        },
+      },
+      async (request, reply) => {
+        const current = await requireSession(context, request);
+        const body = request.body;
+        if ("email" in body && body.email !== undefined)
+          throw new AuthError("EMAIL_CAN_NOT_BE_UPDATED");
+        for (const field of PROTECTED_FIELDS) {
+          if (body[field] !== undefined && body[field] !== null && body[field] !== false) {
+            throw new AuthError("FIELD_NOT_ALLOWED", {
+              message: `${field} is not allowed to be set`,
+            });
+          }
+        }
+        if (body.name === undefined && body.image === undefined)
+          throw new AuthError("NO_FIELDS_TO_UPDATE");
+        const user = await updateProfile(context.sql, current.user.id, {
+          name: body.name,
+          image: body.image,
+        });
+        setSessionDataCookie(
+          request,
+          reply,
+          context.cookies,
+          current.token,
+          { session: sessionResponse(current.session), user: userResponse(user) },
+          // A rememberMe: false login keeps browser-session cookies (as get-session does).
+          !readDontRemember(request, context.cookies),
+        );
+        return { status: true };
+      },
+    );
+
+    typed.post(
+      "/delete-user",
+      {
+        schema: {
+          body: deleteUserBody,
+          response: { 200: deletedAnswer, ...errorResponses(401, 403, 404, 502) },
+        },
+      },
+      async (request, reply) => {
+        const { config } = context;
+        if (!config.user.deleteUser.enabled) throw new AuthError("DELETE_USER_DISABLED");
+        const current = await requireSession(context, request);
+        const { password, token, callbackURL } = request.body;
+        if (token) {
+          await deleteUserWithToken(context.sql, token, current.user.id);
+          clearSessionCookies(request, reply, context.cookies);
+          return { success: true, message: "User deleted" };
+        }
+        if (password !== undefined) {
+          await verifyUserPassword(context.sql, current.user.id, password);
+        } else if (!isFresh(current.session, config)) {
+          // Deleting without a password needs a fresh session.
+          throw new AuthError("SESSION_EXPIRED");
+        }
+        if (config.user.deleteUser.requireEmailConfirmation) {
+          const outcome = await requestAccountDeletion(
+            context,
+            linkContext(context, request),
+            current.user,
+            callbackURL,
+          );
+          assertDelivered(outcome);
+          return { success: true, message: "Verification email sent" };
+        }
+        await deleteUser(context.sql, current.user.id);
         clearSessionCookies(request, reply, context.cookies);
         return { success: true, message: "User deleted" };
-      }
-      if (password !== undefined) {
-        await verifyUserPassword(context.sql, current.user.id, password);
-      } else if (!isFresh(current.session, config)) {
-        // Deleting without a password needs a fresh session.
-        throw new AuthError("SESSION_EXPIRED");
-      }
-      if (config.user.deleteUser.requireEmailConfirmation) {
-        const outcome = await requestAccountDeletion(
-          context,
-          linkContext(context, request),
-          current.user,
-          callbackURL,
-        );
-        assertDelivered(outcome);
-        return { success: true, message: "Verification email sent" };
-      }
-      await deleteUser(context.sql, current.user.id);
-      clearSessionCookies(request, reply, context.cookies);
-      return { success: true, message: "User deleted" };
-    });
+      },
+    );
 
     typed.get(
       "/delete-user/callback",
-      { schema: { querystring: deleteCallbackQuery } },
+      {
+        schema: {
+          querystring: deleteCallbackQuery,
+          response: { 200: deletedAnswer, 302: redirectAnswer, ...errorResponses(403, 404) },
+        },
+      },
       async (request, reply) => {
         if (!context.config.user.deleteUser.enabled) throw new AuthError("DELETE_USER_DISABLED");
         const { token, callbackURL } = request.query;

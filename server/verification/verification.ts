@@ -12,12 +12,8 @@ import { AuthError } from "../errors.js";
 import type { LogSink } from "../logger.js";
 import type { Mailer, MailOutcome } from "../mail/mailer.js";
 import { describeDuration } from "../mail/templates.js";
-import {
-  changeUserEmail,
-  findUserByEmail,
-  setEmailVerified,
-  type UserRow,
-} from "../users/queries.js";
+import type { UserRow } from "../users/queries.js";
+import { changeUserEmail, findUserByEmail, setEmailVerified } from "../users/users.js";
 
 export interface VerificationDeps {
   sql: Sql;
@@ -170,3 +166,11 @@ export async function applyEmailToken(
   if (confirmation) await sendVerificationMail(deps, link, changed);
   return { user: changed, changed: true, newlyVerified: !confirmation };
 }
+
+/** The store of one-time tokens (their digests) other domains keep in the verification table. */
+export {
+  consumeVerification,
+  deleteVerificationsByValue,
+  findVerification,
+  insertVerification,
+} from "./queries.js";
