@@ -1,14 +1,12 @@
-/** change-email; the mails and their rules are in server/verification/verification.ts. */
+/** change-email; its rules and mails are in server/verification/verification.ts. */
 
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { AuthError } from "../errors.js";
 import { type AuthContext, linkContext, requireSession } from "../http/auth-context.js";
 import { callbackUrl, emailInput, errorResponses, statusAnswer } from "../http/schemas.js";
 import type { ZodTypeProvider } from "../http/validation.js";
 import { assertDelivered } from "../mail/mailer.js";
-import { findUserByEmail, requireValidEmail } from "../users/users.js";
-import { sendChangeEmailMail } from "../verification/verification.js";
+import { assertChangeEmailEnabled, requestEmailChange } from "../verification/verification.js";
 
 const changeEmailBody = z.object({ newEmail: emailInput, callbackURL: callbackUrl.optional() });
 
@@ -25,18 +23,14 @@ export function emailRoutes(context: AuthContext) {
         },
       },
       async (request) => {
-        if (!context.config.user.changeEmail.enabled) throw new AuthError("CHANGE_EMAIL_DISABLED");
+        // Disabled is the answer even without a session.
+        assertChangeEmailEnabled(context.config);
         const current = await requireSession(context, request);
-        const newEmail = requireValidEmail(request.body.newEmail);
-        if (newEmail === current.user.email) throw new AuthError("EMAIL_IS_THE_SAME");
-        // An address that already has an account is refused.
-        if (await findUserByEmail(context.sql, newEmail))
-          throw new AuthError("COULD_NOT_UPDATE_EMAIL");
-        const outcome = await sendChangeEmailMail(
+        const outcome = await requestEmailChange(
           context,
           linkContext(context, request),
           current.user,
-          newEmail,
+          request.body.newEmail,
           request.body.callbackURL,
         );
         assertDelivered(outcome);

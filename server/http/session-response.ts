@@ -5,9 +5,8 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { type AcceptedInvitation, acceptInvitation } from "../invitations/invitations.js";
 import type { SessionRow } from "../sessions/queries.js";
-import { createSession, endSession, sessionResponse, userResponse } from "../sessions/sessions.js";
+import { endSession, sessionResponse, startSession, userResponse } from "../sessions/sessions.js";
 import type { UserRow } from "../users/queries.js";
-import { assertNotBanned } from "../users/users.js";
 import { type AuthContext, clientInfo, currentSession } from "./auth-context.js";
 import { clearSessionCookies, setSessionCookie, setSessionDataCookie } from "./session-cookies.js";
 
@@ -27,13 +26,11 @@ export async function issueSession(
   user: UserRow,
   options: { rememberMe?: boolean } = {},
 ): Promise<IssuedSession> {
-  // No sign-in method issues a session to a banned user (an expired ban lifts).
-  await assertNotBanned(context.sql, user);
   const previous = await currentSession(context, request);
-  if (previous) await endSession(context.sql, previous.session.id);
   const rememberMe = options.rememberMe !== false;
-  const { session, token } = await createSession(context.sql, context.config, {
-    userId: user.id,
+  const { session, token } = await startSession(context.sql, context.config, {
+    user,
+    replacing: previous?.session.id ?? null,
     client: clientInfo(request),
     rememberMe,
   });

@@ -7,12 +7,11 @@
 import {
   findCredentialAccount,
   insertCredentialAccount,
-  replacePasswordHash,
   setCredentialPassword,
 } from "../accounts/accounts.js";
 import type { AuthdConfig } from "../config.js";
 import { sha256 } from "../crypto/digest.js";
-import { hashPassword, needsRehash, verifyPassword } from "../crypto/password.js";
+import { hashPassword, verifyPassword } from "../crypto/password.js";
 import { generateId, randomString, TOKEN_LENGTHS } from "../crypto/random.js";
 import type { Sql } from "../db/connection.js";
 import { transaction } from "../db/transaction.js";
@@ -148,19 +147,4 @@ export async function setPassword(
     if (account) await setCredentialPassword(tx, userId, passwordHash);
     else await insertCredentialAccount(tx, { id: generateId(), userId, passwordHash });
   });
-}
-
-/**
- * After a successful password check at sign-in: a stored hash in another format (an
- * imported bcrypt or scrypt one) or with weaker argon2 parameters is replaced by an
- * argon2id hash of the same password. Answers whether it was replaced.
- */
-export async function rehashIfNeeded(
-  sql: Sql,
-  userId: string,
-  stored: string,
-  password: string,
-): Promise<boolean> {
-  if (!needsRehash(stored)) return false;
-  return replacePasswordHash(sql, userId, stored, await hashPassword(password));
 }

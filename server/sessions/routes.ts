@@ -4,9 +4,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { findCredentialAccount } from "../accounts/accounts.js";
-import { verifyAgainstDummy, verifyPassword } from "../crypto/password.js";
-import { AuthError } from "../errors.js";
+import { signInWithEmail } from "../accounts/email-password.js";
 import { type AuthContext, linkContext, requireSession } from "../http/auth-context.js";
 import {
   booleanish,
@@ -28,9 +26,6 @@ import {
 } from "../http/session-cookies.js";
 import { closeSession, issueSession } from "../http/session-response.js";
 import type { ZodTypeProvider } from "../http/validation.js";
-import { rehashIfNeeded } from "../password/password.js";
-import { assertNotBanned, findUserByEmail, requireValidEmail } from "../users/users.js";
-import { sendVerificationMail } from "../verification/verification.js";
 import { getSessionAnswer, sessionSchema, signInAnswer } from "./schemas.js";
 import {
   findLiveSession,
@@ -176,37 +171,7 @@ export function sessionRoutes(context: AuthContext) {
         },
       },
       async (request, reply) => {
-        const { config } = context;
-        if (!config.emailAndPassword.enabled) throw new AuthError("EMAIL_PASSWORD_DISABLED");
-        const email = requireValidEmail(request.body.email);
-        const { password } = request.body;
-        if (password.length > config.emailAndPassword.maxPasswordLength) {
-          throw new AuthError("PASSWORD_TOO_LONG");
-        }
-        const found = await findUserByEmail(context.sql, email);
-        const account = found ? await findCredentialAccount(context.sql, found.id) : undefined;
-        // Unknown address or no password: the same work and the same answer, so addresses
-        // cannot be enumerated.
-        const valid = account?.password
-          ? await verifyPassword(account.password, password)
-          : await verifyAgainstDummy(password);
-        if (!found || !valid) throw new AuthError("INVALID_EMAIL_OR_PASSWORD");
-        // An imported bcrypt/scrypt (or weaker argon2) hash becomes argon2id now.
-        if (account?.password) {
-          await rehashIfNeeded(context.sql, found.id, account.password, password);
-        }
-        const user = await assertNotBanned(context.sql, found);
-        if (config.emailAndPassword.requireEmailVerification && !user.emailVerified) {
-          if (config.emailVerification.sendOnSignIn) {
-            await sendVerificationMail(
-              context,
-              linkContext(context, request),
-              user,
-              request.body.callbackURL,
-            );
-          }
-          throw new AuthError("EMAIL_NOT_VERIFIED");
-        }
+        const user = await signInWithEmail(context, linkContext(context, request), request.body);
         const { token } = await issueSession(context, request, reply, user, {
           rememberMe: request.body.rememberMe !== false,
         });

@@ -8,6 +8,7 @@ import { sha256 } from "../crypto/digest.js";
 import { generateId, generateSessionToken } from "../crypto/random.js";
 import type { Queryable, Sql } from "../db/connection.js";
 import type { UserRow } from "../users/queries.js";
+import { assertNotBanned } from "../users/users.js";
 import {
   deleteSessionById,
   deleteSessionOfUser,
@@ -62,6 +63,24 @@ export async function createSession(
     activeOrganizationId: input.activeOrganizationId ?? null,
   });
   return { session, token };
+}
+
+/**
+ * Signing in, by any method: a banned user gets no session (an expired ban lifts), and
+ * the session the client still carries, if any, is ended first.
+ */
+export async function startSession(
+  sql: Queryable,
+  config: AuthdConfig,
+  input: { user: UserRow; replacing: string | null; client: ClientInfo; rememberMe: boolean },
+): Promise<CreatedSession> {
+  await assertNotBanned(sql, input.user);
+  if (input.replacing) await endSession(sql, input.replacing);
+  return createSession(sql, config, {
+    userId: input.user.id,
+    client: input.client,
+    rememberMe: input.rememberMe,
+  });
 }
 
 /** Made once per app (buildApp): its session lookups share round trips. */

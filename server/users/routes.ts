@@ -4,7 +4,8 @@
 
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { createUserWithPassword, verifyUserPassword } from "../accounts/accounts.js";
+import { verifyUserPassword } from "../accounts/accounts.js";
+import { signUpWithEmail } from "../accounts/email-password.js";
 import { AuthError } from "../errors.js";
 import {
   type AuthContext,
@@ -32,13 +33,11 @@ import {
 } from "../http/session-cookies.js";
 import { issueSession } from "../http/session-response.js";
 import type { ZodTypeProvider } from "../http/validation.js";
-import { findInvitationForSignUp } from "../invitations/invitations.js";
 import { assertDelivered } from "../mail/mailer.js";
 import { userSchema } from "../sessions/schemas.js";
 import { isFresh, sessionResponse, userResponse } from "../sessions/sessions.js";
 import { deleteUserWithToken, requestAccountDeletion } from "../verification/account-deletion.js";
-import { sendVerificationMail } from "../verification/verification.js";
-import { deleteUser, findUserByEmail, requireValidEmail, updateProfile } from "./users.js";
+import { deleteUser, updateProfile } from "./users.js";
 
 const signUpBody = z.object({
   name: nameInput,
@@ -115,63 +114,32 @@ export function userRoutes(context: AuthContext) {
         },
       },
       async (request, reply) => {
-        const { config } = context;
-        if (!config.emailAndPassword.enabled)
-          throw new AuthError("EMAIL_PASSWORD_SIGN_UP_DISABLED");
-        const { name, email, password, image, callbackURL } = request.body;
-        const quietDuplicates =
-          config.emailAndPassword.requireEmailVerification || !config.emailAndPassword.autoSignIn;
-        let user: Awaited<ReturnType<typeof createUserWithPassword>>;
-        try {
-          user = await createUserWithPassword(context.sql, config, {
-            name,
-            email,
-            password,
-            image,
-          });
-        } catch (error) {
-          // Without an immediate session, a duplicate looks like a success (as in Better Auth),
-          // so sign-up cannot tell anyone which addresses have accounts.
-          if (
-            error instanceof AuthError &&
-            error.code === "USER_ALREADY_EXISTS" &&
-            quietDuplicates
-          ) {
-            const existing = await findUserByEmail(context.sql, requireValidEmail(email));
-            const now = new Date();
-            return {
-              token: null,
-              user: {
-                id: existing?.id ?? "",
-                name,
-                email: requireValidEmail(email),
-                emailVerified: false,
-                image: image ?? null,
-                createdAt: now,
-                updatedAt: now,
-              },
-            };
-          }
-          throw error;
+        const { name, email, password, image, callbackURL, invitationId } = request.body;
+        const outcome = await signUpWithEmail(context, linkContext(context, request), {
+          name,
+          email,
+          password,
+          image,
+          callbackURL,
+          invitationId,
+        });
+        if (!outcome.created) {
+          const now = new Date();
+          return {
+            token: null,
+            user: {
+              id: outcome.existingUserId ?? "",
+              name,
+              email: outcome.email,
+              emailVerified: false,
+              image: image ?? null,
+              createdAt: now,
+              updatedAt: now,
+            },
+          };
         }
-        const sendOnSignUp =
-          config.emailVerification.sendOnSignUp ?? config.emailAndPassword.requireEmailVerification;
-        // An invitation addressed to this email is accepted by following the
-        // verification link, so that link goes out even where verification is not required.
-        const invitation =
-          request.body.invitationId && config.organization.enabled
-            ? await findInvitationForSignUp(context.sql, request.body.invitationId, user.email)
-            : undefined;
-        if (sendOnSignUp || invitation) {
-          const link = linkContext(context, request);
-          await sendVerificationMail(context, link, user, callbackURL, invitation?.id);
-        }
-        if (
-          !config.emailAndPassword.autoSignIn ||
-          config.emailAndPassword.requireEmailVerification
-        ) {
-          return { token: null, user: userResponse(user) };
-        }
+        const { user } = outcome;
+        if (!outcome.signIn) return { token: null, user: userResponse(user) };
         const { token } = await issueSession(context, request, reply, user, {
           rememberMe: request.body.rememberMe !== false,
         });

@@ -13,7 +13,12 @@ import type { LogSink } from "../logger.js";
 import type { Mailer, MailOutcome } from "../mail/mailer.js";
 import { describeDuration } from "../mail/templates.js";
 import type { UserRow } from "../users/queries.js";
-import { changeUserEmail, findUserByEmail, setEmailVerified } from "../users/users.js";
+import {
+  changeUserEmail,
+  findUserByEmail,
+  requireValidEmail,
+  setEmailVerified,
+} from "../users/users.js";
 
 export interface VerificationDeps {
   sql: Sql;
@@ -98,6 +103,31 @@ export async function sendChangeEmailMail(
     },
     link.logger,
   );
+}
+
+/** change-email exists only where `user.changeEmail.enabled`. */
+export function assertChangeEmailEnabled(config: AuthdConfig): void {
+  if (!config.user.changeEmail.enabled) throw new AuthError("CHANGE_EMAIL_DISABLED");
+}
+
+/**
+ * change-email: the new address must be valid, differ from the current one and have no
+ * account; then the link goes out (to the current address of a verified user, to the
+ * new one otherwise).
+ */
+export async function requestEmailChange(
+  deps: VerificationDeps,
+  link: LinkContext,
+  user: UserRow,
+  requestedEmail: string,
+  callbackURL?: string,
+): Promise<MailOutcome> {
+  assertChangeEmailEnabled(deps.config);
+  const newEmail = requireValidEmail(requestedEmail);
+  if (newEmail === user.email) throw new AuthError("EMAIL_IS_THE_SAME");
+  // An address that already has an account is refused.
+  if (await findUserByEmail(deps.sql, newEmail)) throw new AuthError("COULD_NOT_UPDATE_EMAIL");
+  return sendChangeEmailMail(deps, link, user, newEmail, callbackURL);
 }
 
 export type VerifyEmailFailure = "INVALID_TOKEN" | "TOKEN_EXPIRED" | "USER_NOT_FOUND";
