@@ -8,6 +8,7 @@ import type { Redis } from "ioredis";
 import { accountRoutes } from "./accounts/routes.js";
 import { adminRoutes } from "./admin/routes.js";
 import type { AuthdConfig } from "./config.js";
+import { createPasswordHasher } from "./crypto/password.js";
 import type { Sql } from "./db/connection.js";
 import { emailRoutes } from "./email/routes.js";
 import { healthRoutes, type Readiness } from "./health/routes.js";
@@ -40,6 +41,16 @@ export interface AppDependencies {
   redis?: Redis;
   /** Key prefix of those counters (default "authd-rate-limit:"). */
   rateLimitNamespace?: string;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /**
+     * What this app owns (its pool's session lookups, its password hasher, …): one per
+     * buildApp, so two apps in one process share nothing. Read by tests.
+     */
+    readonly authContext: AuthContext;
+  }
 }
 
 /** A number means "trust that many proxy hops" (X-Forwarded-For read from the right). */
@@ -110,9 +121,11 @@ export async function buildApp(
     sql: dependencies.sql,
     mailer: dependencies.mailer,
     cookies: { config, secret: config.secret },
+    passwords: createPasswordHasher(),
     sessionLookups: createSessionLookups(dependencies.sql),
     sessionOfRequest: new WeakMap(),
   };
+  app.decorate("authContext", context);
   const prefix = config.basePath === "/" ? "" : config.basePath;
 
   await app.register(healthRoutes(dependencies.sql, readiness));

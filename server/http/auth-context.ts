@@ -5,6 +5,7 @@
  */
 import type { FastifyRequest } from "fastify";
 import type { AuthdConfig } from "../config.js";
+import type { PasswordHasher } from "../crypto/password.js";
 import type { Sql } from "../db/connection.js";
 import { AuthError } from "../errors.js";
 import type { Mailer } from "../mail/mailer.js";
@@ -25,6 +26,8 @@ export interface AuthContext {
   sql: Sql;
   mailer: Mailer;
   cookies: CookieContext;
+  /** This app's password hashing: its slots and its dummy hash are its own. */
+  passwords: PasswordHasher;
   /** Session lookups batched across this app's concurrent requests. */
   sessionLookups: SessionLookups;
   /** Each request's session, looked up once however many hooks and handlers ask. */

@@ -5,7 +5,6 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { findCredentialAccount } from "../accounts/accounts.js";
-import { verifyAgainstDummy, verifyPassword } from "../crypto/password.js";
 import { AuthError } from "../errors.js";
 import { type AuthContext, linkContext, requireSession } from "../http/auth-context.js";
 import { booleanish, boundedString, callbackUrl, emailInput } from "../http/schemas.js";
@@ -143,12 +142,12 @@ export function sessionRoutes(context: AuthContext) {
       // Unknown address or no password: the same work and the same answer, so addresses
       // cannot be enumerated.
       const valid = account?.password
-        ? await verifyPassword(account.password, password)
-        : await verifyAgainstDummy(password);
+        ? await context.passwords.verify(account.password, password)
+        : await context.passwords.verifyAgainstDummy(password);
       if (!found || !valid) throw new AuthError("INVALID_EMAIL_OR_PASSWORD");
       // An imported bcrypt/scrypt (or weaker argon2) hash becomes argon2id now.
       if (account?.password) {
-        await rehashIfNeeded(context.sql, found.id, account.password, password);
+        await rehashIfNeeded(context.sql, context.passwords, found.id, account.password, password);
       }
       const user = await assertNotBanned(context.sql, found);
       if (config.emailAndPassword.requireEmailVerification && !user.emailVerified) {

@@ -95,7 +95,12 @@ export function userRoutes(context: AuthContext) {
         config.emailAndPassword.requireEmailVerification || !config.emailAndPassword.autoSignIn;
       let user: Awaited<ReturnType<typeof createUserWithPassword>>;
       try {
-        user = await createUserWithPassword(context.sql, config, { name, email, password, image });
+        user = await createUserWithPassword(context.sql, config, context.passwords, {
+          name,
+          email,
+          password,
+          image,
+        });
       } catch (error) {
         // Without an immediate session, a duplicate looks like a success (as in Better Auth),
         // so sign-up cannot tell anyone which addresses have accounts.
@@ -179,7 +184,7 @@ export function userRoutes(context: AuthContext) {
         return { success: true, message: "User deleted" };
       }
       if (password !== undefined) {
-        await verifyUserPassword(context.sql, current.user.id, password);
+        await verifyUserPassword(context.sql, context.passwords, current.user.id, password);
       } else if (!isFresh(current.session, config)) {
         // Deleting without a password needs a fresh session.
         throw new AuthError("SESSION_EXPIRED");

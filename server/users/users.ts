@@ -6,7 +6,7 @@
 import { findCredentialAccount, insertCredentialAccount } from "../accounts/queries.js";
 import type { AuthdConfig } from "../config.js";
 import { sha256 } from "../crypto/digest.js";
-import { hashPassword, verifyPassword } from "../crypto/password.js";
+import type { PasswordHasher } from "../crypto/password.js";
 import { generateId, randomString, TOKEN_LENGTHS } from "../crypto/random.js";
 import type { Queryable, Sql } from "../db/connection.js";
 import { isUniqueViolation, transaction } from "../db/transaction.js";
@@ -84,11 +84,12 @@ export interface SignUpInput {
 export async function createUserWithPassword(
   sql: Sql,
   config: AuthdConfig,
+  passwords: PasswordHasher,
   input: SignUpInput,
 ): Promise<UserRow> {
   const email = requireValidEmail(input.email);
   checkPasswordLength(config, input.password);
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await passwords.hash(input.password);
   try {
     return await transaction(sql, async (tx) => {
       const user = await insertUser(tx, {
@@ -141,12 +142,14 @@ export async function updateProfile(
  */
 export async function verifyUserPassword(
   sql: Queryable,
+  passwords: PasswordHasher,
   userId: string,
   password: string,
 ): Promise<void> {
   const account = await findCredentialAccount(sql, userId);
   if (!account?.password) throw new AuthError("CREDENTIAL_ACCOUNT_NOT_FOUND");
-  if (!(await verifyPassword(account.password, password))) throw new AuthError("INVALID_PASSWORD");
+  if (!(await passwords.verify(account.password, password)))
+    throw new AuthError("INVALID_PASSWORD");
 }
 
 /**
