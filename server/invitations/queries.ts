@@ -5,11 +5,7 @@
  */
 import { columns, columnsOf } from "../db/columns.js";
 import type { Queryable } from "../db/connection.js";
-import {
-  type MemberRow,
-  ORGANIZATION_COLUMNS,
-  type OrganizationRow,
-} from "../organization/queries.js";
+import type { MemberRow, OrganizationRow } from "../organization/queries.js";
 
 /** An invitation's statuses. */
 export const INVITATION_STATUSES = ["pending", "accepted", "rejected", "canceled"] as const;
@@ -104,7 +100,7 @@ export async function lockInvitationWithOrganization(
 }> {
   const [[organization], [row]] = await Promise.all([
     sql<OrganizationRow[]>`
-      select ${columns(sql, ORGANIZATION_COLUMNS)} from organization
+      select id, name, slug, logo, metadata, created_at, updated_at from organization
       where id = (select organization_id from invitation where id = ${invitationId})
       for update`,
     sql<LockedInvitationRow[]>`

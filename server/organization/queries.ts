@@ -27,7 +27,7 @@ export interface MemberRow {
   createdAt: Date;
 }
 
-export const ORGANIZATION_COLUMNS = columnsOf<OrganizationRow>()([
+const ORGANIZATION_COLUMNS = columnsOf<OrganizationRow>()([
   "id",
   "name",
   "slug",
@@ -37,7 +37,7 @@ export const ORGANIZATION_COLUMNS = columnsOf<OrganizationRow>()([
   "updatedAt",
 ]);
 
-export const MEMBER_COLUMNS = columnsOf<MemberRow>()([
+const MEMBER_COLUMNS = columnsOf<MemberRow>()([
   "id",
   "organizationId",
   "userId",

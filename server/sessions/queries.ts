@@ -18,7 +18,7 @@ export interface SessionRow {
   updatedAt: Date;
 }
 
-export const SESSION_COLUMNS = columnsOf<SessionRow>()([
+const SESSION_COLUMNS = columnsOf<SessionRow>()([
   "id",
   "userId",
   "tokenHash",

@@ -4,7 +4,7 @@
  */
 import { columns, columnsOf } from "../db/columns.js";
 import type { Queryable } from "../db/connection.js";
-import { SESSION_COLUMNS, type SessionRow } from "../sessions/queries.js";
+import type { SessionRow } from "../sessions/queries.js";
 
 export interface TeamRow {
   id: string;
@@ -192,7 +192,8 @@ export async function setSessionActiveTeam(
   const [row] = await sql<SessionRow[]>`
     update session set active_team_id = ${teamId}, updated_at = now()
     where id = ${sessionId}
-    returning ${columns(sql, SESSION_COLUMNS)}`;
+    returning id, user_id, token_hash, expires_at, ip_address, user_agent,
+              active_organization_id, active_team_id, impersonated_by, created_at, updated_at`;
   return row;
 }
 
