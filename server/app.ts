@@ -11,6 +11,7 @@ import type { Redis } from "ioredis";
 import { accountRoutes } from "./accounts/routes.js";
 import { adminRoutes } from "./admin/routes.js";
 import type { AuthdConfig } from "./config.js";
+import { createPasswordHasher } from "./crypto/password.js";
 import type { Sql } from "./db/connection.js";
 import { packageRoot } from "./db/migrations.js";
 import { createDomains } from "./domains.js";
@@ -47,6 +48,16 @@ export interface AppDependencies {
   redis?: Redis;
   /** Key prefix of those counters (default "authd-rate-limit:"). */
   rateLimitNamespace?: string;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /**
+     * What this app owns (its pool's session lookups, its password hasher, …): one per
+     * buildApp, so two apps in one process share nothing. Read by tests.
+     */
+    readonly authContext: AuthContext;
+  }
 }
 
 /** A number means "trust that many proxy hops" (X-Forwarded-For read from the right). */
@@ -124,10 +135,12 @@ export async function buildApp(
     sql: dependencies.sql,
     mailer: dependencies.mailer,
     cookies: { config, secret: config.secret },
+    passwords: createPasswordHasher(),
     sessionLookups: createSessionLookups(dependencies.sql),
     domains: createDomains(dependencies.sql, config),
     sessionOfRequest: new WeakMap(),
   };
+  app.decorate("authContext", context);
   const prefix = config.basePath === "/" ? "" : config.basePath;
 
   await app.register(healthRoutes(dependencies.sql, readiness));

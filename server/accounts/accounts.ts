@@ -4,7 +4,7 @@
  */
 import { recordAuditEvent } from "../audit/audit.js";
 import type { AuthdConfig } from "../config.js";
-import { hashPassword, verifyPassword } from "../crypto/password.js";
+import type { PasswordHasher } from "../crypto/password.js";
 import { generateId } from "../crypto/random.js";
 import type { Queryable, Sql } from "../db/connection.js";
 import { isUniqueViolation, transaction } from "../db/transaction.js";
@@ -160,11 +160,12 @@ export interface SignUpInput {
 export async function createUserWithPassword(
   sql: Sql,
   config: AuthdConfig,
+  passwords: PasswordHasher,
   input: SignUpInput,
 ): Promise<UserRow> {
   const email = requireValidEmail(input.email);
   checkPasswordLength(config, input.password);
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await passwords.hash(input.password);
   try {
     return await transaction(sql, async (tx) => {
       const user = await insertUser(tx, {
@@ -189,10 +190,12 @@ export async function createUserWithPassword(
  */
 export async function verifyUserPassword(
   sql: Queryable,
+  passwords: PasswordHasher,
   userId: string,
   password: string,
 ): Promise<void> {
   const account = await findCredentialAccount(sql, userId);
   if (!account?.password) throw new AuthError("CREDENTIAL_ACCOUNT_NOT_FOUND");
-  if (!(await verifyPassword(account.password, password))) throw new AuthError("INVALID_PASSWORD");
+  if (!(await passwords.verify(account.password, password)))
+    throw new AuthError("INVALID_PASSWORD");
 }

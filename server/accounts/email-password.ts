@@ -2,12 +2,7 @@
  * Signing up and signing in with an email and a password: the rules of both flows, so
  * the routes only translate them to HTTP (cookies, redirects).
  */
-import {
-  hashPassword,
-  needsRehash,
-  verifyAgainstDummy,
-  verifyPassword,
-} from "../crypto/password.js";
+import { needsRehash, type PasswordHasher } from "../crypto/password.js";
 import type { Sql } from "../db/connection.js";
 import { AuthError } from "../errors.js";
 import { findInvitationForSignUp } from "../invitations/invitations.js";
@@ -25,6 +20,9 @@ import {
   type SignUpInput,
 } from "./accounts.js";
 
+/** What the flows need: the database, config and mailer, and the app's password hasher. */
+export type CredentialDeps = VerificationDeps & { passwords: PasswordHasher };
+
 export type SignUpOutcome =
   /** The account exists now; `signIn` says whether a session starts at once. */
   | { created: true; user: UserRow; signIn: boolean }
@@ -39,7 +37,7 @@ export type SignUpOutcome =
  * wanted (or where an invitation to this address will be accepted by following it).
  */
 export async function signUpWithEmail(
-  deps: VerificationDeps,
+  deps: CredentialDeps,
   link: LinkContext,
   input: SignUpInput & { callbackURL?: string; invitationId?: string },
 ): Promise<SignUpOutcome> {
@@ -49,7 +47,7 @@ export async function signUpWithEmail(
     config.emailAndPassword.autoSignIn && !config.emailAndPassword.requireEmailVerification;
   let user: UserRow;
   try {
-    user = await createUserWithPassword(deps.sql, config, input);
+    user = await createUserWithPassword(deps.sql, config, deps.passwords, input);
   } catch (error) {
     // Without an immediate session, a duplicate looks like a success (as in Better Auth).
     if (error instanceof AuthError && error.code === "USER_ALREADY_EXISTS" && !signIn) {
@@ -80,7 +78,7 @@ export async function signUpWithEmail(
  * link when `sendOnSignIn`). Answers the user to start a session for.
  */
 export async function signInWithEmail(
-  deps: VerificationDeps,
+  deps: CredentialDeps,
   link: LinkContext,
   input: { email: string; password: string; callbackURL?: string },
 ): Promise<UserRow> {
@@ -96,11 +94,13 @@ export async function signInWithEmail(
   // Unknown address or no password: the same work and the same answer, so addresses
   // cannot be enumerated.
   const valid = account?.password
-    ? await verifyPassword(account.password, password)
-    : await verifyAgainstDummy(password);
+    ? await deps.passwords.verify(account.password, password)
+    : await deps.passwords.verifyAgainstDummy(password);
   if (!found || !valid) throw new AuthError("INVALID_EMAIL_OR_PASSWORD");
   // An imported bcrypt/scrypt (or weaker argon2) hash becomes argon2id now.
-  if (account?.password) await rehashIfNeeded(deps.sql, found.id, account.password, password);
+  if (account?.password) {
+    await rehashIfNeeded(deps.sql, deps.passwords, found.id, account.password, password);
+  }
   const user = await assertNotBanned(deps.sql, found);
   if (config.emailAndPassword.requireEmailVerification && !user.emailVerified) {
     if (config.emailVerification.sendOnSignIn) {
@@ -118,10 +118,11 @@ export async function signInWithEmail(
  */
 export async function rehashIfNeeded(
   sql: Sql,
+  passwords: PasswordHasher,
   userId: string,
   stored: string,
   password: string,
 ): Promise<boolean> {
   if (!needsRehash(stored)) return false;
-  return replacePasswordHash(sql, userId, stored, await hashPassword(password));
+  return replacePasswordHash(sql, userId, stored, await passwords.hash(password));
 }

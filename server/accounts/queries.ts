@@ -1,4 +1,5 @@
 /** Every SQL statement on the account table. */
+import { columns, columnsOf } from "../db/columns.js";
 import type { Queryable } from "../db/connection.js";
 
 /** The email-and-password account's provider id (Better Auth's). */
@@ -20,6 +21,22 @@ export interface AccountRow {
   updatedAt: Date;
 }
 
+const ACCOUNT_COLUMNS = columnsOf<AccountRow>()([
+  "id",
+  "userId",
+  "providerId",
+  "accountId",
+  "accessToken",
+  "refreshToken",
+  "idToken",
+  "accessTokenExpiresAt",
+  "refreshTokenExpiresAt",
+  "scope",
+  "password",
+  "createdAt",
+  "updatedAt",
+]);
+
 export async function insertCredentialAccount(
   sql: Queryable,
   account: { id: string; userId: string; passwordHash: string },
@@ -28,7 +45,7 @@ export async function insertCredentialAccount(
     insert into account (id, user_id, provider_id, account_id, password)
     values (${account.id}, ${account.userId}, ${CREDENTIAL_PROVIDER}, ${account.userId},
             ${account.passwordHash})
-    returning *`;
+    returning ${columns(sql, ACCOUNT_COLUMNS)}`;
   if (!row) throw new Error("insert into account returned no row");
   return row;
 }
@@ -38,7 +55,8 @@ export async function findCredentialAccount(
   userId: string,
 ): Promise<AccountRow | undefined> {
   const [row] = await sql<AccountRow[]>`
-    select * from account where user_id = ${userId} and provider_id = ${CREDENTIAL_PROVIDER}`;
+    select ${columns(sql, ACCOUNT_COLUMNS)} from account
+    where user_id = ${userId} and provider_id = ${CREDENTIAL_PROVIDER}`;
   return row;
 }
 
@@ -54,7 +72,8 @@ export async function setCredentialPassword(
 }
 
 export async function listAccountsOfUser(sql: Queryable, userId: string): Promise<AccountRow[]> {
-  return sql<AccountRow[]>`select * from account where user_id = ${userId} order by created_at, id`;
+  return sql<AccountRow[]>`
+    select ${columns(sql, ACCOUNT_COLUMNS)} from account where user_id = ${userId} order by created_at, id`;
 }
 
 export async function findAccountOfUser(
@@ -63,7 +82,7 @@ export async function findAccountOfUser(
   selector: { id?: string; providerId?: string; accountId?: string },
 ): Promise<AccountRow | undefined> {
   const [row] = await sql<AccountRow[]>`
-    select * from account
+    select ${columns(sql, ACCOUNT_COLUMNS)} from account
     where user_id = ${userId}
       and (${selector.id ?? null}::text is null or id = ${selector.id ?? null})
       and (${selector.providerId ?? null}::text is null or provider_id = ${selector.providerId ?? null})
@@ -91,7 +110,7 @@ export async function findAccountsByProviderKeys(
 ): Promise<AccountRow[]> {
   if (keys.length === 0) return [];
   return sql<AccountRow[]>`
-    select a.* from account a
+    select ${columns(sql, ACCOUNT_COLUMNS, "a")} from account a
     join unnest(${keys.map((key) => key.providerId)}::text[], ${keys.map((key) => key.accountId)}::text[])
       as k(provider_id, account_id)
       on a.provider_id = k.provider_id and a.account_id = k.account_id`;
@@ -103,7 +122,7 @@ export async function findCredentialAccountsOfUsers(
 ): Promise<AccountRow[]> {
   if (userIds.length === 0) return [];
   return sql<AccountRow[]>`
-    select * from account
+    select ${columns(sql, ACCOUNT_COLUMNS)} from account
     where provider_id = ${CREDENTIAL_PROVIDER} and user_id = any(${userIds}::text[])`;
 }
 

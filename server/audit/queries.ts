@@ -1,5 +1,6 @@
 /** Every SQL statement on the audit_event table. */
-import type { Fragment, Queryable } from "../db/connection.js";
+import { columns, columnsOf, type Fragment } from "../db/columns.js";
+import type { Queryable } from "../db/connection.js";
 
 export interface AuditEventRow {
   id: string;
@@ -14,6 +15,20 @@ export interface AuditEventRow {
   details: unknown;
   createdAt: Date;
 }
+
+const AUDIT_EVENT_COLUMNS = columnsOf<AuditEventRow>()([
+  "id",
+  "actorId",
+  "actorType",
+  "action",
+  "targetType",
+  "targetId",
+  "organizationId",
+  "ipAddress",
+  "userAgent",
+  "details",
+  "createdAt",
+]);
 
 export type NewAuditEvent = Omit<AuditEventRow, "createdAt" | "details"> & { details?: unknown };
 
@@ -32,7 +47,7 @@ export async function listAuditEvents(
   filter: { action?: string; targetId?: string; limit?: number } = {},
 ): Promise<AuditEventRow[]> {
   return sql<AuditEventRow[]>`
-    select * from audit_event
+    select ${columns(sql, AUDIT_EVENT_COLUMNS)} from audit_event
     where (${filter.action ?? null}::text is null or action = ${filter.action ?? null})
       and (${filter.targetId ?? null}::text is null or target_id = ${filter.targetId ?? null})
     order by created_at desc, id

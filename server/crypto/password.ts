@@ -53,34 +53,13 @@ export function detectHashFormat(hash: string): HashFormat | undefined {
 }
 
 /**
- * At most one hash per core at a time: each holds 19 MiB, and more in flight than
- * cores only time-slices the same CPUs while multiplying memory (bench/README.md).
- */
-const HASH_SLOTS = Math.max(1, availableParallelism());
-let running = 0;
-const waiting: Array<() => void> = [];
-
-async function withHashSlot<T>(work: () => Promise<T>): Promise<T> {
-  // A released slot passes straight to the next waiter, so none is ever over-booked.
-  if (running >= HASH_SLOTS) await new Promise<void>((resolve) => waiting.push(resolve));
-  else running += 1;
-  try {
-    return await work();
-  } finally {
-    const next = waiting.shift();
-    if (next) next();
-    else running -= 1;
-  }
-}
-
-/**
  * An argon2id hash at ARGON2_PARAMETERS, computed on libuv's thread pool by
  * @node-rs/argon2 (prebuilt for every platform; about twice as fast as the `argon2`
- * package, bench/README.md "Password hashing"). Requests, seeding and imports all
- * hash here.
+ * package, bench/README.md "Password hashing"). Unthrottled: requests, seeding and
+ * imports hash through a PasswordHasher, which bounds how many run at once.
  */
 export function hashPassword(password: string): Promise<string> {
-  return withHashSlot(() => argon2Hash(password, ARGON2_PARAMETERS));
+  return argon2Hash(password, ARGON2_PARAMETERS);
 }
 
 function scryptKey(password: string, salt: string): Promise<Buffer> {
@@ -104,17 +83,18 @@ async function verifyScrypt(hash: string, password: string): Promise<boolean> {
 /**
  * False for a wrong password and for a stored value in no format authd knows.
  * argon2id (any parameters), bcrypt and scrypt (see the module comment) verify.
+ * Unthrottled, like hashPassword.
  */
 export async function verifyPassword(hash: string, password: string): Promise<boolean> {
   try {
     switch (detectHashFormat(hash)) {
       case "bcrypt":
-        return await withHashSlot(() => bcrypt.compare(password, hash));
+        return await bcrypt.compare(password, hash);
       case "scrypt":
-        return await withHashSlot(() => verifyScrypt(hash, password));
+        return await verifyScrypt(hash, password);
       default:
         // argon2id, and the other argon2 variants a PHC string can name.
-        return await withHashSlot(() => argon2Verify(hash, password));
+        return await argon2Verify(hash, password);
     }
   } catch {
     return false;
@@ -143,11 +123,51 @@ export function needsRehash(hash: string): boolean {
   );
 }
 
-let dummyHash: Promise<string> | undefined;
+/**
+ * Hashing and verification with at most `slots` running at a time, and the dummy hash
+ * of unknown-email sign-ins. Made by whoever hashes (buildApp, a CLI run), so the
+ * slots and the dummy belong to it and two apps in one process share neither.
+ */
+export interface PasswordHasher {
+  hash(password: string): Promise<string>;
+  verify(hash: string, password: string): Promise<boolean>;
+  /** Spends one verification on a throw-away hash; always false. */
+  verifyAgainstDummy(password: string): Promise<false>;
+}
 
-/** Spends one verification on a throw-away hash; always false. */
-export async function verifyAgainstDummy(password: string): Promise<false> {
-  dummyHash ??= hashPassword("authd-dummy-password-for-timing");
-  await verifyPassword(await dummyHash, password);
-  return false;
+/**
+ * At most one hash per core at a time by default: each holds 19 MiB, and more in
+ * flight than cores only time-slices the same CPUs while multiplying memory
+ * (bench/README.md).
+ */
+export function createPasswordHasher(
+  slots: number = Math.max(1, availableParallelism()),
+): PasswordHasher {
+  let running = 0;
+  const waiting: Array<() => void> = [];
+  let dummyHash: Promise<string> | undefined;
+
+  async function withHashSlot<T>(work: () => Promise<T>): Promise<T> {
+    // A released slot passes straight to the next waiter, so none is ever over-booked.
+    if (running >= slots) await new Promise<void>((resolve) => waiting.push(resolve));
+    else running += 1;
+    try {
+      return await work();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else running -= 1;
+    }
+  }
+
+  const hasher: PasswordHasher = {
+    hash: (password) => withHashSlot(() => hashPassword(password)),
+    verify: (hash, password) => withHashSlot(() => verifyPassword(hash, password)),
+    async verifyAgainstDummy(password) {
+      dummyHash ??= hasher.hash("authd-dummy-password-for-timing");
+      await hasher.verify(await dummyHash, password);
+      return false;
+    },
+  };
+  return hasher;
 }

@@ -13,8 +13,6 @@ export type Sql = postgres.Sql<Record<string, never>>;
 export type TransactionSql = postgres.TransactionSql<Record<string, never>>;
 /** Either the pool or a transaction: what every queries.ts function takes first. */
 export type Queryable = Sql | TransactionSql;
-/** A piece of a statement (postgres.js tagged template) to compose into another. */
-export type Fragment = postgres.PendingQuery<postgres.Row[]>;
 
 export interface Database {
   sql: Sql;

@@ -3,16 +3,18 @@
  * (get-full-organization, list organizations): the wire format must match what
  * JSON.stringify makes of the same rows in Node.
  */
+import type { Fragment } from "./columns.js";
+import type { Queryable } from "./connection.js";
 
-/** JavaScript's Date#toISOString, in SQL (milliseconds, UTC, `Z`). */
-export const isoTimestamp = (column: string): string =>
-  `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+/** JavaScript's Date#toISOString, in SQL (milliseconds, UTC, `Z`), of a column fragment. */
+export const isoTimestamp = (sql: Queryable, column: Fragment): Fragment =>
+  sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-/** organizationResponse (server/organization/organization.ts) as a json_build_object. */
-export const organizationJson = (alias: string): string =>
-  `json_build_object('id', ${alias}.id, 'name', ${alias}.name, 'slug', ${alias}.slug,
-    'logo', ${alias}.logo, 'metadata', ${alias}.metadata,
-    'createdAt', ${isoTimestamp(`${alias}.created_at`)})`;
+/** organizationResponse (server/organization/organization.ts) as a json_build_object of `o`. */
+export const organizationJson = (sql: Queryable): Fragment =>
+  sql`json_build_object('id', o.id, 'name', o.name, 'slug', o.slug,
+    'logo', o.logo, 'metadata', o.metadata,
+    'createdAt', ${isoTimestamp(sql, sql`o.created_at`)})`;
 
 /**
  * PostgreSQL's JSON text spaced the way PostgreSQL writes it (`{"id" : …}`, jsonb's

@@ -6,6 +6,7 @@
 import type { FastifyRequest } from "fastify";
 import type { UserActor } from "../actor.js";
 import type { AuthdConfig } from "../config.js";
+import type { PasswordHasher } from "../crypto/password.js";
 import type { Sql } from "../db/connection.js";
 import type { Domains } from "../domains.js";
 import { AuthError } from "../errors.js";
@@ -27,6 +28,8 @@ export interface AuthContext {
   sql: Sql;
   mailer: Mailer;
   cookies: CookieContext;
+  /** This app's password hashing: its slots and its dummy hash are its own. */
+  passwords: PasswordHasher;
   /** Session lookups batched across this app's concurrent requests. */
   sessionLookups: SessionLookups;
   /** The organization and team domains of this app, wired to one another. */

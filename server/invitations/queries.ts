@@ -3,7 +3,8 @@
  * function takes the pool or a transaction first. Times are compared with the
  * application's clock (`now` arguments), the same clock that wrote `expires_at`.
  */
-import type { Fragment, Queryable } from "../db/connection.js";
+import { columns, columnsOf, type Fragment } from "../db/columns.js";
+import type { Queryable } from "../db/connection.js";
 import type { MemberRow, OrganizationRow } from "../organization/queries.js";
 
 /** An invitation's statuses. */
@@ -26,6 +27,19 @@ export interface InvitationRow {
   createdAt: Date;
   updatedAt: Date;
 }
+
+const INVITATION_COLUMNS = columnsOf<InvitationRow>()([
+  "id",
+  "organizationId",
+  "email",
+  "role",
+  "status",
+  "teamId",
+  "inviterId",
+  "expiresAt",
+  "createdAt",
+  "updatedAt",
+]);
 
 export interface InvitationDetailsRow extends InvitationRow {
   organizationName: string;
@@ -51,7 +65,7 @@ export async function insertInvitation(
     values (${invitation.id}, ${invitation.organizationId}, ${invitation.email},
             ${invitation.role}, ${invitation.teamId}, ${invitation.inviterId},
             ${invitation.expiresAt})
-    returning *`;
+    returning ${columns(sql, INVITATION_COLUMNS)}`;
   if (!row) throw new Error("insert into invitation returned no row");
   return row;
 }
@@ -60,7 +74,9 @@ export async function findInvitationById(
   sql: Queryable,
   id: string,
 ): Promise<InvitationRow | undefined> {
-  const [row] = await sql<InvitationRow[]>`select * from invitation where id = ${id}`;
+  const [row] = await sql<
+    InvitationRow[]
+  >`select ${columns(sql, INVITATION_COLUMNS)} from invitation where id = ${id}`;
   return row;
 }
 
@@ -84,11 +100,11 @@ export async function lockInvitationWithOrganization(
 }> {
   const [[organization], [row]] = await Promise.all([
     sql<OrganizationRow[]>`
-      select * from organization
+      select id, name, slug, logo, metadata, created_at, updated_at from organization
       where id = (select organization_id from invitation where id = ${invitationId})
       for update`,
     sql<LockedInvitationRow[]>`
-      select i.*, m.id as m_id, m.role as m_role, m.created_at as m_created_at,
+      select ${columns(sql, INVITATION_COLUMNS, "i")}, m.id as m_id, m.role as m_role, m.created_at as m_created_at,
              (select count(*)::int from member c where c.organization_id = i.organization_id)
                as member_count
       from invitation i
@@ -148,7 +164,7 @@ export async function joinByInvitation(
     with settled as (
       update invitation set status = 'accepted', updated_at = now()
       where id = ${input.invitationId} and status = 'pending'
-      returning *
+      returning ${columns(sql, INVITATION_COLUMNS)}
     ), joined as (
       ${steps.addMember(sql, member, sql`select 1 from settled`)}
     ), activated as (
@@ -159,7 +175,7 @@ export async function joinByInvitation(
             from settled`,
       )}
     )
-    select settled.*, joined.created_at as m_created_at from settled cross join joined`;
+    select ${columns(sql, INVITATION_COLUMNS, "settled")}, joined.created_at as m_created_at from settled cross join joined`;
   if (!row) return undefined;
   const { mCreatedAt, ...invitation } = row;
   return { member: { ...member, createdAt: mCreatedAt }, invitation };
@@ -172,7 +188,7 @@ export async function lockPendingInvitation(
   email: string,
 ): Promise<InvitationRow | undefined> {
   const [row] = await sql<InvitationRow[]>`
-    select * from invitation
+    select ${columns(sql, INVITATION_COLUMNS)} from invitation
     where organization_id = ${organizationId} and email = ${email} and status = 'pending'
     for update`;
   return row;
@@ -190,7 +206,7 @@ export async function settleInvitation(
   const [row] = await sql<InvitationRow[]>`
     update invitation set status = ${status}, updated_at = now()
     where id = ${id} and status = 'pending'
-    returning *`;
+    returning ${columns(sql, INVITATION_COLUMNS)}`;
   return row;
 }
 
@@ -203,7 +219,7 @@ export async function extendInvitation(
   const [row] = await sql<InvitationRow[]>`
     update invitation set expires_at = ${expiresAt}, updated_at = now()
     where id = ${id} and status = 'pending'
-    returning *`;
+    returning ${columns(sql, INVITATION_COLUMNS)}`;
   return row;
 }
 
@@ -239,7 +255,7 @@ export async function listInvitationsPage(
   const hidden = filter.hiddenRole ?? null;
   const [invitations, [count]] = await Promise.all([
     sql<InvitationRow[]>`
-      select * from invitation
+      select ${columns(sql, INVITATION_COLUMNS)} from invitation
       where organization_id = ${organizationId}
         and (${status}::text is null or status = ${status})
         and (${hidden}::text is null or not (${hidden} = any(string_to_array(role, ','))))
@@ -261,7 +277,7 @@ export async function listLivePendingInvitationsForEmail(
   now: Date,
 ): Promise<InvitationWithOrganizationRow[]> {
   return sql<InvitationWithOrganizationRow[]>`
-    select i.*, o.name as organization_name
+    select ${columns(sql, INVITATION_COLUMNS, "i")}, o.name as organization_name
     from invitation i join organization o on o.id = i.organization_id
     where i.email = ${email} and i.status = 'pending' and i.expires_at > ${now}
     order by i.created_at, i.id`;
@@ -273,7 +289,7 @@ export async function findInvitationDetails(
   id: string,
 ): Promise<InvitationDetailsRow | undefined> {
   const [row] = await sql<InvitationDetailsRow[]>`
-    select i.*, o.name as organization_name, o.slug as organization_slug,
+    select ${columns(sql, INVITATION_COLUMNS, "i")}, o.name as organization_name, o.slug as organization_slug,
            u.email as inviter_email,
            exists (select 1 from member m
                    where m.organization_id = i.organization_id and m.user_id = i.inviter_id)
@@ -292,7 +308,7 @@ export async function listPendingInvitationsOfOrganizations(
 ): Promise<InvitationRow[]> {
   if (organizationIds.length === 0) return [];
   return sql<InvitationRow[]>`
-    select * from invitation
+    select ${columns(sql, INVITATION_COLUMNS)} from invitation
     where organization_id = any(${organizationIds}::text[]) and status = 'pending'`;
 }
 

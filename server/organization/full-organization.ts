@@ -11,18 +11,42 @@
  * grant `invitation:create` are computed from the configuration and passed in.
  */
 import type { AuthdConfig } from "../config.js";
+import type { Fragment } from "../db/columns.js";
 import type { Queryable } from "../db/connection.js";
-import { compactJson, isoTimestamp as iso } from "../db/json.js";
+import { compactJson, isoTimestamp } from "../db/json.js";
 import { type SessionRider, sessionRider } from "../sessions/queries.js";
 import type { AnswerCache } from "./answer-cache.js";
 import { hasPermission, rolesOf, splitRoles } from "./permissions.js";
 
-const FULL_ORGANIZATION_SQL = `
+interface FullOrganizationParameters {
+  organizationId: string | null;
+  slug: string | null;
+  userId: string;
+  membersLimit: number;
+  invitingRoles: readonly string[];
+  creatorRole: string;
+  invitationsLimit: number;
+  teamsEnabled: boolean;
+}
+
+/** The statement that builds the answer; its text is the same for every call (prepared once). */
+function fullOrganization(sql: Queryable, p: FullOrganizationParameters) {
+  const iso = (column: Fragment) => isoTimestamp(sql, column);
+  return sql<
+    {
+      found: boolean;
+      id: string | null;
+      memberRole: string | null;
+      version: string | null;
+      body: string | null;
+    }[]
+  >`
   with o as (
-    select * from organization
-    where ($1::text is not null and id = $1) or ($1::text is null and slug = $2)
+    select id, name, slug, logo, metadata, created_at, content_version from organization
+    where (${p.organizationId}::text is not null and id = ${p.organizationId})
+       or (${p.organizationId}::text is null and slug = ${p.slug})
   ), me as (
-    select m.role from member m join o on m.organization_id = o.id where m.user_id = $3
+    select m.role from member m join o on m.organization_id = o.id where m.user_id = ${p.userId}
   )
   select
     exists (select 1 from o) as found,
@@ -31,11 +55,11 @@ const FULL_ORGANIZATION_SQL = `
     (select content_version from o) as version,
     (select json_build_object(
       'id', o.id, 'name', o.name, 'slug', o.slug, 'logo', o.logo, 'metadata', o.metadata,
-      'createdAt', ${iso("o.created_at")},
+      'createdAt', ${iso(sql`o.created_at`)},
       'members', coalesce((
         select json_agg(json_build_object(
           'id', p.id, 'organizationId', p.organization_id, 'userId', p.user_id,
-          'role', p.role, 'createdAt', ${iso("p.created_at")},
+          'role', p.role, 'createdAt', ${iso(sql`p.created_at`)},
           'user', json_build_object('id', p.user_id, 'name', p.name, 'email', p.email,
                                     'image', p.image)
         ) order by p.created_at, p.id)
@@ -45,7 +69,7 @@ const FULL_ORGANIZATION_SQL = `
           from member m join "user" u on u.id = m.user_id
           where m.organization_id = o.id
           order by m.created_at, m.id
-          limit $4
+          limit ${p.membersLimit}
         ) p
       ), '[]'::json),
       'membersTotal', (select count(*)::int from member where organization_id = o.id),
@@ -53,27 +77,30 @@ const FULL_ORGANIZATION_SQL = `
         select json_agg(json_build_object(
           'id', i.id, 'organizationId', i.organization_id, 'email', i.email, 'role', i.role,
           'status', i.status, 'teamId', i.team_id, 'inviterId', i.inviter_id,
-          'expiresAt', ${iso("i.expires_at")}, 'createdAt', ${iso("i.created_at")}
+          'expiresAt', ${iso(sql`i.expires_at`)}, 'createdAt', ${iso(sql`i.created_at`)}
         ) order by i.created_at, i.id)
         from (
-          select * from invitation
+          select id, organization_id, email, role, status, team_id, inviter_id, expires_at,
+                 created_at
+          from invitation
           where organization_id = o.id and status = 'pending'
-            and string_to_array((select role from me), ',') && $5::text[]
-            and ($6 = any(string_to_array((select role from me), ','))
-                 or not ($6 = any(string_to_array(role, ','))))
+            and string_to_array((select role from me), ',') && ${p.invitingRoles}::text[]
+            and (${p.creatorRole} = any(string_to_array((select role from me), ','))
+                 or not (${p.creatorRole} = any(string_to_array(role, ','))))
           order by created_at, id
-          limit $7
+          limit ${p.invitationsLimit}
         ) i
       ), '[]'::json),
-      'teams', case when $8 then coalesce((
+      'teams', case when ${p.teamsEnabled} then coalesce((
         select json_agg(json_build_object(
           'id', t.id, 'name', t.name, 'organizationId', t.organization_id,
-          'createdAt', ${iso("t.created_at")},
-          'updatedAt', case when t.updated_at is null then null else ${iso("t.updated_at")} end
+          'createdAt', ${iso(sql`t.created_at`)},
+          'updatedAt', case when t.updated_at is null then null else ${iso(sql`t.updated_at`)} end
         ) order by t.created_at, t.id)
         from team t where t.organization_id = o.id
       ), '[]'::json) else null end
     )::text from o where exists (select 1 from me)) as body`;
+}
 
 /**
  * The roles (of this configuration) whose holders see pending invitations: worked out
@@ -101,16 +128,19 @@ export interface OrganizationVersion {
 /**
  * The check that comes first, answered in the session lookup's own statement (one
  * round trip): the organization's content version and the caller's role, by key and
- * unique-index lookups. The organization is $2 (its id), else $3 (its slug), else the
- * session's active organization.
+ * unique-index lookups. The organization is the caller's `organizationId`, else its
+ * `slug`, else the session's active organization.
  */
 export const ORGANIZATION_VERSION_FOR_CALLER: SessionRider = sessionRider(
-  `select array[o.id, o.content_version::text, m.role]
-   from organization o
-   left join member m on m.organization_id = o.id and m.user_id = s.user_id
-   where o.id = case when $2::text is not null then $2::text
-                     when $3::text is not null then (select id from organization where slug = $3)
-                     else s.active_organization_id end`,
+  ["organizationId", "slug"],
+  (sql, { organizationId, slug }) => sql`
+    select array[o.id, o.content_version::text, m.role]
+    from organization o
+    left join member m on m.organization_id = o.id and m.user_id = s.user_id
+    where o.id = case
+      when ${organizationId} is not null then ${organizationId}
+      when ${slug} is not null then (select id from organization where slug = ${slug})
+      else s.active_organization_id end`,
 );
 
 /** The rider's value as an OrganizationVersion; null when no organization matched. */
@@ -148,7 +178,6 @@ export async function findFullOrganizationJson(
     invitingRoles: readonly string[];
   },
 ): Promise<FullOrganizationResult> {
-  const selector = [input.organizationId ?? null, input.slug ?? null, input.userId];
   const invitationsLimit = input.invitationsLimit ?? 100;
   // What shapes an answer besides the version: the page sizes and what the role sees.
   const keyOf = (id: string, version: string, memberRole: string) =>
@@ -158,26 +187,16 @@ export async function findFullOrganizationJson(
   if (current.memberRole === null) return { kind: "not-member" };
   const cached = cache.entries.get(keyOf(current.id, current.version, current.memberRole));
   if (cached !== undefined) return { kind: "found", body: cached };
-  const [row] = await sql.unsafe<
-    {
-      found: boolean;
-      id: string | null;
-      memberRole: string | null;
-      version: string | null;
-      body: string | null;
-    }[]
-  >(
-    FULL_ORGANIZATION_SQL,
-    [
-      ...selector,
-      input.membersLimit,
-      cache.invitingRoles,
-      config.organization.creatorRole,
-      invitationsLimit,
-      config.organization.teams.enabled,
-    ],
-    { prepare: true },
-  );
+  const [row] = await fullOrganization(sql, {
+    organizationId: input.organizationId ?? null,
+    slug: input.slug ?? null,
+    userId: input.userId,
+    membersLimit: input.membersLimit,
+    invitingRoles: cache.invitingRoles,
+    creatorRole: config.organization.creatorRole,
+    invitationsLimit,
+    teamsEnabled: config.organization.teams.enabled,
+  });
   if (!row?.found) return { kind: "not-found" };
   if (row.memberRole === null || row.body === null) return { kind: "not-member" };
   const body = compactJson(row.body);

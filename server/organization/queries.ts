@@ -1,7 +1,8 @@
 /** Every SQL statement that writes the organization and member tables. */
 import type { NewAuditEvent } from "../audit/queries.js";
 import { Batcher } from "../db/batcher.js";
-import type { Fragment, Queryable, Sql } from "../db/connection.js";
+import { columns, columnsOf, type Fragment } from "../db/columns.js";
+import type { Queryable, Sql } from "../db/connection.js";
 import { compactJson, organizationJson } from "../db/json.js";
 import { type SessionRider, sessionRider } from "../sessions/queries.js";
 
@@ -23,6 +24,24 @@ export interface MemberRow {
   createdAt: Date;
 }
 
+const ORGANIZATION_COLUMNS = columnsOf<OrganizationRow>()([
+  "id",
+  "name",
+  "slug",
+  "logo",
+  "metadata",
+  "createdAt",
+  "updatedAt",
+]);
+
+const MEMBER_COLUMNS = columnsOf<MemberRow>()([
+  "id",
+  "organizationId",
+  "userId",
+  "role",
+  "createdAt",
+]);
+
 export interface MemberWithUser extends MemberRow {
   user: { id: string; name: string; email: string; image: string | null };
 }
@@ -35,7 +54,7 @@ export async function insertOrganization(
     insert into organization (id, name, slug, logo, metadata)
     values (${organization.id}, ${organization.name}, ${organization.slug}, ${organization.logo},
             ${organization.metadata === null ? null : sql.json(organization.metadata as never)})
-    returning *`;
+    returning ${columns(sql, ORGANIZATION_COLUMNS)}`;
   if (!row) throw new Error("insert into organization returned no row");
   return row;
 }
@@ -151,7 +170,10 @@ export async function insertOrganizationsWithOwners(
   );
   const rows = await sql<CreatedRow[]>`
     with input as (
-      select * from json_to_recordset(${input}::text::json) as i(
+      select id, name, slug, logo, metadata, member_id, user_id, role, session_id, audit_id,
+             actor_id, actor_type, action, target_type, target_id, audit_organization_id,
+             ip_address, user_agent, details
+      from json_to_recordset(${input}::text::json) as i(
         id text, name text, slug text, logo text, metadata jsonb, member_id text, user_id text,
         role text, session_id text, audit_id text, actor_id text, actor_type text,
         action text, target_type text, target_id text, audit_organization_id text,
@@ -162,11 +184,11 @@ export async function insertOrganizationsWithOwners(
       insert into organization (id, name, slug, logo, metadata)
       select id, name, slug, logo, metadata from input
       on conflict (slug) do nothing
-      returning *
+      returning ${columns(sql, ORGANIZATION_COLUMNS)}
     ), owner as (
       insert into member (id, organization_id, user_id, role)
       select i.member_id, i.id, i.user_id, i.role from input i join created using (id)
-      returning *
+      returning ${columns(sql, MEMBER_COLUMNS)}
     ), audited as (
       ${steps.recordAudit(
         sql,
@@ -185,7 +207,7 @@ export async function insertOrganizationsWithOwners(
           where i.session_id is not null`,
       )}
     )
-    select created.*, json_build_object(
+    select ${columns(sql, ORGANIZATION_COLUMNS, "created")}, json_build_object(
       'id', owner.id, 'organizationId', owner.organization_id, 'userId', owner.user_id,
       'role', owner.role, 'createdAt', owner.created_at) as member
     from created join owner on owner.organization_id = created.id`;
@@ -197,7 +219,8 @@ export async function findOrganizationById(
   sql: Queryable,
   id: string,
 ): Promise<OrganizationRow | undefined> {
-  const [row] = await sql<OrganizationRow[]>`select * from organization where id = ${id}`;
+  const [row] = await sql<OrganizationRow[]>`
+    select ${columns(sql, ORGANIZATION_COLUMNS)} from organization where id = ${id}`;
   return row;
 }
 
@@ -205,7 +228,8 @@ export async function findOrganizationBySlug(
   sql: Queryable,
   slug: string,
 ): Promise<OrganizationRow | undefined> {
-  const [row] = await sql<OrganizationRow[]>`select * from organization where slug = ${slug}`;
+  const [row] = await sql<OrganizationRow[]>`
+    select ${columns(sql, ORGANIZATION_COLUMNS)} from organization where slug = ${slug}`;
   return row;
 }
 
@@ -219,7 +243,7 @@ export async function findOrganizationWithMember(
   userId: string,
 ): Promise<{ organization: OrganizationRow; member: MemberRow | undefined } | undefined> {
   const [row] = await sql<(OrganizationRow & { member: MemberRow | null })[]>`
-    select o.*, (
+    select ${columns(sql, ORGANIZATION_COLUMNS, "o")}, (
       select json_build_object('id', m.id, 'organizationId', m.organization_id,
                                'userId', m.user_id, 'role', m.role, 'createdAt', m.created_at)
       from member m where m.organization_id = o.id and m.user_id = ${userId}
@@ -242,9 +266,8 @@ export async function lockOrganization(
   sql: Queryable,
   id: string,
 ): Promise<OrganizationRow | undefined> {
-  const [row] = await sql<
-    OrganizationRow[]
-  >`select * from organization where id = ${id} for update`;
+  const [row] = await sql<OrganizationRow[]>`
+    select ${columns(sql, ORGANIZATION_COLUMNS)} from organization where id = ${id} for update`;
   return row;
 }
 
@@ -268,7 +291,7 @@ export async function updateOrganizationRow(
                  else metadata end,
       updated_at = now()
     where id = ${id}
-    returning *`;
+    returning ${columns(sql, ORGANIZATION_COLUMNS)}`;
   return row;
 }
 
@@ -276,7 +299,8 @@ export async function deleteOrganizationRow(
   sql: Queryable,
   id: string,
 ): Promise<OrganizationRow | undefined> {
-  const [row] = await sql<OrganizationRow[]>`delete from organization where id = ${id} returning *`;
+  const [row] = await sql<OrganizationRow[]>`
+    delete from organization where id = ${id} returning ${columns(sql, ORGANIZATION_COLUMNS)}`;
   return row;
 }
 
@@ -285,12 +309,14 @@ export async function listOrganizationsOfUser(
   userId: string,
 ): Promise<OrganizationRow[]> {
   return sql<OrganizationRow[]>`
-    select o.* from organization o join member m on m.organization_id = o.id
+    select ${columns(sql, ORGANIZATION_COLUMNS, "o")}
+    from organization o join member m on m.organization_id = o.id
     where m.user_id = ${userId}
     order by o.created_at, o.id`;
 }
 
-const LIST_KEY = `string_agg(o.id || ':' || o.content_version, ',' order by o.id)`;
+const listKey = (sql: Queryable) =>
+  sql`string_agg(o.id || ':' || o.content_version, ',' order by o.id)`;
 
 /**
  * The caller's organizations as their ids and content versions (`id:version,…`, by
@@ -298,26 +324,24 @@ const LIST_KEY = `string_agg(o.id || ':' || o.content_version, ',' order by o.id
  * keeps the answer it built (server/organization/answer-cache.ts); null without any.
  */
 export const ORGANIZATION_LIST_KEY_OF_CALLER: SessionRider = sessionRider(
-  `select ${LIST_KEY} ${organizationsOf("s.user_id")}`,
+  [],
+  (sql) => sql`select ${listKey(sql)} ${organizationsOf(sql, sql`s.user_id`)}`,
 );
 
 /**
- * `from … where …` over the organizations of `userId` (an SQL expression), as `o`.
- * Each is fetched per membership by its key, behind an `offset 0` fence: the planner
- * only knows the average memberships per user, and with one user in thousands of
- * organizations (the benchmark's inviter) that average made it hash-join a full scan of
- * organization for every caller (13 ms instead of 0.3).
+ * `from … where …` over the organizations of `userId` (a fragment: a column or a
+ * parameter), as `o`. Each is fetched per membership by its key, behind an `offset 0`
+ * fence: the planner only knows the average memberships per user, and with one user in
+ * thousands of organizations (the benchmark's inviter) that average made it hash-join a
+ * full scan of organization for every caller (13 ms instead of 0.3).
  */
-function organizationsOf(userId: string): string {
-  return `from member m
-   cross join lateral (select * from organization where id = m.organization_id offset 0) o
+function organizationsOf(sql: Queryable, userId: Fragment): Fragment {
+  return sql`from member m
+   cross join lateral (
+     select id, name, slug, logo, metadata, created_at, content_version from organization
+     where id = m.organization_id offset 0) o
    where m.user_id = ${userId}`;
 }
-
-const ORGANIZATION_LIST_SQL = `
-  select (select ${LIST_KEY} ${organizationsOf("$1")}) as key,
-         (select coalesce(json_agg(${organizationJson("o")} order by o.created_at, o.id), '[]')::text
-          ${organizationsOf("$1")}) as body`;
 
 /**
  * The user's organizations as the JSON array organization/list answers, built by
@@ -327,11 +351,12 @@ export async function findOrganizationListJson(
   sql: Queryable,
   userId: string,
 ): Promise<{ key: string | null; body: string }> {
-  const [row] = await sql.unsafe<{ key: string | null; body: string }[]>(
-    ORGANIZATION_LIST_SQL,
-    [userId],
-    { prepare: true },
-  );
+  const user = sql`${userId}`;
+  const [row] = await sql<{ key: string | null; body: string }[]>`
+    select (select ${listKey(sql)} ${organizationsOf(sql, user)}) as key,
+           (select coalesce(json_agg(${organizationJson(sql)} order by o.created_at, o.id),
+                            '[]')::text
+            ${organizationsOf(sql, user)}) as body`;
   return row ? { key: row.key, body: compactJson(row.body) } : { key: null, body: "[]" };
 }
 
@@ -348,7 +373,7 @@ export async function insertMember(
   const [row] = await sql<MemberRow[]>`
     insert into member (id, organization_id, user_id, role)
     values (${member.id}, ${member.organizationId}, ${member.userId}, ${member.role})
-    returning *`;
+    returning ${columns(sql, MEMBER_COLUMNS)}`;
   if (!row) throw new Error("insert into member returned no row");
   return row;
 }
@@ -359,7 +384,8 @@ export async function findMember(
   userId: string,
 ): Promise<MemberRow | undefined> {
   const [row] = await sql<MemberRow[]>`
-    select * from member where organization_id = ${organizationId} and user_id = ${userId}`;
+    select ${columns(sql, MEMBER_COLUMNS)} from member
+    where organization_id = ${organizationId} and user_id = ${userId}`;
   return row;
 }
 
@@ -374,7 +400,8 @@ export async function lockMemberForShare(
   userId: string,
 ): Promise<MemberRow | undefined> {
   const [row] = await sql<MemberRow[]>`
-    select * from member where organization_id = ${organizationId} and user_id = ${userId}
+    select ${columns(sql, MEMBER_COLUMNS)} from member
+    where organization_id = ${organizationId} and user_id = ${userId}
     for share`;
   return row;
 }
@@ -385,7 +412,8 @@ export async function findMemberById(
   memberId: string,
 ): Promise<MemberRow | undefined> {
   const [row] = await sql<MemberRow[]>`
-    select * from member where organization_id = ${organizationId} and id = ${memberId}`;
+    select ${columns(sql, MEMBER_COLUMNS)} from member
+    where organization_id = ${organizationId} and id = ${memberId}`;
   return row;
 }
 
@@ -395,7 +423,7 @@ export async function findMemberByEmail(
   email: string,
 ): Promise<MemberRow | undefined> {
   const [row] = await sql<MemberRow[]>`
-    select m.* from member m join "user" u on u.id = m.user_id
+    select ${columns(sql, MEMBER_COLUMNS, "m")} from member m join "user" u on u.id = m.user_id
     where m.organization_id = ${organizationId} and u.email = ${email}`;
   return row;
 }
@@ -434,12 +462,20 @@ export async function findMemberWithUser(
 
 export type MemberSortField = "createdAt" | "name" | "email" | "role";
 
-const SORT_COLUMNS: Record<MemberSortField, string> = {
-  createdAt: "m.created_at",
-  name: "u.name",
-  email: "u.email",
-  role: "m.role",
-};
+/** ORDER BY of a members page: a fixed fragment per field and direction, never spliced text. */
+function memberOrder(sql: Queryable, field: MemberSortField, direction: "asc" | "desc"): Fragment {
+  const desc = direction === "desc";
+  switch (field) {
+    case "createdAt":
+      return desc ? sql`m.created_at desc` : sql`m.created_at asc`;
+    case "name":
+      return desc ? sql`u.name desc` : sql`u.name asc`;
+    case "email":
+      return desc ? sql`u.email desc` : sql`u.email asc`;
+    case "role":
+      return desc ? sql`m.role desc` : sql`m.role asc`;
+  }
+}
 
 /** One page of members with their users, and the total, in two bounded queries. */
 export async function listMembersPage(
@@ -454,8 +490,7 @@ export async function listMembersPage(
     role?: string;
   },
 ): Promise<{ members: MemberWithUser[]; total: number }> {
-  const column = sql.unsafe(SORT_COLUMNS[page.sortBy]);
-  const direction = sql.unsafe(page.sortDirection === "desc" ? "desc" : "asc");
+  const order = memberOrder(sql, page.sortBy, page.sortDirection);
   const search = page.search ? `%${page.search.replace(/[\\%_]/g, "\\$&").toLowerCase()}%` : null;
   // One round trip: the page and, through a window, the total of the filter.
   const rows = await sql<(FlatMemberWithUser & { total: number })[]>`
@@ -464,7 +499,7 @@ export async function listMembersPage(
     where m.organization_id = ${organizationId}
       and (${search}::text is null or lower(u.name) like ${search} or u.email like ${search})
       and (${page.role ?? null}::text is null or ${page.role ?? null} = any(string_to_array(m.role, ',')))
-    order by ${column} ${direction}, m.id
+    order by ${order}, m.id
     limit ${page.limit} offset ${page.offset}`;
   if (rows.length === 0 && page.offset > 0) {
     // Past the end there is no row to carry the total: count it on its own.
@@ -503,9 +538,9 @@ export async function updateMemberRoleRow(
   memberId: string,
   role: string,
 ): Promise<MemberRow | undefined> {
-  const [row] = await sql<
-    MemberRow[]
-  >`update member set role = ${role} where id = ${memberId} returning *`;
+  const [row] = await sql<MemberRow[]>`
+    update member set role = ${role}
+    where id = ${memberId} returning ${columns(sql, MEMBER_COLUMNS)}`;
   return row;
 }
 
@@ -513,7 +548,8 @@ export async function deleteMemberRow(
   sql: Queryable,
   memberId: string,
 ): Promise<MemberRow | undefined> {
-  const [row] = await sql<MemberRow[]>`delete from member where id = ${memberId} returning *`;
+  const [row] = await sql<MemberRow[]>`
+    delete from member where id = ${memberId} returning ${columns(sql, MEMBER_COLUMNS)}`;
   return row;
 }
 
@@ -538,7 +574,9 @@ export async function findOrganizationsBySlugs(
   slugs: string[],
 ): Promise<OrganizationRow[]> {
   if (slugs.length === 0) return [];
-  return sql<OrganizationRow[]>`select * from organization where slug = any(${slugs}::text[])`;
+  return sql<OrganizationRow[]>`
+    select ${columns(sql, ORGANIZATION_COLUMNS)} from organization
+    where slug = any(${slugs}::text[])`;
 }
 
 export async function listMembersOfOrganizations(
@@ -547,7 +585,8 @@ export async function listMembersOfOrganizations(
 ): Promise<MemberRow[]> {
   if (organizationIds.length === 0) return [];
   return sql<MemberRow[]>`
-    select * from member where organization_id = any(${organizationIds}::text[])`;
+    select ${columns(sql, MEMBER_COLUMNS)} from member
+    where organization_id = any(${organizationIds}::text[])`;
 }
 
 /** One multi-row INSERT (callers keep batches to a few hundred rows). */
@@ -562,5 +601,6 @@ export async function insertMembers(
 
 /** Every organization, oldest first (the operator's `authd org list`). */
 export async function listAllOrganizations(sql: Queryable): Promise<OrganizationRow[]> {
-  return sql<OrganizationRow[]>`select * from organization order by created_at, id`;
+  return sql<OrganizationRow[]>`
+    select ${columns(sql, ORGANIZATION_COLUMNS)} from organization order by created_at, id`;
 }

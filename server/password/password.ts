@@ -11,7 +11,7 @@ import {
 } from "../accounts/accounts.js";
 import type { AuthdConfig } from "../config.js";
 import { sha256 } from "../crypto/digest.js";
-import { hashPassword, verifyPassword } from "../crypto/password.js";
+import { createPasswordHasher, type PasswordHasher } from "../crypto/password.js";
 import { generateId, randomString, TOKEN_LENGTHS } from "../crypto/random.js";
 import type { Sql } from "../db/connection.js";
 import { transaction } from "../db/transaction.js";
@@ -94,10 +94,11 @@ export async function isResetTokenValid(sql: Sql, token: string): Promise<boolea
 export async function resetPassword(
   sql: Sql,
   config: AuthdConfig,
+  passwords: PasswordHasher,
   input: { token: string; newPassword: string },
 ): Promise<UserRow> {
   checkPasswordLength(config, input.newPassword);
-  const passwordHash = await hashPassword(input.newPassword);
+  const passwordHash = await passwords.hash(input.newPassword);
   return transaction(sql, async (tx) => {
     const row = await consumeVerification(tx, resetIdentifier(input.token));
     if (!row || row.expiresAt.getTime() <= Date.now()) throw new AuthError("INVALID_TOKEN");
@@ -115,16 +116,17 @@ export async function resetPassword(
 export async function changePassword(
   sql: Sql,
   config: AuthdConfig,
+  passwords: PasswordHasher,
   userId: string,
   input: { currentPassword: string; newPassword: string },
 ): Promise<void> {
   checkPasswordLength(config, input.newPassword);
   const account = await findCredentialAccount(sql, userId);
   if (!account?.password) throw new AuthError("CREDENTIAL_ACCOUNT_NOT_FOUND");
-  if (!(await verifyPassword(account.password, input.currentPassword))) {
+  if (!(await passwords.verify(account.password, input.currentPassword))) {
     throw new AuthError("INVALID_PASSWORD");
   }
-  await setCredentialPassword(sql, userId, await hashPassword(input.newPassword));
+  await setCredentialPassword(sql, userId, await passwords.hash(input.newPassword));
 }
 
 /**
@@ -136,9 +138,11 @@ export async function setPassword(
   config: AuthdConfig,
   userId: string,
   newPassword: string,
+  // No route calls this; a caller without a hasher of its own hashes through a fresh one.
+  passwords: PasswordHasher = createPasswordHasher(),
 ): Promise<void> {
   checkPasswordLength(config, newPassword);
-  const passwordHash = await hashPassword(newPassword);
+  const passwordHash = await passwords.hash(newPassword);
   await transaction(sql, async (tx) => {
     const user = await findUserById(tx, userId);
     if (!user) throw new AuthError("USER_NOT_FOUND");

@@ -117,7 +117,7 @@ export function passwordRoutes(context: AuthContext) {
       async (request) => {
         const token = request.body.token ?? request.query.token;
         if (!token) throw new AuthError("INVALID_TOKEN");
-        await resetPassword(context.sql, context.config, {
+        await resetPassword(context.sql, context.config, context.passwords, {
           token,
           newPassword: request.body.newPassword,
         });
@@ -138,7 +138,13 @@ export function passwordRoutes(context: AuthContext) {
       },
       async (request, reply) => {
         const current = await requireSession(context, request);
-        await changePassword(context.sql, context.config, current.user.id, request.body);
+        await changePassword(
+          context.sql,
+          context.config,
+          context.passwords,
+          current.user.id,
+          request.body,
+        );
         if (!request.body.revokeOtherSessions)
           return { token: null, user: userResponse(current.user) };
         // Every session ends; the caller continues in a fresh one, remembered as before.

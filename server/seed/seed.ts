@@ -17,7 +17,7 @@ import {
 } from "../accounts/queries.js";
 import { recordAuditEvent } from "../audit/audit.js";
 import type { AuthdConfig } from "../config.js";
-import { detectHashFormat, hashPassword, verifyPassword } from "../crypto/password.js";
+import { createPasswordHasher, detectHashFormat, type PasswordHasher } from "../crypto/password.js";
 import { generateId } from "../crypto/random.js";
 import type { Queryable, Sql } from "../db/connection.js";
 import { transaction } from "../db/transaction.js";
@@ -696,10 +696,17 @@ export interface PasswordWork {
   verified: Map<string, Promise<boolean>>;
   /** --share-password-hashes: plain password -> its one hash of this run. */
   shared: Map<string, Promise<string>>;
+  /** This run's hashing: one hash per core at a time, however many users the seed has. */
+  passwords: PasswordHasher;
 }
 
 export function newPasswordWork(): PasswordWork {
-  return { hashes: new Map(), verified: new Map(), shared: new Map() };
+  return {
+    hashes: new Map(),
+    verified: new Map(),
+    shared: new Map(),
+    passwords: createPasswordHasher(),
+  };
 }
 
 function verifyKey(stored: string, plain: string): string {
@@ -707,7 +714,7 @@ function verifyKey(stored: string, plain: string): string {
 }
 
 /**
- * Hashes what the seed needs hashed, concurrently: hashPassword runs one argon2id hash
+ * Hashes what the seed needs hashed, concurrently: the run's hasher runs one argon2id hash
  * per core at a time (on libuv's thread pool) and queues the rest. New users with a
  * plain password need a hash; with --if-exists update, existing users' passwords are
  * verified against the stored hash first and hashed only when they differ.
@@ -743,7 +750,7 @@ async function preparePasswords(
         const key = verifyKey(stored, plain);
         let pending = work.verified.get(key);
         if (!pending) {
-          pending = verifyPassword(stored, plain);
+          pending = work.passwords.verify(stored, plain);
           work.verified.set(key, pending);
         }
         await pending;
@@ -764,9 +771,9 @@ async function preparePasswords(
       let hash: Promise<string>;
       if (options.sharePasswordHashes) {
         const known = work.shared.get(plain);
-        hash = known ?? hashPassword(plain);
+        hash = known ?? work.passwords.hash(plain);
         if (!known) work.shared.set(plain, hash);
-      } else hash = hashPassword(plain);
+      } else hash = work.passwords.hash(plain);
       work.hashes.set(address, await hash);
       options.onProgress?.({ phase: "hash", done: ++done, total: toHash.length });
     }),

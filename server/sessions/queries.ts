@@ -1,6 +1,7 @@
 /** Every SQL statement on the session table. Tokens are looked up by their digest. */
 import { Batcher } from "../db/batcher.js";
-import type { Fragment, Queryable, Sql } from "../db/connection.js";
+import { columns, columnsOf, type Fragment } from "../db/columns.js";
+import type { Queryable, Sql } from "../db/connection.js";
 import { AuthError } from "../errors.js";
 import type { UserRow } from "../users/queries.js";
 
@@ -17,6 +18,20 @@ export interface SessionRow {
   createdAt: Date;
   updatedAt: Date;
 }
+
+const SESSION_COLUMNS = columnsOf<SessionRow>()([
+  "id",
+  "userId",
+  "tokenHash",
+  "expiresAt",
+  "ipAddress",
+  "userAgent",
+  "activeOrganizationId",
+  "activeTeamId",
+  "impersonatedBy",
+  "createdAt",
+  "updatedAt",
+]);
 
 export interface NewSession {
   id: string;
@@ -36,7 +51,7 @@ export async function insertSession(sql: Queryable, session: NewSession): Promis
     values (${session.id}, ${session.userId}, ${session.tokenHash}, ${session.expiresAt},
             ${session.ipAddress}, ${session.userAgent}, ${session.impersonatedBy ?? null},
             ${session.activeOrganizationId ?? null})
-    returning *`;
+    returning ${columns(sql, SESSION_COLUMNS)}`;
   if (!row) throw new Error("insert into session returned no row");
   return row;
 }
@@ -47,15 +62,53 @@ export interface SessionWithUser {
 }
 
 /**
- * Sessions by token digest with their users, for a batch of callers at once
- * (server/db/batcher.ts): `$1` is the digests, `$2`… the riders' parameters, one array
- * each, element i belonging to caller i; each row carries its caller's index. The
- * session and user columns come first, then `extra` select-list items over `s`, `u`
- * and `p` (the caller's row: p.p2, p.p3, … for the rider's $2, $3, …).
+ * A read that depends on who is calling, answered in the session lookup's own
+ * statement (one round trip instead of two): a scalar subquery over the session `s` and
+ * its user `u`, plus parameters of its own that each caller gives (`riderParameters`,
+ * text, in the order of `parameters`). The definition is a function of the pool, so a
+ * rider is plain data that any app can use; each app builds its statement once.
  */
-function batchedLookup(extra: string, riderParameterCount: number): string {
-  const parameters = Array.from({ length: riderParameterCount }, (_, i) => i + 2);
-  return `
+export interface SessionRider {
+  /** Names of the caller's parameters, in the order callers pass their values. */
+  readonly parameters: readonly string[];
+  /** The subquery; `caller[name]` is that parameter of the caller at hand (text). */
+  readonly subquery: (sql: Sql, caller: Readonly<Record<string, Fragment>>) => Fragment;
+}
+
+export function sessionRider<const Names extends readonly string[]>(
+  parameters: Names,
+  subquery: (sql: Sql, caller: Readonly<Record<Names[number], Fragment>>) => Fragment,
+): SessionRider {
+  return { parameters, subquery };
+}
+
+const NO_RIDER: SessionRider = { parameters: [], subquery: (sql) => sql`` };
+
+/** An empty fragment, or the fragments one after another (postgres.js joins with a space). */
+const all = (sql: Sql, fragments: Fragment[]): Fragment | Fragment[] =>
+  fragments.length === 0 ? sql`` : fragments;
+
+/**
+ * Sessions by token digest with their users, for a batch of callers at once
+ * (server/db/batcher.ts): one array of digests, and one array per rider parameter,
+ * element i belonging to caller i, unnested together into the rows `p`; each result row
+ * carries its caller's index. The statement's text depends only on the rider, so
+ * postgres.js prepares it once per connection.
+ */
+function batchedLookup(sql: Sql, rider: SessionRider) {
+  // Caller i's parameter n is element i of the array n: the column p.rn of its row.
+  const names = rider.parameters.map((_, index) => `r${index + 1}`);
+  const caller = Object.fromEntries(
+    rider.parameters.map((name, index) => [name, sql`p.${sql(names[index] as string)}`]),
+  );
+  const riderColumn = rider === NO_RIDER ? sql`` : sql`, (${rider.subquery(sql, caller)}) as rider`;
+  const aliases = all(
+    sql,
+    names.map((name) => sql`, ${sql(name)}`),
+  );
+  return (tokenHashes: string[], parameters: (string | null)[][]) => sql<
+    (JoinedRow & { caller: number; rider?: unknown })[]
+  >`
   select p.caller::int as caller,
          s.id, s.user_id, s.token_hash, s.expires_at, s.ip_address, s.user_agent,
          s.active_organization_id, s.active_team_id, s.impersonated_by,
@@ -63,42 +116,15 @@ function batchedLookup(extra: string, riderParameterCount: number): string {
          u.email as u_email, u.email_verified as u_email_verified, u.name as u_name,
          u.image as u_image, u.role as u_role, u.banned as u_banned,
          u.ban_reason as u_ban_reason, u.ban_expires as u_ban_expires,
-         u.created_at as u_created_at, u.updated_at as u_updated_at${extra}
-  from unnest($1::text[]${parameters.map((n) => `, $${n}::text[]`).join("")})
-       with ordinality as p(token_hash${parameters.map((n) => `, p${n}`).join("")}, caller)
+         u.created_at as u_created_at, u.updated_at as u_updated_at${riderColumn}
+  from unnest(${tokenHashes}::text[]${all(
+    sql,
+    parameters.map((values) => sql`, ${values}::text[]`),
+  )})
+       with ordinality as p(token_hash${aliases}, caller)
   join session s on s.token_hash = p.token_hash
   join "user" u on u.id = s.user_id`;
 }
-
-/**
- * A read that depends on who is calling, answered in the session lookup's own
- * statement (one round trip instead of two). Made once by sessionRider from a scalar
- * subquery over the session's columns as `s.*` (e.g. `s.user_id`); the subquery's own
- * parameters are text, numbered from $2 ($1 is the token digest).
- */
-export interface SessionRider {
-  /** The batched lookup with the rider as its `rider` column. */
-  readonly statement: string;
-  readonly parameterCount: number;
-}
-
-const PARAMETER = /\$(\d+)/g;
-
-export function sessionRider(subquery: string): SessionRider {
-  const numbers = [...subquery.matchAll(PARAMETER)].map((match) => Number(match[1]));
-  const parameterCount = Math.max(1, ...numbers) - 1;
-  if (numbers.some((n) => n < 2) || subquery.replace(PARAMETER, "").includes("$")) {
-    throw new Error("a session rider's parameters are $2, $3, …, and it has no other $");
-  }
-  // Caller i's parameter $n is element i of the array $n: the column p.pn of its row.
-  const perCaller = subquery.replace(PARAMETER, (_, n: string) => `p.p${n}`);
-  return {
-    statement: batchedLookup(`,\n         (${perCaller}) as rider`, parameterCount),
-    parameterCount,
-  };
-}
-
-const NO_RIDER: SessionRider = { statement: batchedLookup("", 0), parameterCount: 0 };
 
 interface Lookup {
   tokenHash: string;
@@ -111,17 +137,16 @@ type Found = { found: SessionWithUser; rider: unknown } | undefined;
  * Concurrent lookups of one statement share a round trip: every authenticated request
  * starts with one, so under load this is the busiest statement authd sends.
  */
-const lookupBatcher = (sql: Sql, rider: SessionRider) =>
-  new Batcher<Lookup, Found>({
+const lookupBatcher = (sql: Sql, rider: SessionRider) => {
+  const statement = batchedLookup(sql, rider);
+  return new Batcher<Lookup, Found>({
     run: async (lookups) => {
-      const columns = [lookups.map((lookup) => lookup.tokenHash)];
-      for (let i = 0; i < rider.parameterCount; i++) {
-        columns.push(lookups.map((lookup) => lookup.riderParameters[i] ?? null) as string[]);
-      }
-      const rows = await sql.unsafe<(JoinedRow & { caller: number; rider?: unknown })[]>(
-        rider.statement,
-        columns,
-        { prepare: true },
+      const parameters = rider.parameters.map((_, i) =>
+        lookups.map((lookup) => lookup.riderParameters[i] ?? null),
+      );
+      const rows = await statement(
+        lookups.map((lookup) => lookup.tokenHash),
+        parameters,
       );
       const outcomes: Found[] = lookups.map(() => undefined);
       for (const row of rows) {
@@ -130,6 +155,7 @@ const lookupBatcher = (sql: Sql, rider: SessionRider) =>
       return outcomes;
     },
   });
+};
 
 /**
  * The session lookups of one connection pool, batched with concurrent ones (one batcher
@@ -165,8 +191,8 @@ export function createSessionLookups(sql: Sql): SessionLookups {
       rider: SessionRider,
       riderParameters: readonly (string | null)[] = [],
     ) {
-      if (riderParameters.length > rider.parameterCount) {
-        throw new Error(`this rider takes ${rider.parameterCount} parameters`);
+      if (riderParameters.length > rider.parameters.length) {
+        throw new Error(`this rider takes ${rider.parameters.length} parameters`);
       }
       const found = await load(rider, { tokenHash, riderParameters });
       return found && { found: found.found, rider: found.rider as T | null };
@@ -219,7 +245,8 @@ interface JoinedRow extends SessionRow {
 }
 
 export async function findSessionById(sql: Queryable, id: string): Promise<SessionRow | undefined> {
-  const [row] = await sql<SessionRow[]>`select * from session where id = ${id}`;
+  const [row] = await sql<SessionRow[]>`
+    select ${columns(sql, SESSION_COLUMNS)} from session where id = ${id}`;
   return row;
 }
 
@@ -227,7 +254,8 @@ export async function findSessionByTokenHash(
   sql: Queryable,
   tokenHash: string,
 ): Promise<SessionRow | undefined> {
-  const [row] = await sql<SessionRow[]>`select * from session where token_hash = ${tokenHash}`;
+  const [row] = await sql<SessionRow[]>`
+    select ${columns(sql, SESSION_COLUMNS)} from session where token_hash = ${tokenHash}`;
   return row;
 }
 
@@ -236,7 +264,8 @@ export async function listActiveSessionsOfUser(
   userId: string,
 ): Promise<SessionRow[]> {
   return sql<SessionRow[]>`
-    select * from session where user_id = ${userId} and expires_at > now()
+    select ${columns(sql, SESSION_COLUMNS)} from session
+    where user_id = ${userId} and expires_at > now()
     order by created_at desc, id`;
 }
 
@@ -246,7 +275,8 @@ export async function extendSession(
   expiresAt: Date,
 ): Promise<SessionRow | undefined> {
   const [row] = await sql<SessionRow[]>`
-    update session set expires_at = ${expiresAt}, updated_at = now() where id = ${id} returning *`;
+    update session set expires_at = ${expiresAt}, updated_at = now() where id = ${id}
+    returning ${columns(sql, SESSION_COLUMNS)}`;
   return row;
 }
 
@@ -303,20 +333,6 @@ export async function deleteExpiredSessions(
 
 // --- A session's active organization and team -------------------------------------
 
-const SESSION_COLUMNS = [
-  "id",
-  "user_id",
-  "token_hash",
-  "expires_at",
-  "ip_address",
-  "user_agent",
-  "active_organization_id",
-  "active_team_id",
-  "impersonated_by",
-  "created_at",
-  "updated_at",
-] as const;
-
 export async function setActiveOrganizationOfSession(
   sql: Queryable,
   sessionId: string,
@@ -348,7 +364,7 @@ export async function setActiveTeamOfSession(
   const [row] = await sql<SessionRow[]>`
     update session set active_team_id = ${teamId}, updated_at = now()
     where id = ${sessionId}
-    returning ${sql(SESSION_COLUMNS)}`;
+    returning ${columns(sql, SESSION_COLUMNS)}`;
   return row;
 }
 
@@ -381,7 +397,7 @@ export function activateOrganizationsStep(sql: Queryable, switches: Fragment): F
 /** Every session of the user, expired ones included (list-user-sessions, as in Better Auth). */
 export async function listAllSessionsOfUser(sql: Queryable, userId: string): Promise<SessionRow[]> {
   return sql<SessionRow[]>`
-    select ${sql(SESSION_COLUMNS)} from session where user_id = ${userId}
+    select ${columns(sql, SESSION_COLUMNS)} from session where user_id = ${userId}
     order by created_at desc, id`;
 }
 
@@ -393,7 +409,7 @@ export async function deleteSessionByIdOrDigest(
 ): Promise<SessionRow | undefined> {
   const [row] = await sql<SessionRow[]>`
     delete from session where id = ${id} or token_hash = ${tokenHash}
-    returning ${sql(SESSION_COLUMNS)}`;
+    returning ${columns(sql, SESSION_COLUMNS)}`;
   return row;
 }
 
@@ -460,7 +476,7 @@ export async function listSessionsPage(
 ): Promise<SessionPage> {
   const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
   const rows = await sql<(ListedSession & { sortKey: string })[]>`
-    select ${sql(SESSION_COLUMNS.map((column) => `s.${column}`))}, u.email as user_email,
+    select ${columns(sql, SESSION_COLUMNS, "s")}, u.email as user_email,
            to_char(s.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as sort_key
     from session s
     join "user" u on u.id = s.user_id

@@ -1,4 +1,5 @@
 /** Every SQL statement that writes the team and team_member tables. */
+import { columns, columnsOf } from "../db/columns.js";
 import type { Queryable } from "../db/connection.js";
 
 export interface TeamRow {
@@ -16,6 +17,16 @@ export interface TeamMemberRow {
   createdAt: Date;
 }
 
+const TEAM_COLUMNS = columnsOf<TeamRow>()([
+  "id",
+  "name",
+  "organizationId",
+  "createdAt",
+  "updatedAt",
+]);
+
+const TEAM_MEMBER_COLUMNS = columnsOf<TeamMemberRow>()(["id", "teamId", "userId", "createdAt"]);
+
 export async function insertTeam(
   sql: Queryable,
   team: Pick<TeamRow, "id" | "name" | "organizationId">,
@@ -23,7 +34,7 @@ export async function insertTeam(
   const [row] = await sql<TeamRow[]>`
     insert into team (id, name, organization_id, updated_at)
     values (${team.id}, ${team.name}, ${team.organizationId}, now())
-    returning *`;
+    returning ${columns(sql, TEAM_COLUMNS)}`;
   if (!row) throw new Error("insert into team returned no row");
   return row;
 }
@@ -35,13 +46,16 @@ export async function findTeamInOrganization(
   teamId: string,
 ): Promise<TeamRow | undefined> {
   const [row] = await sql<TeamRow[]>`
-    select * from team where id = ${teamId} and organization_id = ${organizationId}`;
+    select ${columns(sql, TEAM_COLUMNS)} from team
+    where id = ${teamId} and organization_id = ${organizationId}`;
   return row;
 }
 
 /** A team by id alone; callers then prove the caller belongs to its organization. */
 export async function findTeamById(sql: Queryable, teamId: string): Promise<TeamRow | undefined> {
-  const [row] = await sql<TeamRow[]>`select * from team where id = ${teamId}`;
+  const [row] = await sql<
+    TeamRow[]
+  >`select ${columns(sql, TEAM_COLUMNS)} from team where id = ${teamId}`;
   return row;
 }
 
@@ -52,7 +66,8 @@ export async function lockTeam(
   teamId: string,
 ): Promise<TeamRow | undefined> {
   const [row] = await sql<TeamRow[]>`
-    select * from team where id = ${teamId} and organization_id = ${organizationId} for update`;
+    select ${columns(sql, TEAM_COLUMNS)} from team
+    where id = ${teamId} and organization_id = ${organizationId} for update`;
   return row;
 }
 
@@ -61,7 +76,8 @@ export async function listTeamsOfOrganization(
   organizationId: string,
 ): Promise<TeamRow[]> {
   return sql<TeamRow[]>`
-    select * from team where organization_id = ${organizationId} order by created_at, id`;
+    select ${columns(sql, TEAM_COLUMNS)} from team
+    where organization_id = ${organizationId} order by created_at, id`;
 }
 
 export async function countTeams(sql: Queryable, organizationId: string): Promise<number> {
@@ -76,12 +92,15 @@ export async function renameTeam(
   name: string,
 ): Promise<TeamRow | undefined> {
   const [row] = await sql<TeamRow[]>`
-    update team set name = ${name}, updated_at = now() where id = ${teamId} returning *`;
+    update team set name = ${name}, updated_at = now()
+    where id = ${teamId} returning ${columns(sql, TEAM_COLUMNS)}`;
   return row;
 }
 
 export async function deleteTeamRow(sql: Queryable, teamId: string): Promise<TeamRow | undefined> {
-  const [row] = await sql<TeamRow[]>`delete from team where id = ${teamId} returning *`;
+  const [row] = await sql<
+    TeamRow[]
+  >`delete from team where id = ${teamId} returning ${columns(sql, TEAM_COLUMNS)}`;
   return row;
 }
 
@@ -94,7 +113,7 @@ export async function insertTeamMember(
     insert into team_member (id, team_id, user_id)
     values (${member.id}, ${member.teamId}, ${member.userId})
     on conflict (team_id, user_id) do update set team_id = excluded.team_id
-    returning *`;
+    returning ${columns(sql, TEAM_MEMBER_COLUMNS)}`;
   if (!row) throw new Error("insert into team_member returned no row");
   return row;
 }
@@ -105,7 +124,8 @@ export async function findTeamMember(
   userId: string,
 ): Promise<TeamMemberRow | undefined> {
   const [row] = await sql<TeamMemberRow[]>`
-    select * from team_member where team_id = ${teamId} and user_id = ${userId}`;
+    select ${columns(sql, TEAM_MEMBER_COLUMNS)} from team_member
+    where team_id = ${teamId} and user_id = ${userId}`;
   return row;
 }
 
@@ -117,7 +137,8 @@ export async function countTeamMembers(sql: Queryable, teamId: string): Promise<
 
 export async function listTeamMembers(sql: Queryable, teamId: string): Promise<TeamMemberRow[]> {
   return sql<TeamMemberRow[]>`
-    select * from team_member where team_id = ${teamId} order by created_at, id`;
+    select ${columns(sql, TEAM_MEMBER_COLUMNS)} from team_member
+    where team_id = ${teamId} order by created_at, id`;
 }
 
 export async function deleteTeamMember(
@@ -150,7 +171,7 @@ export async function listTeamsOfUser(
   organizationId?: string,
 ): Promise<TeamRow[]> {
   return sql<TeamRow[]>`
-    select t.* from team t
+    select ${columns(sql, TEAM_COLUMNS, "t")} from team t
     join team_member tm on tm.team_id = t.id
     join member m on m.organization_id = t.organization_id and m.user_id = tm.user_id
     where tm.user_id = ${userId}
@@ -164,7 +185,8 @@ export async function listTeamsOfOrganizations(
 ): Promise<TeamRow[]> {
   if (organizationIds.length === 0) return [];
   return sql<TeamRow[]>`
-    select * from team where organization_id = any(${organizationIds}::text[])`;
+    select ${columns(sql, TEAM_COLUMNS)} from team
+    where organization_id = any(${organizationIds}::text[])`;
 }
 
 export async function listMembersOfTeams(
@@ -172,7 +194,9 @@ export async function listMembersOfTeams(
   teamIds: string[],
 ): Promise<TeamMemberRow[]> {
   if (teamIds.length === 0) return [];
-  return sql<TeamMemberRow[]>`select * from team_member where team_id = any(${teamIds}::text[])`;
+  return sql<TeamMemberRow[]>`
+    select ${columns(sql, TEAM_MEMBER_COLUMNS)} from team_member
+    where team_id = any(${teamIds}::text[])`;
 }
 
 /** One multi-row INSERT (callers keep batches to a few hundred rows). */

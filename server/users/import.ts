@@ -21,10 +21,11 @@ import { type AdminActor, type AdminDeps, normalizeRole, rolesAllow } from "../a
 
 import { recordAuditEvent } from "../audit/audit.js";
 import {
+  createPasswordHasher,
   detectHashFormat,
   HASH_FORMATS,
   type HashFormat,
-  hashPassword,
+  type PasswordHasher,
 } from "../crypto/password.js";
 import { generateId } from "../crypto/random.js";
 import type { Queryable } from "../db/connection.js";
@@ -111,6 +112,8 @@ export interface ImportOptions {
   /** --dry-run: the caller rolls back; plain passwords are not hashed (costly, unused). */
   dryRun: boolean;
   onBatch?: (progress: ImportProgress) => void;
+  /** The run's hashing (one hash per core at a time); without one, the run makes its own. */
+  passwords?: PasswordHasher;
 }
 
 /** Strict mode found invalid records: nothing was written. */
@@ -346,8 +349,11 @@ const DRY_RUN_HASH = "dry-run:not-hashed";
  * Under --dry-run the rows are rolled back: a stand-in spares the costly hashing and
  * keeps every outcome what the real run's would be.
  */
-function hashFor(password: string, options: Pick<ImportOptions, "dryRun">): Promise<string> {
-  return options.dryRun ? Promise.resolve(DRY_RUN_HASH) : hashPassword(password);
+function hashFor(
+  password: string,
+  options: Pick<RunOptions, "dryRun" | "passwords">,
+): Promise<string> {
+  return options.dryRun ? Promise.resolve(DRY_RUN_HASH) : options.passwords.hash(password);
 }
 
 const CONFLICT_CODE: ErrorCode = "USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL";
@@ -371,12 +377,14 @@ interface BatchTotals {
 }
 
 /** Writes one batch in one transaction; answers the outcome of each record. */
+type RunOptions = ImportOptions & { passwords: PasswordHasher };
+
 async function writeBatch(
   deps: AdminDeps,
   actor: AdminActor,
   batch: ValidRecord[],
   hashes: Map<number, string>,
-  options: ImportOptions,
+  options: RunOptions,
 ): Promise<BatchTotals> {
   return transaction(deps.sql, async (tx) => {
     const outcomes: ImportOutcome[] = [];
@@ -512,8 +520,9 @@ export async function importUsers(
   deps: AdminDeps,
   actor: AdminActor,
   raws: RawRecord[],
-  options: ImportOptions,
+  given: ImportOptions,
 ): Promise<ImportResult> {
+  const options: RunOptions = { ...given, passwords: given.passwords ?? createPasswordHasher() };
   if (
     actor.kind === "user" &&
     !rolesAllow(
@@ -578,7 +587,7 @@ export async function importUsers(
   for (let index = 0; index < batches; index++) {
     const batch = writable.slice(index * options.batchSize, (index + 1) * options.batchSize);
     // Hashing happens before the transaction, so no row is locked meanwhile;
-    // hashPassword runs one hash per core at a time. Users that exist and are not
+    // the run's hasher runs one hash per core at a time. Users that exist and are not
     // updated need no hash (writeBatch hashes any it still lacks).
     const existing =
       options.ifExists === "update"

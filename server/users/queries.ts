@@ -1,4 +1,5 @@
 /** Every SQL statement on the "user" table: one place per table. */
+import { columns, columnsOf } from "../db/columns.js";
 import type { Queryable } from "../db/connection.js";
 
 export interface UserRow {
@@ -15,6 +16,20 @@ export interface UserRow {
   updatedAt: Date;
 }
 
+const USER_COLUMNS = columnsOf<UserRow>()([
+  "id",
+  "email",
+  "emailVerified",
+  "name",
+  "image",
+  "role",
+  "banned",
+  "banReason",
+  "banExpires",
+  "createdAt",
+  "updatedAt",
+]);
+
 export interface NewUser {
   id: string;
   email: string;
@@ -29,18 +44,22 @@ export async function insertUser(sql: Queryable, user: NewUser): Promise<UserRow
     insert into "user" (id, email, name, image, email_verified, role)
     values (${user.id}, ${user.email}, ${user.name}, ${user.image ?? null},
             ${user.emailVerified ?? false}, ${user.role ?? null})
-    returning *`;
+    returning ${columns(sql, USER_COLUMNS)}`;
   if (!row) throw new Error("insert into user returned no row");
   return row;
 }
 
 export async function findUserById(sql: Queryable, id: string): Promise<UserRow | undefined> {
-  const [row] = await sql<UserRow[]>`select * from "user" where id = ${id}`;
+  const [row] = await sql<
+    UserRow[]
+  >`select ${columns(sql, USER_COLUMNS)} from "user" where id = ${id}`;
   return row;
 }
 
 export async function findUserByEmail(sql: Queryable, email: string): Promise<UserRow | undefined> {
-  const [row] = await sql<UserRow[]>`select * from "user" where email = ${email}`;
+  const [row] = await sql<
+    UserRow[]
+  >`select ${columns(sql, USER_COLUMNS)} from "user" where email = ${email}`;
   return row;
 }
 
@@ -60,7 +79,7 @@ export async function updateUserProfile(
       image = case when ${changes.image !== undefined} then ${changes.image ?? null} else image end,
       updated_at = now()
     where id = ${id}
-    returning *`;
+    returning ${columns(sql, USER_COLUMNS)}`;
   return row;
 }
 
@@ -68,7 +87,7 @@ export async function updateUserProfile(
 export async function setEmailVerified(sql: Queryable, id: string): Promise<UserRow | undefined> {
   const [row] = await sql<UserRow[]>`
     update "user" set email_verified = true, updated_at = now()
-    where id = ${id} and not email_verified returning *`;
+    where id = ${id} and not email_verified returning ${columns(sql, USER_COLUMNS)}`;
   return row;
 }
 
@@ -81,7 +100,7 @@ export async function changeUserEmail(
 ): Promise<UserRow | undefined> {
   const [row] = await sql<UserRow[]>`
     update "user" set email = ${email}, email_verified = ${emailVerified}, updated_at = now()
-    where id = ${id} returning *`;
+    where id = ${id} returning ${columns(sql, USER_COLUMNS)}`;
   return row;
 }
 
@@ -93,20 +112,24 @@ export async function deleteUserById(sql: Queryable, id: string): Promise<boolea
 export async function liftBan(sql: Queryable, id: string): Promise<UserRow | undefined> {
   const [row] = await sql<UserRow[]>`
     update "user" set banned = false, ban_reason = null, ban_expires = null, updated_at = now()
-    where id = ${id} returning *`;
+    where id = ${id} returning ${columns(sql, USER_COLUMNS)}`;
   return row;
 }
 
 /** Serializes per-user limits (organizations a user may create) inside a transaction. */
 export async function lockUser(sql: Queryable, id: string): Promise<UserRow | undefined> {
-  const [row] = await sql<UserRow[]>`select * from "user" where id = ${id} for update`;
+  const [row] = await sql<
+    UserRow[]
+  >`select ${columns(sql, USER_COLUMNS)} from "user" where id = ${id} for update`;
   return row;
 }
 
 /** The users with these (lowercased) emails, for seeding by natural key. */
 export async function findUsersByEmails(sql: Queryable, emails: string[]): Promise<UserRow[]> {
   if (emails.length === 0) return [];
-  return sql<UserRow[]>`select * from "user" where email = any(${emails}::text[])`;
+  return sql<
+    UserRow[]
+  >`select ${columns(sql, USER_COLUMNS)} from "user" where email = any(${emails}::text[])`;
 }
 
 /** One multi-row INSERT (callers keep batches to a few hundred rows). */

@@ -205,7 +205,7 @@ export function userRoutes(context: AuthContext) {
           return { success: true, message: "User deleted" };
         }
         if (password !== undefined) {
-          await verifyUserPassword(context.sql, current.user.id, password);
+          await verifyUserPassword(context.sql, context.passwords, current.user.id, password);
         } else if (!isFresh(current.session, config)) {
           // Deleting without a password needs a fresh session.
           throw new AuthError("SESSION_EXPIRED");

@@ -2,6 +2,7 @@
  * Every SQL statement on the verification table. Identifiers that contain a secret
  * token are stored as `<purpose>:<sha256(token)>`, never the token itself.
  */
+import { columns, columnsOf } from "../db/columns.js";
 import type { Queryable } from "../db/connection.js";
 
 export interface VerificationRow {
@@ -12,6 +13,15 @@ export interface VerificationRow {
   createdAt: Date;
   updatedAt: Date;
 }
+
+const VERIFICATION_COLUMNS = columnsOf<VerificationRow>()([
+  "id",
+  "identifier",
+  "value",
+  "expiresAt",
+  "createdAt",
+  "updatedAt",
+]);
 
 export async function insertVerification(
   sql: Queryable,
@@ -28,7 +38,8 @@ export async function consumeVerification(
   identifier: string,
 ): Promise<VerificationRow | undefined> {
   const [row] = await sql<VerificationRow[]>`
-    delete from verification where identifier = ${identifier} returning *`;
+    delete from verification where identifier = ${identifier}
+    returning ${columns(sql, VERIFICATION_COLUMNS)}`;
   return row;
 }
 
@@ -37,7 +48,8 @@ export async function findVerification(
   identifier: string,
 ): Promise<VerificationRow | undefined> {
   const [row] = await sql<VerificationRow[]>`
-    select * from verification where identifier = ${identifier} order by created_at desc limit 1`;
+    select ${columns(sql, VERIFICATION_COLUMNS)} from verification
+    where identifier = ${identifier} order by created_at desc limit 1`;
   return row;
 }
 
