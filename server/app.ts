@@ -25,6 +25,7 @@ import { registerOriginChecks } from "./http/origin.js";
 import { registerRateLimit } from "./http/rate-limit.js";
 import { requestIdFor } from "./http/request-id.js";
 import { plainSerializerCompiler } from "./http/serialization.js";
+import { createCookieContext } from "./http/session-cookies.js";
 import { zodValidatorCompiler } from "./http/validation.js";
 import { invitationRoutes } from "./invitations/routes.js";
 import { type Logger, lazyChildLogger, redactUrl, wantsPretty } from "./logger.js";
@@ -134,7 +135,7 @@ export async function buildApp(
     secret: config.secret,
     sql: dependencies.sql,
     mailer: dependencies.mailer,
-    cookies: { config, secret: config.secret },
+    cookies: createCookieContext(config, config.secret),
     passwords: createPasswordHasher(),
     sessionLookups: createSessionLookups(dependencies.sql),
     domains: createDomains(dependencies.sql, config),

@@ -2,7 +2,7 @@
  * Every random value authd makes, all from this one module. Tokens are drawn
  * from the platform CSPRNG with rejection sampling, so each character is uniform.
  */
-import { randomBytes, randomFillSync } from "node:crypto";
+import { randomBytes } from "node:crypto";
 
 const ALPHANUMERIC = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
@@ -16,24 +16,6 @@ export const TOKEN_LENGTHS = {
   codeVerifier: 128,
 } as const;
 
-/**
- * CSPRNG bytes drawn 4 KiB at a time: asking the platform for a few bytes per id cost
- * more than the rest of id making (bench/README.md). Each byte is handed out once.
- */
-const pool = Buffer.alloc(4096);
-let poolOffset = pool.length;
-
-function nextRandomByte(): number {
-  if (poolOffset === pool.length) {
-    randomFillSync(pool);
-    poolOffset = 0;
-  }
-  const byte = pool[poolOffset] as number;
-  pool[poolOffset] = 0;
-  poolOffset += 1;
-  return byte;
-}
-
 /** A string of `length` characters drawn uniformly from `alphabet` (at most 256 symbols). */
 export function randomString(length: number, alphabet: string = ALPHANUMERIC): string {
   if (alphabet.length < 2 || alphabet.length > 256) {
@@ -43,8 +25,15 @@ export function randomString(length: number, alphabet: string = ALPHANUMERIC): s
   const limit = 256 - (256 % alphabet.length);
   let result = "";
   while (result.length < length) {
-    const byte = nextRandomByte();
-    if (byte < limit) result += alphabet[byte % alphabet.length];
+    // The bytes the missing characters need on average, plus a few for bad luck; a
+    // short draw is topped up by the next round. Nothing is kept between calls.
+    const missing = length - result.length;
+    const bytes = randomBytes(Math.ceil((missing * 256) / limit) + 4);
+    for (const byte of bytes) {
+      if (byte >= limit) continue;
+      result += alphabet[byte % alphabet.length];
+      if (result.length === length) break;
+    }
   }
   return result;
 }

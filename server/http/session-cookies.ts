@@ -20,6 +20,20 @@ const CACHE_VERSION = "v1";
 export interface CookieContext {
   config: AuthdConfig;
   secret: string;
+  /** Session cookies whose signature was checked: signed value -> token (valid ones only). */
+  verifiedTokens: VerifiedMemo<string>;
+  /** Cookie caches whose signature was checked, by signature. */
+  verifiedCaches: VerifiedMemo<VerifiedCache>;
+}
+
+/** The cookie settings and signature memos of one app. */
+export function createCookieContext(config: AuthdConfig, secret: string): CookieContext {
+  return {
+    config,
+    secret,
+    verifiedTokens: new VerifiedMemo(),
+    verifiedCaches: new VerifiedMemo(),
+  };
 }
 
 export function isSecureRequest(config: AuthdConfig, request: FastifyRequest): boolean {
@@ -48,47 +62,39 @@ function attributes(secure: boolean, maxAge?: number) {
 }
 
 /**
- * What this process already verified, per app (get-session and every authenticated
- * request start with an HMAC, which costs far more inside a busy server than in a tight
- * loop: bench/README.md). A memo answers only for the very same cookie value; first in,
- * first out, at most VERIFIED_LIMIT entries each.
+ * What this app already verified (get-session and every authenticated request start
+ * with an HMAC, which costs far more inside a busy server than in a tight loop:
+ * bench/README.md). A memo answers only for the very same cookie value; first in,
+ * first out, at most VERIFIED_LIMIT entries.
  */
 class VerifiedMemo<T> {
-  readonly #byContext = new WeakMap<CookieContext, Map<string, T>>();
+  readonly #entries = new Map<string, T>();
 
-  get(context: CookieContext, key: string): T | undefined {
-    return this.#byContext.get(context)?.get(key);
+  get(key: string): T | undefined {
+    return this.#entries.get(key);
   }
 
-  remember(context: CookieContext, key: string, value: T): void {
-    let entries = this.#byContext.get(context);
-    if (!entries) {
-      entries = new Map();
-      this.#byContext.set(context, entries);
-    }
-    entries.set(key, value);
-    if (entries.size > VERIFIED_LIMIT) {
-      const oldest = entries.keys().next().value;
-      if (oldest !== undefined) entries.delete(oldest);
+  remember(key: string, value: T): void {
+    this.#entries.set(key, value);
+    if (this.#entries.size > VERIFIED_LIMIT) {
+      const oldest = this.#entries.keys().next().value;
+      if (oldest !== undefined) this.#entries.delete(oldest);
     }
   }
 }
 
 const VERIFIED_LIMIT = 1024;
 
-/** Session cookies whose signature was checked: signed value -> token (valid ones only). */
-const verifiedTokens = new VerifiedMemo<string>();
-
 /** The token from a correctly signed session cookie, or null. */
 export function readSessionToken(request: FastifyRequest, context: CookieContext): string | null {
   const names = cookieNames(context.config, isSecureRequest(context.config, request));
   const signed = request.cookies[names.sessionToken];
   if (!signed) return null;
-  const known = verifiedTokens.get(context, signed);
+  const known = context.verifiedTokens.get(signed);
   if (known !== undefined) return known;
   const token = unsignValue(signed, context.secret);
   if (token === null) return null;
-  verifiedTokens.remember(context, signed, token);
+  context.verifiedTokens.remember(signed, token);
   return token;
 }
 
@@ -197,7 +203,6 @@ interface VerifiedCache {
   expiresAt: number;
   json: Buffer;
 }
-const verifiedCaches = new VerifiedMemo<VerifiedCache>();
 
 /**
  * The cached `{session, user}` as JSON bytes, when the cache is on, signed for the token
@@ -222,7 +227,7 @@ export function readSessionDataCookie(
   if (tokenEnd <= 0 || dot <= 0) return null;
   const token = signedToken.slice(0, tokenEnd);
   const signature = value.slice(dot + 1);
-  const known = verifiedCaches.get(context, signature);
+  const known = context.verifiedCaches.get(signature);
   if (known && known.value === value && known.token === token) {
     return known.expiresAt > Date.now() ? known.json : null;
   }
@@ -233,7 +238,7 @@ export function readSessionDataCookie(
   if (!(expiresAt > Date.now())) return null;
   if (!constantTimeEqual(signature, cacheSignature(head, token, context.secret))) return null;
   const json = Buffer.from(body, "base64url");
-  verifiedCaches.remember(context, signature, { value, token, expiresAt, json });
+  context.verifiedCaches.remember(signature, { value, token, expiresAt, json });
   return json;
 }
 

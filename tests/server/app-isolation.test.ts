@@ -27,6 +27,16 @@ describe("two apps in one process", () => {
     expect(first.sessionOfRequest).not.toBe(second.sessionOfRequest);
   });
 
+  it("own distinct cookie memos and organization creation batches", () => {
+    const first = a.app.authContext;
+    const second = b.app.authContext;
+    expect(first.cookies.verifiedTokens).not.toBe(second.cookies.verifiedTokens);
+    expect(first.cookies.verifiedCaches).not.toBe(second.cookies.verifiedCaches);
+    expect(first.domains.organizations.creations).not.toBe(
+      second.domains.organizations.creations,
+    );
+  });
+
   it("hash in their own slots: a queue in one app does not hold up the other", async () => {
     const finished: string[] = [];
     // Many rounds' worth of hashes queue behind app a's slots (one per core)...
