@@ -14,7 +14,7 @@ import type { AuthdConfig } from "../config.js";
 import type { Fragment } from "../db/columns.js";
 import type { Queryable } from "../db/connection.js";
 import { compactJson, isoTimestamp } from "../db/json.js";
-import { type SessionRider, sessionRider } from "../sessions/queries.js";
+import { type SessionRider, sessionRider } from "../sessions/sessions.js";
 import type { AnswerCache } from "./answer-cache.js";
 import { hasPermission, rolesOf, splitRoles } from "./permissions.js";
 

@@ -4,7 +4,7 @@ import { Batcher } from "../db/batcher.js";
 import { columns, columnsOf, type Fragment } from "../db/columns.js";
 import type { Queryable, Sql } from "../db/connection.js";
 import { compactJson, organizationJson } from "../db/json.js";
-import { type SessionRider, sessionRider } from "../sessions/queries.js";
+import { type SessionRider, sessionRider } from "../sessions/sessions.js";
 
 export interface OrganizationRow {
   id: string;

@@ -95,6 +95,8 @@ export {
   listSessionsPage,
   type SessionListQuery,
   type SessionPage,
+  type SessionRider,
+  sessionRider,
   setActiveOrganizationOfSession,
   setActiveTeamOfSession,
 } from "./queries.js";
