@@ -37,7 +37,10 @@ function scopesOf(account: AccountRow): string[] {
 /** What other domains use of accounts: the credential account, read and written. */
 export {
   CREDENTIAL_PROVIDER,
+  findAccountsByProviderKeys,
   findCredentialAccount,
+  findCredentialAccountsOfUsers,
+  insertAccounts,
   insertCredentialAccount,
   replacePasswordHash,
   setCredentialPassword,

@@ -59,6 +59,32 @@ import {
   settleInvitation,
 } from "./queries.js";
 
+/** What other domains use of invitations: pending ones read, written and re-roled. */
+export {
+  insertInvitation,
+  listPendingInvitationsOfOrganizations,
+  setInvitationRole,
+} from "./queries.js";
+
+/** An invitation lifetime is a whole number of seconds, at least 1. */
+export function requireInvitationLifetime(expiresIn: number): number {
+  if (!Number.isSafeInteger(expiresIn) || expiresIn < 1) {
+    throw new AuthError("VALIDATION_ERROR", {
+      message: "an invitation lifetime is a whole number of seconds, at least 1",
+    });
+  }
+  return expiresIn;
+}
+
+/** When an invitation made at `now` expires; a time a Date cannot hold is refused. */
+export function invitationExpiresAt(now: Date, expiresIn: number): Date {
+  const expiresAt = new Date(now.getTime() + expiresIn * 1000);
+  if (Number.isNaN(expiresAt.getTime())) {
+    throw new AuthError("VALIDATION_ERROR", { message: "the invitation lifetime is too long" });
+  }
+  return expiresAt;
+}
+
 /** What accept-invitation's one statement writes beside the invitation. */
 const JOIN_STEPS: JoinSteps = { addMember: addMemberStep, activate: activateOrganizationsStep };
 
@@ -280,18 +306,12 @@ export async function inviteMember(
   if (inviting && isCreatorRole(config, role) && !isCreatorRole(config, inviting.role)) {
     throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_INVITE_USER_WITH_THIS_ROLE");
   }
-  const expiresIn = input.expiresIn ?? config.organization.invitationExpiresIn;
-  if (!Number.isSafeInteger(expiresIn) || expiresIn < 1) {
-    throw new AuthError("VALIDATION_ERROR", {
-      message: "an invitation lifetime is a whole number of seconds, at least 1",
-    });
-  }
+  const expiresIn = requireInvitationLifetime(
+    input.expiresIn ?? config.organization.invitationExpiresIn,
+  );
   const teams = await requireTeams(deps.sql, config, organizationId, teamIdsOf(input.teamId));
   const now = new Date();
-  const expiresAt = new Date(now.getTime() + expiresIn * 1000);
-  if (Number.isNaN(expiresAt.getTime())) {
-    throw new AuthError("VALIDATION_ERROR", { message: "the invitation lifetime is too long" });
-  }
+  const expiresAt = invitationExpiresAt(now, expiresIn);
   let written: { invitation: InvitationRow; organization: OrganizationRow; inviter: UserRow };
   try {
     written = await transaction(deps.sql, async (tx) => {

@@ -95,9 +95,15 @@ export {
   countMembers,
   findMember,
   findMemberByEmail,
+  findOrganizationsBySlugs,
   insertMember,
+  insertMembers,
+  insertOrganization,
+  listMembersOfOrganizations,
   listMembersPage,
   lockOrganization,
+  updateMemberRoleRow,
+  updateOrganizationRow,
 } from "./queries.js";
 
 /** What a creation's statement writes beside the organization and its owner. */

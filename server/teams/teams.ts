@@ -51,7 +51,11 @@ export {
   countTeamMembers,
   findTeamInOrganization,
   findTeamMember,
+  insertTeam,
   insertTeamMember,
+  insertTeamMembers,
+  listMembersOfTeams,
+  listTeamsOfOrganizations,
   lockTeam,
 } from "./queries.js";
 
@@ -414,7 +418,7 @@ function organizationFor(
 }
 
 /** A team name has 1 to 255 characters (the HTTP body says so too). */
-function requireTeamName(name: string): string {
+export function requireTeamName(name: string): string {
   if (name.length === 0 || name.length > 255) {
     throw new AuthError("VALIDATION_ERROR", { message: "a team name has 1 to 255 characters" });
   }

@@ -11,13 +11,16 @@ import {
   deleteUserById,
   findUserByEmail,
   findUserById,
+  findUsersByEmails,
   insertUser,
+  insertUsers,
   liftBan,
   lockUser,
   setEmailVerified,
   type UserProfileChanges,
   type UserRow,
   updateUserProfile,
+  updateUserSeedFields,
 } from "./queries.js";
 
 /** Practical email check (RFC 5321 length, one @, a dotted domain, no spaces). */
@@ -65,9 +68,12 @@ export {
   deleteUserById,
   findUserByEmail,
   findUserById,
+  findUsersByEmails,
   insertUser,
+  insertUsers,
   lockUser,
   setEmailVerified,
+  updateUserSeedFields,
 };
 
 /**

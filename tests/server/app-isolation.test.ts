@@ -32,9 +32,7 @@ describe("two apps in one process", () => {
     const second = b.app.authContext;
     expect(first.cookies.verifiedTokens).not.toBe(second.cookies.verifiedTokens);
     expect(first.cookies.verifiedCaches).not.toBe(second.cookies.verifiedCaches);
-    expect(first.domains.organizations.creations).not.toBe(
-      second.domains.organizations.creations,
-    );
+    expect(first.domains.organizations.creations).not.toBe(second.domains.organizations.creations);
   });
 
   it("hash in their own slots: a queue in one app does not hold up the other", async () => {
