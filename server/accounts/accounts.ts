@@ -20,13 +20,20 @@ function scopesOf(account: AccountRow): string[] {
   return account.scope ? account.scope.split(/[\s,]+/).filter(Boolean) : [];
 }
 
+/** What other domains read of accounts: the credential account and its provider id. */
+/** Password writes of platform administration and bulk import. */
+export {
+  CREDENTIAL_PROVIDER,
+  findCredentialAccount,
+  insertAccounts,
+  insertCredentialAccount,
+  setCredentialPassword,
+} from "./queries.js";
+
 /**
  * A list-accounts entry in both generations' shapes: the older clients' `provider` and the
  * current client's `providerId` and `userId` (docs/compatibility.md).
  */
-/** What other domains read of accounts: the credential account and its provider id. */
-export { CREDENTIAL_PROVIDER, findCredentialAccount } from "./queries.js";
-
 export function accountResponse(account: AccountRow) {
   return {
     id: account.id,

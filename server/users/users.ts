@@ -23,11 +23,14 @@ import {
   deleteUserById,
   findUserByEmail,
   findUserById,
+  findUsersByEmails,
+  insertImportedUsers,
   insertUser,
   liftBan,
   lockUser,
   type UserProfileChanges,
   type UserRow,
+  updateUserAsAdmin,
   updateUserProfile,
 } from "./queries.js";
 
@@ -108,7 +111,16 @@ export async function createUserWithPassword(
 }
 
 /** Reads other domains use: users are found and locked through this module. */
-export { findUserByEmail, findUserById, lockUser };
+/** Writes of platform administration and bulk import, which bypass the sign-up rules. */
+export {
+  findUserByEmail,
+  findUserById,
+  findUsersByEmails,
+  insertImportedUsers,
+  insertUser,
+  lockUser,
+  updateUserAsAdmin,
+};
 
 /**
  * A banned user cannot sign in; a ban whose expiry has passed lifts itself.

@@ -11,7 +11,8 @@ import {
   needsRehash,
   verifyPassword,
 } from "../../server/crypto/password.js";
-import { importUsers, parseImportFile } from "../../server/users/import.js";
+import { importUsers } from "../../server/import/import.js";
+import { parseImportFile } from "../../server/import/parse.js";
 import {
   ARGON2_PACKAGE_HASHES,
   ARGON2_PACKAGE_PASSWORD,
