@@ -4,12 +4,8 @@
  * production. Same domain functions as `/admin/*`.
  */
 import { type Command, InvalidArgumentError } from "commander";
-import {
-  mintSession,
-  resolveUser,
-  revokeUserSession,
-  revokeUserSessions,
-} from "../../server/admin/admin.js";
+import { resolveUser } from "../../server/admin/admin.js";
+import { mintSession, revokeUserSession, revokeUserSessions } from "../../server/admin/sessions.js";
 import { ensureSecret } from "../../server/config.js";
 import { AuthError } from "../../server/errors.js";
 import { sessionCookieFor } from "../../server/http/session-cookies.js";

@@ -5,21 +5,20 @@
  */
 import { readFile } from "node:fs/promises";
 import { type Command, InvalidArgumentError } from "commander";
+import { type OperatorActor, operator } from "../../server/actor.js";
+import { type AdminDeps, resolveUser } from "../../server/admin/admin.js";
+import { listUsersPage } from "../../server/admin/list-users.js";
+import { impersonateUser } from "../../server/admin/sessions.js";
 import {
-  type AdminActor,
-  type AdminDeps,
   banUser,
   createUser,
   getUser,
-  impersonateUser,
-  listUsersPage,
   removeUser,
-  resolveUser,
   setRole,
   setUserPassword,
   unbanUser,
   updateUser,
-} from "../../server/admin/admin.js";
+} from "../../server/admin/users.js";
 import { ensureSecret, type LoadedConfig } from "../../server/config.js";
 import type { Database } from "../../server/db/connection.js";
 import { AuthError } from "../../server/errors.js";
@@ -39,7 +38,7 @@ import {
 import { withDatabase } from "../with-database.js";
 import { confirmModerate } from "./shared.js";
 
-export const CLI_ACTOR: AdminActor = { kind: "cli" };
+export const CLI_ACTOR: OperatorActor = operator();
 
 export interface AdminSession {
   deps: AdminDeps;

@@ -1,11 +1,12 @@
 /**
  * The platform admin API (Better Auth's admin endpoints) under /admin/: thin handlers over
- * server/admin/admin.ts. Signed out is 401 UNAUTHORIZED; a caller without the
+ * the operations in server/admin/. Signed out is 401 UNAUTHORIZED; a caller without the
  * permission gets 403 with the endpoint's YOU_ARE_NOT_ALLOWED_TO_* code. With
  * `admin.enabled: false` no route exists (404 NOT_FOUND).
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
+import type { UserActor } from "../actor.js";
 import { AuthError } from "../errors.js";
 import {
   type AuthContext,
@@ -31,28 +32,26 @@ import {
 } from "../http/session-cookies.js";
 import type { ZodTypeProvider } from "../http/validation.js";
 import { findLiveSession, sessionResponse, userResponse } from "../sessions/sessions.js";
+import { ADMIN_STATEMENTS, hasPermission, type PermissionCheck } from "./access.js";
+import type { AdminDeps } from "./admin.js";
+import { listUsers, listUsersQuery } from "./list-users.js";
 import {
-  ADMIN_STATEMENTS,
-  type AdminActor,
-  type AdminDeps,
+  impersonateUser,
+  listUserSessions,
+  revokeUserSession,
+  revokeUserSessions,
+  stopImpersonating,
+} from "./sessions.js";
+import {
   banUser,
   createUser,
   getUser,
-  hasPermission,
-  impersonateUser,
-  listUserSessions,
-  listUsers,
-  listUsersQuery,
-  type PermissionCheck,
   removeUser,
-  revokeUserSession,
-  revokeUserSessions,
   setRole,
   setUserPassword,
-  stopImpersonating,
   unbanUser,
   updateUser,
-} from "./admin.js";
+} from "./users.js";
 
 const userId = boundedString(255).min(1);
 const role = z.union([boundedString(255), z.array(boundedString(255)).max(32)]);
@@ -113,14 +112,15 @@ export function adminRoutes(context: AuthContext) {
     const deps: AdminDeps = { sql: context.sql, config: context.config };
 
     const actorOf = async (request: FastifyRequest) => {
-      const { user } = await requireSession(context, request);
+      const { user, session } = await requireSession(context, request);
       const client = clientInfo(request);
       return {
         kind: "user",
         user,
+        session,
         ipAddress: client.ipAddress,
         userAgent: client.userAgent,
-      } satisfies AdminActor;
+      } satisfies UserActor;
     };
 
     typed.post("/admin/create-user", { schema: { body: createUserBody } }, async (request) => {
@@ -224,7 +224,11 @@ export function adminRoutes(context: AuthContext) {
         throw new AuthError("SESSION_NOT_FOUND", { message: "Failed to find admin session" });
       }
       const client = clientInfo(request);
-      await stopImpersonating(deps, { kind: "user", user: admin.user, ...client }, current.session);
+      await stopImpersonating(
+        deps,
+        { kind: "user", user: admin.user, session: admin.session, ...client },
+        current.session,
+      );
       const rememberMe = !saved.dontRemember;
       setSessionCookie(request, reply, context.cookies, saved.token, { rememberMe });
       clearAdminSessionCookie(request, reply, context.cookies);

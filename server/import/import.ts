@@ -16,7 +16,9 @@ import {
   setCredentialPassword,
 } from "../accounts/accounts.js";
 import type { NewAccount } from "../accounts/queries.js";
-import { type AdminActor, type AdminDeps, rolesAllow } from "../admin/admin.js";
+import { type Actor, auditActorOf } from "../actor.js";
+import { rolesAllow } from "../admin/access.js";
+import type { AdminDeps } from "../admin/admin.js";
 import { recordAuditEvent } from "../audit/audit.js";
 import { type HashFormat, hashPassword } from "../crypto/password.js";
 import { generateId } from "../crypto/random.js";
@@ -118,7 +120,7 @@ interface BatchTotals {
 /** Writes one batch in one transaction; answers the outcome of each record. */
 async function writeBatch(
   deps: AdminDeps,
-  actor: AdminActor,
+  actor: Actor,
   batch: ValidRecord[],
   hashes: Map<number, string>,
   options: ImportOptions,
@@ -228,10 +230,8 @@ async function writeBatch(
     }
     await recordAuditEvent(tx, {
       action: "admin.import_users",
-      actorType: actor.kind === "user" ? "user" : "cli",
-      actorId: actor.kind === "user" ? actor.user.id : null,
+      ...auditActorOf(actor),
       targetType: "user",
-      ipAddress: actor.kind === "user" ? actor.ipAddress : null,
       userAgent: actor.kind === "user" ? (actor.userAgent ?? null) : null,
       details: {
         records: [batch[0]?.record, batch.at(-1)?.record],
@@ -255,7 +255,7 @@ async function writeBatch(
  */
 export async function importUsers(
   deps: AdminDeps,
-  actor: AdminActor,
+  actor: Actor,
   raws: RawRecord[],
   options: ImportOptions,
 ): Promise<ImportResult> {

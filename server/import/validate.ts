@@ -4,7 +4,8 @@
  * hash in a supported format. Each problem is reported with its record and line.
  */
 import { z } from "zod";
-import { type AdminDeps, normalizeRole } from "../admin/admin.js";
+import { normalizeRole } from "../admin/access.js";
+import type { AdminDeps } from "../admin/admin.js";
 import { detectHashFormat, HASH_FORMATS, type HashFormat } from "../crypto/password.js";
 import { AuthError } from "../errors.js";
 import { checkPasswordLength, requireValidEmail } from "../users/users.js";

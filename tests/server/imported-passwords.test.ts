@@ -5,6 +5,7 @@
 import { randomBytes, scryptSync } from "node:crypto";
 import bcrypt from "bcryptjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { operator } from "../../server/actor.js";
 import {
   detectHashFormat,
   hashPassword,
@@ -55,7 +56,7 @@ async function storedHash(email: string): Promise<string | null> {
 /** `authd user import` of users with the given stored hashes, as the CLI runs it. */
 function importHashes(users: Array<{ email: string; passwordHash: string }>) {
   const records = parseImportFile(users.map((user) => JSON.stringify(user)).join("\n"), "jsonl");
-  return importUsers({ sql: t.db.sql, config: t.config }, { kind: "cli" }, records, {
+  return importUsers({ sql: t.db.sql, config: t.config }, operator(), records, {
     ifExists: "fail",
     batchSize: 500,
     resumeFrom: 0,
