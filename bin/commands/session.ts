@@ -18,7 +18,8 @@ import {
 } from "../../server/sessions/sessions.js";
 import { UsageError } from "../exit-codes.js";
 import { didOrWould, emit, formatTable, type GlobalOptions, note } from "../output.js";
-import { CLI_ACTOR, parseDuration, withAdmin } from "./user.js";
+import { CLI_ACTOR, withAdmin } from "../with-admin.js";
+import { parseDuration } from "./user-flags.js";
 
 const MAX_PAGE = 1000;
 

@@ -17,7 +17,8 @@ import { IMPORT_FORMATS, type ImportFormat, parseImportFile } from "../../server
 import type { ImportFailure } from "../../server/import/validate.js";
 import { EXIT, UsageError } from "../exit-codes.js";
 import { emit, formatTable, type GlobalOptions, note, outputFormat } from "../output.js";
-import { CLI_ACTOR, readStdin, withAdmin } from "./user.js";
+import { CLI_ACTOR, withAdmin } from "../with-admin.js";
+import { readStdin } from "./user-flags.js";
 
 interface ImportFlags {
   format?: ImportFormat;
