@@ -1,6 +1,6 @@
 /**
  * Settings that pass the schema but are unsafe or inconsistent for a deployment
- * (`authd config validate --strict`, `authd doctor`). The schema (server/config.ts)
+ * (`authd config validate --strict`, `authd doctor`). The schema (server/config/schema.ts)
  * says what is well-formed; this module says what is wise. The list is short on
  * purpose, and documented in docs/cli.md ("config validate --strict").
  */

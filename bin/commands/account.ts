@@ -7,7 +7,7 @@ import type { Command } from "commander";
 import { listAccounts, unlinkAccount } from "../../server/accounts/accounts.js";
 import { resolveUser } from "../../server/admin/admin.js";
 import { didOrWould, emit, formatTable, type GlobalOptions } from "../output.js";
-import { withAdmin } from "./user.js";
+import { withAdmin } from "../with-admin.js";
 
 interface UnlinkFlags {
   user: string;

@@ -11,7 +11,7 @@ import { deleteExpiredSessions } from "../../server/sessions/queries.js";
 import { deleteExpiredVerifications } from "../../server/verification/queries.js";
 import { emit, type GlobalOptions } from "../output.js";
 import { withDatabase } from "../with-database.js";
-import { parseDuration } from "./user.js";
+import { parseDuration } from "./user-flags.js";
 
 interface CleanupFlags {
   olderThan: number;

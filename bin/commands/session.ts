@@ -4,12 +4,8 @@
  * production. Same domain functions as `/admin/*`.
  */
 import { type Command, InvalidArgumentError } from "commander";
-import {
-  mintSession,
-  resolveUser,
-  revokeUserSession,
-  revokeUserSessions,
-} from "../../server/admin/admin.js";
+import { resolveUser } from "../../server/admin/admin.js";
+import { mintSession, revokeUserSession, revokeUserSessions } from "../../server/admin/sessions.js";
 import { ensureSecret } from "../../server/config.js";
 import { AuthError } from "../../server/errors.js";
 import { sessionCookieFor } from "../../server/http/session-cookies.js";
@@ -22,7 +18,8 @@ import {
 } from "../../server/sessions/sessions.js";
 import { UsageError } from "../exit-codes.js";
 import { didOrWould, emit, formatTable, type GlobalOptions, note } from "../output.js";
-import { CLI_ACTOR, parseDuration, withAdmin } from "./user.js";
+import { CLI_ACTOR, withAdmin } from "../with-admin.js";
+import { parseDuration } from "./user-flags.js";
 
 const MAX_PAGE = 1000;
 

@@ -1,7 +1,7 @@
 /**
  * `authd user import <file|->`: users with pre-hashed (or plain) passwords from jsonl,
  * json or csv. The rules (validation, batches, --if-exists, audit) live in
- * server/users/import.ts; this module reads the input, reports progress and prints.
+ * server/import/; this module reads the input, reports progress and prints.
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
@@ -9,17 +9,16 @@ import { type Command, InvalidArgumentError, Option } from "commander";
 import { HASH_FORMATS, type HashFormat } from "../../server/crypto/password.js";
 import {
   type IfExists,
-  IMPORT_FORMATS,
-  type ImportFailure,
-  type ImportFormat,
   type ImportProgress,
   ImportRejectedError,
   importUsers,
-  parseImportFile,
-} from "../../server/users/import.js";
+} from "../../server/import/import.js";
+import { IMPORT_FORMATS, type ImportFormat, parseImportFile } from "../../server/import/parse.js";
+import type { ImportFailure } from "../../server/import/validate.js";
 import { EXIT, UsageError } from "../exit-codes.js";
 import { emit, formatTable, type GlobalOptions, note, outputFormat } from "../output.js";
-import { CLI_ACTOR, readStdin, withAdmin } from "./user.js";
+import { CLI_ACTOR, withAdmin } from "../with-admin.js";
+import { readStdin } from "./user-flags.js";
 
 interface ImportFlags {
   format?: ImportFormat;

@@ -1,346 +1,50 @@
 /**
  * `authd user …`: platform administration from the shell. Every verb calls the same
- * domain function as its `/admin/*` endpoint, as the actor "cli", so each
- * writes an audit_event with actor_type "cli".
+ * domain function as its `/admin/*` endpoint, as the operator, so each writes an
+ * audit_event with actor_type "cli". Create and list have files of their own
+ * (user-create.ts, user-list.ts), as does import (user-import.ts).
  */
-import { readFile } from "node:fs/promises";
 import { type Command, InvalidArgumentError } from "commander";
+import { resolveUser } from "../../server/admin/admin.js";
+import { impersonateUser } from "../../server/admin/sessions.js";
 import {
-  type AdminActor,
-  type AdminDeps,
   banUser,
-  createUser,
   getUser,
-  impersonateUser,
-  listUsersPage,
   removeUser,
-  resolveUser,
   setRole,
   setUserPassword,
   unbanUser,
   updateUser,
-} from "../../server/admin/admin.js";
-import { ensureSecret, type LoadedConfig } from "../../server/config.js";
-import type { Database } from "../../server/db/connection.js";
-import { AuthError } from "../../server/errors.js";
+} from "../../server/admin/users.js";
+import { ensureSecret } from "../../server/config.js";
 import { sessionCookieFor } from "../../server/http/session-cookies.js";
 import { sessionResponse, userResponse } from "../../server/sessions/sessions.js";
-import { findUserByEmail, type UserRow } from "../../server/users/queries.js";
-import { normalizeEmail } from "../../server/users/users.js";
+import type { UserRow } from "../../server/users/queries.js";
 import { UsageError } from "../exit-codes.js";
-import {
-  didOrWould,
-  emit,
-  formatTable,
-  type GlobalOptions,
-  note,
-  outputFormat,
-} from "../output.js";
-import { withDatabase } from "../with-database.js";
+import { didOrWould, emit, type GlobalOptions, note } from "../output.js";
+import { type AdminSession, CLI_ACTOR, withAdmin } from "../with-admin.js";
 import { confirmModerate } from "./shared.js";
+import { createCommand } from "./user-create.js";
+import { printUser, printUserList } from "./user-display.js";
+import {
+  type PasswordFlags,
+  parseBoolean,
+  parseDuration,
+  parseInstant,
+  parseLimit,
+  parseOffset,
+  readPassword,
+} from "./user-flags.js";
+import { listCommand } from "./user-list.js";
 
-export const CLI_ACTOR: AdminActor = { kind: "cli" };
-
-export interface AdminSession {
-  deps: AdminDeps;
-  db: Database;
-  loaded: LoadedConfig;
-  /** --dry-run: the command's writes are rolled back at the end. */
-  dryRun: boolean;
-}
-
-/** Opens the database for one command (rolled back under --dry-run) and closes it. */
-export function withAdmin<T>(
-  globals: GlobalOptions,
-  work: (admin: AdminSession) => Promise<T>,
-): Promise<T> {
-  return withDatabase(globals, ({ loaded, db, dryRun }) =>
-    work({ deps: { sql: db.sql, config: loaded.config }, db, loaded, dryRun }),
-  );
-}
-
-/** `7d`, `12h`, `30m`, `45s`, or plain seconds, as seconds. */
-export function parseDuration(value: string): number {
-  const match = /^(\d+)\s*([smhdw]?)$/.exec(value.trim());
-  const units: Record<string, number> = { "": 1, s: 1, m: 60, h: 3600, d: 86400, w: 604800 };
-  const seconds = match ? Number(match[1]) * (units[match[2] ?? ""] ?? 1) : Number.NaN;
-  if (!Number.isSafeInteger(seconds) || seconds < 1) {
-    throw new InvalidArgumentError("expected a duration like 30m, 12h or 7d");
-  }
-  return seconds;
-}
-
-function parseBoolean(value: string): boolean {
-  if (value === "true") return true;
-  if (value === "false") return false;
-  throw new InvalidArgumentError("expected true or false");
-}
-
-function parseLimit(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 1000) {
-    throw new InvalidArgumentError("expected a whole number from 1 to 1000");
-  }
-  return Number(value);
-}
-
-function parseOffset(value: string): number {
-  if (!/^\d+$/.test(value)) throw new InvalidArgumentError("expected a whole number >= 0");
-  return Number(value);
-}
-
-const ISO_INSTANT =
-  /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
-
-/** `--created-after`: an ISO date/time, or a duration (`7d`) meaning that long ago. */
-export function parseInstant(value: string): Date {
-  const text = value.trim();
-  if (/^\d+\s*[smhdw]$/.test(text)) return new Date(Date.now() - parseDuration(text) * 1000);
-  const time = ISO_INSTANT.test(text) ? Date.parse(text) : Number.NaN;
-  if (Number.isNaN(time)) {
-    throw new InvalidArgumentError(
-      "expected an ISO date such as 2026-01-31 or 2026-01-31T12:00:00Z, or a duration such as 7d (within the last 7 days)",
-    );
-  }
-  return new Date(time);
-}
-
-export function readStdin(): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let text = "";
-    process.stdin.setEncoding("utf8");
-    process.stdin.on("data", (chunk: string) => {
-      text += chunk;
-    });
-    process.stdin.on("end", () => resolve(text));
-    process.stdin.on("error", reject);
-  });
-}
-
-/** One trailing newline is the shell's (`echo`), not the password's. */
-function stripNewline(text: string): string {
-  return text.replace(/\r?\n$/, "");
-}
-
-interface PasswordFlags {
-  password?: string | boolean;
-  passwordStdin?: boolean;
-  passwordFile?: string;
-}
-
-/**
- * The password from --password-stdin or --password-file; a plain --password value
- * works but warns (it lands in shell history and `ps`). Undefined when none is given.
- */
-export async function readPassword(flags: PasswordFlags): Promise<string | undefined> {
-  const given = [
-    flags.passwordStdin === true,
-    flags.passwordFile !== undefined,
-    typeof flags.password === "string",
-  ].filter(Boolean).length;
-  if (given > 1) {
-    throw new UsageError("give the password one way: --password-stdin or --password-file");
-  }
-  let password: string | undefined;
-  if (flags.passwordStdin) {
-    if (process.stdin.isTTY) throw new UsageError("--password-stdin needs the password piped in");
-    password = stripNewline(await readStdin());
-  } else if (flags.passwordFile !== undefined) {
-    try {
-      password = stripNewline(await readFile(flags.passwordFile, "utf8"));
-    } catch (error) {
-      throw new UsageError(
-        `cannot read --password-file ${flags.passwordFile}: ${(error as Error).message}`,
-      );
-    }
-  } else if (typeof flags.password === "string") {
-    note(
-      "warning: a password given on the command line is visible in shell history and process lists; use --password-stdin or --password-file",
-    );
-    password = flags.password;
-  }
-  if (password === "") throw new UsageError("the password is empty");
-  return password;
-}
-
-function dateText(value: Date | null): string {
-  return value ? value.toISOString() : "-";
-}
-
-export function printUsers(users: UserRow[]): void {
-  process.stdout.write(
-    `${formatTable(
-      ["ID", "EMAIL", "NAME", "ROLE", "VERIFIED", "BANNED", "CREATED"],
-      users.map((user) => [
-        user.id,
-        user.email,
-        user.name,
-        user.role ?? "-",
-        user.emailVerified ? "yes" : "no",
-        user.banned ? `yes (${user.banReason ?? ""}, until ${dateText(user.banExpires)})` : "no",
-        user.createdAt.toISOString(),
-      ]),
-    )}\n`,
-  );
-}
-
-/** One user as the API shows it; human: a FIELD/VALUE table. */
-function printUser(user: UserRow, globals: GlobalOptions): void {
-  emit(userResponse(user), globals);
-}
-
-/** Several users (`{items}`); human: the users table. */
-function printUserList(users: UserRow[], globals: GlobalOptions): void {
-  emit({ items: users.map(userResponse) }, globals, { human: () => printUsers(users) });
-}
+/** Other command groups read durations as `user` does. */
+export { parseDuration } from "./user-flags.js";
 
 /** Resolves every target before anything is written: one unknown user, nothing done. */
 async function resolveAll(admin: AdminSession, targets: string[]): Promise<UserRow[]> {
   const users: UserRow[] = [];
   for (const target of targets) users.push(await resolveUser(admin.deps.sql, target));
   return users;
-}
-
-interface CreateFlags extends PasswordFlags {
-  email: string;
-  name?: string;
-  emailVerified?: boolean;
-  role?: string;
-  ifExists: "skip" | "update" | "fail";
-}
-
-async function createCommand(flags: CreateFlags, command: Command): Promise<void> {
-  const globals = command.optsWithGlobals<GlobalOptions>();
-  const password = flags.password === false ? undefined : await readPassword(flags);
-  await withAdmin(globals, async (admin) => {
-    const existing = await findUserByEmail(admin.deps.sql, normalizeEmail(flags.email));
-    let user: UserRow;
-    if (existing && flags.ifExists === "skip") {
-      note(`${existing.email} already exists (${existing.id}); skipped.`);
-      user = existing;
-    } else if (existing && flags.ifExists === "update") {
-      const data: Record<string, unknown> = {};
-      if (flags.name !== undefined) data.name = flags.name;
-      if (flags.emailVerified) data.emailVerified = true;
-      if (flags.role !== undefined) data.role = flags.role;
-      user =
-        Object.keys(data).length > 0
-          ? await updateUser(admin.deps, CLI_ACTOR, existing.id, data)
-          : existing;
-      if (password !== undefined) {
-        await setUserPassword(admin.deps, CLI_ACTOR, existing.id, password);
-      }
-      note(
-        `${existing.email} already exists (${existing.id}); ${didOrWould(globals, "updated", "would be updated")}.`,
-      );
-    } else if (existing) {
-      throw new AuthError("USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL", {
-        details: {
-          email: existing.email,
-          id: existing.id,
-          hint: "pass --if-exists skip (keep the user) or --if-exists update (change it) to re-run without failing",
-        },
-      });
-    } else {
-      user = await createUser(admin.deps, CLI_ACTOR, {
-        email: flags.email,
-        name: flags.name,
-        password,
-        role: flags.role,
-        emailVerified: flags.emailVerified === true,
-      });
-    }
-    printUser(user, globals);
-  });
-}
-
-interface ListFlags {
-  email?: string;
-  role?: string;
-  banned?: boolean;
-  verified?: boolean;
-  createdAfter?: Date;
-  limit: number;
-  offset?: number;
-  cursor?: string;
-  all?: boolean;
-}
-
-/** The page size of `--all` when --limit is not given. */
-const ALL_PAGE_SIZE = 500;
-
-async function listCommand(flags: ListFlags, command: Command): Promise<void> {
-  const globals = command.optsWithGlobals<GlobalOptions>();
-  if (flags.cursor !== undefined && flags.offset !== undefined) {
-    throw new UsageError("give --cursor or --offset, not both");
-  }
-  const limit =
-    flags.all && command.getOptionValueSource("limit") === "default" ? ALL_PAGE_SIZE : flags.limit;
-  const format = outputFormat(globals);
-  await withAdmin(globals, async (admin) => {
-    const query = {
-      emailGlob: flags.email,
-      ...(flags.role !== undefined
-        ? { filterField: "role" as const, filterOperator: "eq" as const, filterValue: flags.role }
-        : {}),
-      banned: flags.banned,
-      limit,
-    };
-    const filters = { emailVerified: flags.verified, createdAfter: flags.createdAfter };
-    if (!flags.all) {
-      const page = await listUsersPage(
-        admin.deps,
-        CLI_ACTOR,
-        { ...query, offset: flags.offset },
-        { ...filters, cursor: flags.cursor },
-      );
-      emit(
-        {
-          items: page.users.map(userResponse),
-          total: page.total,
-          limit: page.limit,
-          offset: page.offset,
-          nextCursor: page.nextCursor,
-        },
-        globals,
-        {
-          human: () => {
-            printUsers(page.users);
-            note(
-              `${page.users.length} of ${page.total} user(s).${page.nextCursor ? ` Next page: --cursor ${page.nextCursor}` : ""}`,
-            );
-          },
-        },
-      );
-      return;
-    }
-    // --all: page after page by cursor; ids (-q) and jsonl stream as the pages come.
-    const streaming = globals.quiet === true || format === "jsonl";
-    const collected: UserRow[] = [];
-    let total: number | undefined;
-    let cursor = flags.cursor;
-    let offset = flags.offset;
-    for (;;) {
-      const page = await listUsersPage(
-        admin.deps,
-        CLI_ACTOR,
-        { ...query, offset },
-        { ...filters, cursor },
-      );
-      total ??= page.total;
-      if (streaming) emit({ items: page.users.map(userResponse) }, globals);
-      else collected.push(...page.users);
-      if (!page.nextCursor) break;
-      cursor = page.nextCursor;
-      offset = undefined;
-    }
-    if (streaming) return;
-    emit({ items: collected.map(userResponse), total, nextCursor: null }, globals, {
-      human: () => {
-        printUsers(collected);
-        note(`${collected.length} user(s).`);
-      },
-    });
-  });
 }
 
 /** The `user` group; answers it for `user import`, which registers itself there. */

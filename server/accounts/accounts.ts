@@ -30,10 +30,6 @@ function scopesOf(account: AccountRow): string[] {
   return account.scope ? account.scope.split(/[\s,]+/).filter(Boolean) : [];
 }
 
-/**
- * A list-accounts entry in both generations' shapes: the older clients' `provider` and the
- * current client's `providerId` and `userId` (docs/compatibility.md).
- */
 /** What other domains use of accounts: the credential account, read and written. */
 export {
   CREDENTIAL_PROVIDER,
@@ -46,6 +42,10 @@ export {
   setCredentialPassword,
 } from "./queries.js";
 
+/**
+ * A list-accounts entry in both generations' shapes: the older clients' `provider` and the
+ * current client's `providerId` and `userId` (docs/compatibility.md).
+ */
 export function accountResponse(account: AccountRow) {
   return {
     id: account.id,

@@ -1,12 +1,13 @@
 /**
  * The platform admin API (Better Auth's admin endpoints) under /admin/: thin handlers over
- * server/admin/admin.ts. Signed out is 401 UNAUTHORIZED; a caller without the
+ * the operations in server/admin/. Signed out is 401 UNAUTHORIZED; a caller without the
  * permission gets 403 with the endpoint's YOU_ARE_NOT_ALLOWED_TO_* code. With
  * `admin.enabled: false` no route exists (404 NOT_FOUND).
  */
 
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
+import type { UserActor } from "../actor.js";
 import { AuthError } from "../errors.js";
 import {
   type AuthContext,
@@ -36,28 +37,26 @@ import {
 import type { ZodTypeProvider } from "../http/validation.js";
 import { sessionAndUserSchema, sessionSchema, userSchema } from "../sessions/schemas.js";
 import { findLiveSession, sessionResponse, userResponse } from "../sessions/sessions.js";
+import { ADMIN_STATEMENTS, hasPermission, type PermissionCheck } from "./access.js";
+import type { AdminDeps } from "./admin.js";
+import { listUsers, listUsersQuery } from "./list-users.js";
 import {
-  ADMIN_STATEMENTS,
-  type AdminActor,
-  type AdminDeps,
+  impersonateUser,
+  listUserSessions,
+  revokeUserSession,
+  revokeUserSessions,
+  stopImpersonating,
+} from "./sessions.js";
+import {
   banUser,
   createUser,
   getUser,
-  hasPermission,
-  impersonateUser,
-  listUserSessions,
-  listUsers,
-  listUsersQuery,
-  type PermissionCheck,
   removeUser,
-  revokeUserSession,
-  revokeUserSessions,
   setRole,
   setUserPassword,
-  stopImpersonating,
   unbanUser,
   updateUser,
-} from "./admin.js";
+} from "./users.js";
 
 const userId = boundedString(255).min(1);
 const role = z.union([boundedString(255), z.array(boundedString(255)).max(32)]);
@@ -124,17 +123,22 @@ export function adminRoutes(context: AuthContext) {
   return async (app: FastifyInstance): Promise<void> => {
     if (!context.config.admin.enabled) return;
     const typed = app.withTypeProvider<ZodTypeProvider>();
-    const deps: AdminDeps = { sql: context.sql, config: context.config };
+    const deps: AdminDeps = {
+      sql: context.sql,
+      config: context.config,
+      passwords: context.passwords,
+    };
 
     const actorOf = async (request: FastifyRequest) => {
-      const { user } = await requireSession(context, request);
+      const { user, session } = await requireSession(context, request);
       const client = clientInfo(request);
       return {
         kind: "user",
         user,
+        session,
         ipAddress: client.ipAddress,
         userAgent: client.userAgent,
-      } satisfies AdminActor;
+      } satisfies UserActor;
     };
 
     typed.post(
@@ -304,7 +308,7 @@ export function adminRoutes(context: AuthContext) {
         const client = clientInfo(request);
         await stopImpersonating(
           deps,
-          { kind: "user", user: admin.user, ...client },
+          { kind: "user", user: admin.user, session: admin.session, ...client },
           current.session,
         );
         const rememberMe = !saved.dontRemember;

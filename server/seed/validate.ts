@@ -6,7 +6,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { z } from "zod";
-import { knownRoles } from "../admin/admin.js";
+import { knownRoles } from "../admin/access.js";
 import type { AuthdConfig } from "../config.js";
 import type { Queryable } from "../db/connection.js";
 import { isCreatorRole, requireKnownRoles, unknownRoles } from "../organization/permissions.js";

@@ -12,6 +12,7 @@ import {
   findUserByEmail,
   findUserById,
   findUsersByEmails,
+  insertImportedUsers,
   insertUser,
   insertUsers,
   liftBan,
@@ -19,6 +20,7 @@ import {
   setEmailVerified,
   type UserProfileChanges,
   type UserRow,
+  updateUserAsAdmin,
   updateUserProfile,
   updateUserSeedFields,
 } from "./queries.js";
@@ -69,10 +71,12 @@ export {
   findUserByEmail,
   findUserById,
   findUsersByEmails,
+  insertImportedUsers,
   insertUser,
   insertUsers,
   lockUser,
   setEmailVerified,
+  updateUserAsAdmin,
   updateUserSeedFields,
 };
 

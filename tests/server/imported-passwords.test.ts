@@ -5,13 +5,16 @@
 import { randomBytes, scryptSync } from "node:crypto";
 import bcrypt from "bcryptjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { operator } from "../../server/actor.js";
 import {
+  createPasswordHasher,
   detectHashFormat,
   hashPassword,
   needsRehash,
   verifyPassword,
 } from "../../server/crypto/password.js";
-import { importUsers, parseImportFile } from "../../server/users/import.js";
+import { importUsers } from "../../server/import/import.js";
+import { parseImportFile } from "../../server/import/parse.js";
 import {
   ARGON2_PACKAGE_HASHES,
   ARGON2_PACKAGE_PASSWORD,
@@ -54,13 +57,18 @@ async function storedHash(email: string): Promise<string | null> {
 /** `authd user import` of users with the given stored hashes, as the CLI runs it. */
 function importHashes(users: Array<{ email: string; passwordHash: string }>) {
   const records = parseImportFile(users.map((user) => JSON.stringify(user)).join("\n"), "jsonl");
-  return importUsers({ sql: t.db.sql, config: t.config }, { kind: "cli" }, records, {
-    ifExists: "fail",
-    batchSize: 500,
-    resumeFrom: 0,
-    continueOnError: false,
-    dryRun: false,
-  });
+  return importUsers(
+    { sql: t.db.sql, config: t.config, passwords: createPasswordHasher() },
+    operator(),
+    records,
+    {
+      ifExists: "fail",
+      batchSize: 500,
+      resumeFrom: 0,
+      continueOnError: false,
+      dryRun: false,
+    },
+  );
 }
 
 async function signIn(email: string, password: string) {

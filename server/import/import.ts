@@ -1,80 +1,43 @@
 /**
- * Bulk import of users with their password hashes (`authd user import`),
- * and the upgrade of such hashes at sign-in. No Fastify and no terminal here: the CLI
- * reads the file and prints; the rules live in this module.
+ * Bulk import of users with their password hashes (`authd user import`). No Fastify and
+ * no terminal here: the CLI reads the file and prints; the rules live in this folder
+ * (parse.ts reads the file, validate.ts checks each record, this module writes).
  *
  * Every record is validated before anything is written (each error with its record and
  * line number). Unless `continueOnError`, one invalid record means nothing is written.
  * Records go in batches, one transaction each, with one audit_event per batch; a run
  * stopped half-way resumes with `resumeFrom` = the records already imported.
  */
-import { z } from "zod";
 import {
   CREDENTIAL_PROVIDER,
   findCredentialAccount,
   insertAccounts,
   insertCredentialAccount,
-  type NewAccount,
   setCredentialPassword,
-} from "../accounts/queries.js";
-import { type AdminActor, type AdminDeps, normalizeRole, rolesAllow } from "../admin/admin.js";
-
+} from "../accounts/accounts.js";
+import type { NewAccount } from "../accounts/queries.js";
+import { type Actor, auditActorOf } from "../actor.js";
+import { rolesAllow } from "../admin/access.js";
+import type { AdminDeps } from "../admin/admin.js";
 import { recordAuditEvent } from "../audit/audit.js";
-import {
-  createPasswordHasher,
-  detectHashFormat,
-  HASH_FORMATS,
-  type HashFormat,
-  type PasswordHasher,
-} from "../crypto/password.js";
+import type { HashFormat, PasswordHasher } from "../crypto/password.js";
 import { generateId } from "../crypto/random.js";
 import type { Queryable } from "../db/connection.js";
 import { transaction } from "../db/transaction.js";
 import { AuthError, type ErrorCode } from "../errors.js";
-import { CsvSyntaxError, parseCsv } from "./csv.js";
+import type { ImportedUserRow, UserRow } from "../users/queries.js";
+import { findUsersByEmails, insertImportedUsers, updateUserAsAdmin } from "../users/users.js";
+import type { RawRecord } from "./parse.js";
 import {
-  findUsersByEmails,
-  type ImportedUserRow,
-  insertImportedUsers,
-  type UserRow,
-  updateUserAsAdmin,
-} from "./queries.js";
-import { checkPasswordLength, requireValidEmail } from "./users.js";
+  emailOf,
+  failureOf,
+  type ImportFailure,
+  RecordError,
+  type ValidRecord,
+  validateRecord,
+} from "./validate.js";
 
-export const IMPORT_FORMATS = ["jsonl", "json", "csv"] as const;
-export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 export type IfExists = "skip" | "update" | "fail";
-
-/** The fields a record may carry. */
-export const IMPORT_FIELDS = [
-  "email",
-  "name",
-  "emailVerified",
-  "role",
-  "image",
-  "createdAt",
-  "password",
-  "passwordHash",
-] as const;
-
-/** One record as read from the file, before validation. */
-export interface RawRecord {
-  /** 1-based position among the records of the file. */
-  record: number;
-  /** The line it starts on (jsonl and csv). */
-  line?: number;
-  data?: unknown;
-  /** The record could not even be read (a bad JSON line, a short CSV row). */
-  error?: string;
-}
-
-export interface ImportFailure {
-  record: number;
-  line?: number;
-  email?: string;
-  code: string;
-  message: string;
-}
 
 export type ImportOutcome =
   | { record: number; status: "created" | "updated" | "skipped"; id: string; email: string }
@@ -125,223 +88,6 @@ export class ImportRejectedError extends AuthError {
   }
 }
 
-function fileError(message: string): AuthError {
-  return new AuthError("VALIDATION_ERROR", { message });
-}
-
-/** The records of a file in one of IMPORT_FORMATS. Unreadable files throw. */
-export function parseImportFile(text: string, format: ImportFormat): RawRecord[] {
-  if (format === "json") {
-    let document: unknown;
-    try {
-      document = JSON.parse(text);
-    } catch (error) {
-      throw fileError(`the file is not valid JSON: ${(error as Error).message}`);
-    }
-    const list =
-      Array.isArray(document) ||
-      typeof document !== "object" ||
-      document === null ||
-      !("users" in document)
-        ? document
-        : (document as { users: unknown }).users;
-    if (!Array.isArray(list)) {
-      throw fileError('a JSON import file holds an array of users (or {"users": [...]})');
-    }
-    return list.map((data, index) => ({ record: index + 1, data }));
-  }
-  if (format === "jsonl") {
-    const records: RawRecord[] = [];
-    const lines = text.split(/\r?\n/);
-    for (const [index, lineText] of lines.entries()) {
-      if (lineText.trim() === "") continue;
-      const record = records.length + 1;
-      try {
-        records.push({ record, line: index + 1, data: JSON.parse(lineText) });
-      } catch (error) {
-        records.push({
-          record,
-          line: index + 1,
-          error: `not valid JSON: ${(error as Error).message}`,
-        });
-      }
-    }
-    return records;
-  }
-  let rows: ReturnType<typeof parseCsv>;
-  try {
-    rows = parseCsv(text);
-  } catch (error) {
-    if (error instanceof CsvSyntaxError)
-      throw fileError(`the CSV file is malformed: ${error.message}`);
-    throw error;
-  }
-  const [header, ...body] = rows;
-  if (!header) return [];
-  const columns = header.fields.map((name) => name.trim());
-  const seen = new Set<string>();
-  for (const column of columns) {
-    if (column === "") throw fileError("the CSV header has an empty column name");
-    if (seen.has(column)) throw fileError(`the CSV header names "${column}" twice`);
-    seen.add(column);
-  }
-  if (!seen.has("email")) throw fileError('the CSV header has no "email" column');
-  return body.map((row, index) => {
-    const record = index + 1;
-    if (row.fields.length !== columns.length) {
-      return {
-        record,
-        line: row.line,
-        error: `expected ${columns.length} fields as in the header, found ${row.fields.length}`,
-      };
-    }
-    // An empty cell is an absent value.
-    const data: Record<string, string> = {};
-    for (const [position, column] of columns.entries()) {
-      const value = row.fields[position] ?? "";
-      if (value !== "") data[column] = value;
-    }
-    return { record, line: row.line, data };
-  });
-}
-
-const ISO_DATE =
-  /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
-
-const booleanText = z
-  .enum(["true", "false", "TRUE", "FALSE", "True", "False", "1", "0"])
-  .transform((value) => value === "1" || value.toLowerCase() === "true");
-
-const importRecord = z.strictObject({
-  email: z.string().max(320),
-  name: z.string().max(255).optional(),
-  emailVerified: z
-    .union([z.boolean(), booleanText], { error: "expected true or false" })
-    .optional(),
-  role: z.union([z.string().max(255), z.array(z.string().max(64)).max(32)]).optional(),
-  image: z.string().max(2048).optional(),
-  createdAt: z
-    .string()
-    .max(64)
-    .refine((value) => ISO_DATE.test(value) && !Number.isNaN(Date.parse(value)), {
-      message: "expected an ISO 8601 date, e.g. 2024-05-01T12:00:00Z",
-    })
-    .optional(),
-  password: z.string().optional(),
-  passwordHash: z.string().max(1024).optional(),
-});
-
-/** A record that passed validation. */
-export interface ValidRecord {
-  record: number;
-  line?: number;
-  email: string;
-  name?: string;
-  emailVerified?: boolean;
-  /** Normalized (comma-joined, every name known). */
-  role?: string;
-  image?: string;
-  createdAt?: Date;
-  password?: string;
-  passwordHash?: string;
-  hashFormat?: HashFormat;
-}
-
-class RecordError extends Error {
-  readonly code: string;
-  constructor(code: string, message: string) {
-    super(message);
-    this.code = code;
-  }
-}
-
-const HASH_EXAMPLES: Record<HashFormat, string> = {
-  argon2id: "$argon2id$v=19$m=…,t=…,p=…$salt$hash",
-  bcrypt: "$2a$/$2b$/$2y$ with a cost and 53 characters",
-  scrypt: "<hex salt>:<128 hex digits of key>",
-};
-
-/** Checks one record; throws a RecordError (or AuthError) naming the problem. */
-export function validateRecord(
-  raw: RawRecord,
-  deps: AdminDeps,
-  options: Pick<ImportOptions, "hash">,
-): ValidRecord {
-  if (raw.error) throw new RecordError("VALIDATION_ERROR", raw.error);
-  if (typeof raw.data !== "object" || raw.data === null || Array.isArray(raw.data)) {
-    throw new RecordError("VALIDATION_ERROR", "expected an object with at least an email");
-  }
-  // null is "not given", as an empty CSV cell is.
-  const present = Object.fromEntries(
-    Object.entries(raw.data as Record<string, unknown>).filter(([, value]) => value !== null),
-  );
-  const parsed = importRecord.safeParse(present);
-  if (!parsed.success) {
-    const message = parsed.error.issues
-      .map((issue) =>
-        issue.code === "unrecognized_keys"
-          ? `unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.join(", ")} (known: ${IMPORT_FIELDS.join(", ")})`
-          : `${issue.path.map(String).join(".") || "record"}: ${issue.message}`,
-      )
-      .join("; ");
-    throw new RecordError("VALIDATION_ERROR", message);
-  }
-  const data = parsed.data;
-  const valid: ValidRecord = {
-    record: raw.record,
-    ...(raw.line === undefined ? {} : { line: raw.line }),
-    email: requireValidEmail(data.email),
-  };
-  if (data.name !== undefined) valid.name = data.name;
-  if (data.emailVerified !== undefined) valid.emailVerified = data.emailVerified;
-  if (data.image !== undefined) valid.image = data.image;
-  if (data.createdAt !== undefined) valid.createdAt = new Date(data.createdAt);
-  if (data.role !== undefined) valid.role = normalizeRole(data.role, deps.config);
-  if (data.password !== undefined && data.passwordHash !== undefined) {
-    throw new RecordError("VALIDATION_ERROR", "give password or passwordHash, not both");
-  }
-  if (data.password !== undefined) {
-    checkPasswordLength(deps.config, data.password);
-    valid.password = data.password;
-  }
-  if (data.passwordHash !== undefined) {
-    const format = detectHashFormat(data.passwordHash);
-    if (!format) {
-      throw new RecordError(
-        "VALIDATION_ERROR",
-        `passwordHash is in no supported format: ${HASH_FORMATS.map((name) => `${name} (${HASH_EXAMPLES[name]})`).join(", ")}`,
-      );
-    }
-    if (options.hash && format !== options.hash) {
-      throw new RecordError(
-        "VALIDATION_ERROR",
-        `passwordHash is not a ${options.hash} hash as --hash declares (it looks like ${format})`,
-      );
-    }
-    valid.passwordHash = data.passwordHash;
-    valid.hashFormat = format;
-  }
-  return valid;
-}
-
-function failureOf(raw: RawRecord, error: unknown, email?: string): ImportFailure {
-  const code =
-    error instanceof RecordError || error instanceof AuthError ? error.code : "INTERNAL_ERROR";
-  const message = error instanceof Error ? error.message : String(error);
-  return {
-    record: raw.record,
-    ...(raw.line === undefined ? {} : { line: raw.line }),
-    ...(email === undefined ? {} : { email }),
-    code,
-    message,
-  };
-}
-
-function emailOf(raw: RawRecord): string | undefined {
-  const data = raw.data as { email?: unknown } | undefined;
-  return typeof data?.email === "string" ? data.email.trim().toLowerCase() : undefined;
-}
-
 /** Never verifies (no known format); only ever written inside a rolled-back dry run. */
 const DRY_RUN_HASH = "dry-run:not-hashed";
 
@@ -381,7 +127,7 @@ type RunOptions = ImportOptions & { passwords: PasswordHasher };
 
 async function writeBatch(
   deps: AdminDeps,
-  actor: AdminActor,
+  actor: Actor,
   batch: ValidRecord[],
   hashes: Map<number, string>,
   options: RunOptions,
@@ -491,10 +237,8 @@ async function writeBatch(
     }
     await recordAuditEvent(tx, {
       action: "admin.import_users",
-      actorType: actor.kind === "user" ? "user" : "cli",
-      actorId: actor.kind === "user" ? actor.user.id : null,
+      ...auditActorOf(actor),
       targetType: "user",
-      ipAddress: actor.kind === "user" ? actor.ipAddress : null,
       userAgent: actor.kind === "user" ? (actor.userAgent ?? null) : null,
       details: {
         records: [batch[0]?.record, batch.at(-1)?.record],
@@ -518,11 +262,11 @@ async function writeBatch(
  */
 export async function importUsers(
   deps: AdminDeps,
-  actor: AdminActor,
+  actor: Actor,
   raws: RawRecord[],
   given: ImportOptions,
 ): Promise<ImportResult> {
-  const options: RunOptions = { ...given, passwords: given.passwords ?? createPasswordHasher() };
+  const options: RunOptions = { ...given, passwords: given.passwords ?? deps.passwords };
   if (
     actor.kind === "user" &&
     !rolesAllow(

@@ -1,0 +1,75 @@
+/**
+ * The secret that signs cookies and tokens, and keeping every secret out of what the
+ * CLI displays (`config show`, `doctor`).
+ */
+import { existsSync } from "node:fs";
+import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { generateSecret } from "../crypto/random.js";
+import { dataPath, isPlainObject, type LoadedConfig } from "./load.js";
+import { ConfigError } from "./messages.js";
+import type { AuthdConfig } from "./schema.js";
+
+/** Where the secret in use came from, for the start-up summary. */
+export type SecretSource =
+  | { kind: "configured" }
+  | { kind: "stored"; file: string }
+  | { kind: "generated"; file: string };
+
+/**
+ * The secret: configured (file or AUTHD_SECRET), else in development the one kept in
+ * `<dataDir>/secret`, generated there on first use. Production requires a configured one.
+ */
+export async function ensureSecret(
+  loaded: LoadedConfig,
+): Promise<{ secret: string; source: SecretSource }> {
+  if (loaded.config.secret) return { secret: loaded.config.secret, source: { kind: "configured" } };
+  if (loaded.production) {
+    throw new ConfigError([
+      "AUTHD_SECRET: a secret is required when NODE_ENV=production (generate one with `authd secret generate`)",
+    ]);
+  }
+  const file = dataPath(loaded, "secret");
+  if (existsSync(file)) {
+    const stored = (await readFile(file, "utf8")).trim();
+    if (stored.length >= 32) {
+      loaded.config.secret = stored;
+      return { secret: stored, source: { kind: "stored", file } };
+    }
+  }
+  await mkdir(path.dirname(file), { recursive: true });
+  const generated = generateSecret();
+  await writeFile(file, `${generated}\n`, { mode: 0o600 });
+  await chmod(file, 0o600);
+  loaded.config.secret = generated;
+  return { secret: generated, source: { kind: "generated", file } };
+}
+
+const SECRET_KEYS = new Set(["secret", "clientSecret", "password"]);
+
+/** The effective configuration for display, with every secret replaced. */
+export function redactConfig(config: AuthdConfig): unknown {
+  const redactUrl = (value: string): string => {
+    try {
+      const url = new URL(value);
+      if (url.password) url.password = "***";
+      return url.toString();
+    } catch {
+      return value;
+    }
+  };
+  const walk = (value: unknown, key: string): unknown => {
+    if (typeof value === "function") return "[function]";
+    if (typeof value === "string") {
+      if (SECRET_KEYS.has(key)) return "***";
+      if (/url$/i.test(key)) return redactUrl(value);
+      return value;
+    }
+    if (Array.isArray(value)) return value.map((item) => walk(item, key));
+    if (isPlainObject(value)) {
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, k)]));
+    }
+    return value;
+  };
+  return walk(config, "");
+}
