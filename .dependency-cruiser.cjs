@@ -1,10 +1,7 @@
 /**
  * The direction of dependencies in authd, checked by tests/architecture.test.ts in
- * `npm test`: bin -> routes -> domains -> db / crypto / mail, no cycles. Violations
- * that predate a rule are listed in tests/fixtures/known-dependency-violations.json,
- * which only ever shrinks: a new violation fails the check, and so does a listed one
- * that is gone (regenerate the list with
- * `AUTHD_UPDATE_KNOWN_VIOLATIONS=1 npx vitest run tests/architecture.test.ts`).
+ * `npm test`: bin -> routes -> domains -> db / crypto / mail, no cycles between files
+ * or folders. Any violation fails the check.
  */
 
 /** Folders holding the auth rules of one domain each (routes.ts is their HTTP face). */
