@@ -25,29 +25,27 @@ import {
   ORGANIZATION_VERSION_FOR_CALLER,
   organizationVersionOf,
 } from "./full-organization.js";
+import { findMemberWithUser, listMembersPage, type MemberSortField } from "./member-queries.js";
+import {
+  leaveOrganization,
+  memberResponse,
+  memberWithUserResponse,
+  removeMember,
+  updateMemberRole,
+} from "./members.js";
 import {
   checkSlug,
   createOrganization,
   deleteOrganization,
-  leaveOrganization,
-  memberResponse,
-  memberWithUserResponse,
   metadataProblem,
   ORGANIZATION_SLUG_PATTERN,
   organizationListJson,
   organizationResponse,
-  removeMember,
   setActiveOrganization,
-  updateMemberRole,
   updateOrganization,
 } from "./organization.js";
 import { hasPermission } from "./permissions.js";
-import {
-  findMemberWithUser,
-  listMembersPage,
-  type MemberSortField,
-  ORGANIZATION_LIST_KEY_OF_CALLER,
-} from "./queries.js";
+import { ORGANIZATION_LIST_KEY_OF_CALLER } from "./queries.js";
 import {
   createdOrganizationSchema,
   memberSchema,
