@@ -42,10 +42,10 @@ module.exports = {
       name: "not-to-another-domains-queries",
       severity: "error",
       comment:
-        "Each table is read and written in its own domain's queries.ts; others call that domain (its row types may be shared).",
+        "Each table is read and written in its own domain's queries files (queries.ts, member-queries.ts…); others call that domain (its row types may be shared).",
       from: { path: "^server/([^/]+)/" },
       to: {
-        path: "^server/[^/]+/queries\\.ts$",
+        path: "^server/[^/]+/(queries|[^/]+-queries)\\.ts$",
         pathNot: "^server/$1/",
         dependencyTypesNot: ["type-only"],
       },

@@ -8,7 +8,8 @@
 import type { AuthdConfig } from "./config.js";
 import type { Sql } from "./db/connection.js";
 import { invitationsOfTeams } from "./invitations/invitations.js";
-import { createOrganizationCreations, type OrganizationDeps } from "./organization/organization.js";
+import type { OrganizationDeps } from "./organization/deps.js";
+import { createOrganizationCreations } from "./organization/organization.js";
 import { type TeamDeps, teamsOfOrganizations } from "./teams/teams.js";
 
 export interface Domains {

@@ -3,15 +3,11 @@
  * before any hashing or database work, and NUL bytes are refused.
  */
 import { z } from "zod";
+import { boundedString } from "../bounded-string.js";
 import { ERROR_CATALOGUE, type ErrorCode } from "../errors.js";
 
-/** A string of at most `max` characters with no NUL byte (PostgreSQL cannot store one). */
-export function boundedString(max: number) {
-  return z
-    .string()
-    .max(max)
-    .refine((value) => !value.includes("\u0000"), "must not contain NUL bytes");
-}
+/** Kept below HTTP (server/bounded-string.ts) so domain request schemas use it too. */
+export { boundedString };
 
 /** Booleans as JSON, or as the strings a query or a form carries. */
 export const booleanish = z.union([

@@ -6,15 +6,13 @@ import type { Actor } from "../actor.js";
 import type { AuthdConfig } from "../config.js";
 import type { Queryable } from "../db/connection.js";
 import { AuthError, type ErrorCode } from "../errors.js";
+import { findMember, lockMemberForShare, type MemberRow } from "./member-queries.js";
 import { hasPermission, type PermissionRequest } from "./permissions.js";
 import {
-  findMember,
   findOrganizationById,
   findOrganizationBySlug,
   findOrganizationWithMember,
-  lockMemberForShare,
   lockOrganization,
-  type MemberRow,
   type OrganizationRow,
 } from "./queries.js";
 

@@ -1,10 +1,18 @@
-/** Every SQL statement that writes the organization and member tables. */
+/**
+ * Every SQL statement that writes the organization table, and the one statement that
+ * creates organizations with their owners' memberships. The member table's own
+ * statements are in member-queries.ts.
+ */
 import type { NewAuditEvent } from "../audit/queries.js";
 import { Batcher } from "../db/batcher.js";
 import { columns, columnsOf, type Fragment } from "../db/columns.js";
 import type { Queryable, Sql } from "../db/connection.js";
 import { compactJson, organizationJson } from "../db/json.js";
 import { type SessionRider, sessionRider } from "../sessions/sessions.js";
+import { MEMBER_COLUMNS, type MemberRow } from "./member-queries.js";
+
+/** The membership row types, where other domains have always found them. */
+export type { MemberRow, MemberWithUser } from "./member-queries.js";
 
 export interface OrganizationRow {
   id: string;
@@ -16,14 +24,6 @@ export interface OrganizationRow {
   updatedAt: Date;
 }
 
-export interface MemberRow {
-  id: string;
-  organizationId: string;
-  userId: string;
-  role: string;
-  createdAt: Date;
-}
-
 const ORGANIZATION_COLUMNS = columnsOf<OrganizationRow>()([
   "id",
   "name",
@@ -33,18 +33,6 @@ const ORGANIZATION_COLUMNS = columnsOf<OrganizationRow>()([
   "createdAt",
   "updatedAt",
 ]);
-
-const MEMBER_COLUMNS = columnsOf<MemberRow>()([
-  "id",
-  "organizationId",
-  "userId",
-  "role",
-  "createdAt",
-]);
-
-export interface MemberWithUser extends MemberRow {
-  user: { id: string; name: string; email: string; image: string | null };
-}
 
 export async function insertOrganization(
   sql: Queryable,
@@ -360,215 +348,6 @@ export async function findOrganizationListJson(
   return row ? { key: row.key, body: compactJson(row.body) } : { key: null, body: "[]" };
 }
 
-export async function countOrganizationsOfUser(sql: Queryable, userId: string): Promise<number> {
-  const [row] = await sql<{ count: number }[]>`
-    select count(*)::int as count from member where user_id = ${userId}`;
-  return row?.count ?? 0;
-}
-
-export async function insertMember(
-  sql: Queryable,
-  member: Pick<MemberRow, "id" | "organizationId" | "userId" | "role">,
-): Promise<MemberRow> {
-  const [row] = await sql<MemberRow[]>`
-    insert into member (id, organization_id, user_id, role)
-    values (${member.id}, ${member.organizationId}, ${member.userId}, ${member.role})
-    returning ${columns(sql, MEMBER_COLUMNS)}`;
-  if (!row) throw new Error("insert into member returned no row");
-  return row;
-}
-
-export async function findMember(
-  sql: Queryable,
-  organizationId: string,
-  userId: string,
-): Promise<MemberRow | undefined> {
-  const [row] = await sql<MemberRow[]>`
-    select ${columns(sql, MEMBER_COLUMNS)} from member
-    where organization_id = ${organizationId} and user_id = ${userId}`;
-  return row;
-}
-
-/**
- * The membership, share-locked until the transaction ends: a concurrent removal (which
- * deletes the row) waits for this transaction, or has already happened and nothing is
- * found. What hangs on a membership (a team membership) is written under this lock.
- */
-export async function lockMemberForShare(
-  sql: Queryable,
-  organizationId: string,
-  userId: string,
-): Promise<MemberRow | undefined> {
-  const [row] = await sql<MemberRow[]>`
-    select ${columns(sql, MEMBER_COLUMNS)} from member
-    where organization_id = ${organizationId} and user_id = ${userId}
-    for share`;
-  return row;
-}
-
-export async function findMemberById(
-  sql: Queryable,
-  organizationId: string,
-  memberId: string,
-): Promise<MemberRow | undefined> {
-  const [row] = await sql<MemberRow[]>`
-    select ${columns(sql, MEMBER_COLUMNS)} from member
-    where organization_id = ${organizationId} and id = ${memberId}`;
-  return row;
-}
-
-export async function findMemberByEmail(
-  sql: Queryable,
-  organizationId: string,
-  email: string,
-): Promise<MemberRow | undefined> {
-  const [row] = await sql<MemberRow[]>`
-    select ${columns(sql, MEMBER_COLUMNS, "m")} from member m join "user" u on u.id = m.user_id
-    where m.organization_id = ${organizationId} and u.email = ${email}`;
-  return row;
-}
-
-// Flat columns, shaped in JS: cheaper than building and re-parsing JSON per row.
-const MEMBER_WITH_USER = (sql: Queryable) => sql`
-  m.id, m.organization_id, m.user_id, m.role, m.created_at,
-  u.name as user_name, u.email as user_email, u.image as user_image`;
-
-interface FlatMemberWithUser extends MemberRow {
-  userName: string;
-  userEmail: string;
-  userImage: string | null;
-}
-
-function withUser(row: FlatMemberWithUser): MemberWithUser {
-  return {
-    id: row.id,
-    organizationId: row.organizationId,
-    userId: row.userId,
-    role: row.role,
-    createdAt: row.createdAt,
-    user: { id: row.userId, name: row.userName, email: row.userEmail, image: row.userImage },
-  };
-}
-
-export async function findMemberWithUser(
-  sql: Queryable,
-  memberId: string,
-): Promise<MemberWithUser | undefined> {
-  const [row] = await sql<FlatMemberWithUser[]>`
-    select ${MEMBER_WITH_USER(sql)} from member m join "user" u on u.id = m.user_id
-    where m.id = ${memberId}`;
-  return row ? withUser(row) : undefined;
-}
-
-export type MemberSortField = "createdAt" | "name" | "email" | "role";
-
-/** ORDER BY of a members page: a fixed fragment per field and direction, never spliced text. */
-function memberOrder(sql: Queryable, field: MemberSortField, direction: "asc" | "desc"): Fragment {
-  const desc = direction === "desc";
-  switch (field) {
-    case "createdAt":
-      return desc ? sql`m.created_at desc` : sql`m.created_at asc`;
-    case "name":
-      return desc ? sql`u.name desc` : sql`u.name asc`;
-    case "email":
-      return desc ? sql`u.email desc` : sql`u.email asc`;
-    case "role":
-      return desc ? sql`m.role desc` : sql`m.role asc`;
-  }
-}
-
-/** One page of members with their users, and the total, in two bounded queries. */
-export async function listMembersPage(
-  sql: Queryable,
-  organizationId: string,
-  page: {
-    limit: number;
-    offset: number;
-    sortBy: MemberSortField;
-    sortDirection: "asc" | "desc";
-    search?: string;
-    role?: string;
-  },
-): Promise<{ members: MemberWithUser[]; total: number }> {
-  const order = memberOrder(sql, page.sortBy, page.sortDirection);
-  const search = page.search ? `%${page.search.replace(/[\\%_]/g, "\\$&").toLowerCase()}%` : null;
-  // One round trip: the page and, through a window, the total of the filter.
-  const rows = await sql<(FlatMemberWithUser & { total: number })[]>`
-    select ${MEMBER_WITH_USER(sql)}, count(*) over ()::int as total
-    from member m join "user" u on u.id = m.user_id
-    where m.organization_id = ${organizationId}
-      and (${search}::text is null or lower(u.name) like ${search} or u.email like ${search})
-      and (${page.role ?? null}::text is null or ${page.role ?? null} = any(string_to_array(m.role, ',')))
-    order by ${order}, m.id
-    limit ${page.limit} offset ${page.offset}`;
-  if (rows.length === 0 && page.offset > 0) {
-    // Past the end there is no row to carry the total: count it on its own.
-    const [count] = await sql<{ total: number }[]>`
-      select count(*)::int as total from member m join "user" u on u.id = m.user_id
-      where m.organization_id = ${organizationId}
-        and (${search}::text is null or lower(u.name) like ${search} or u.email like ${search})
-        and (${page.role ?? null}::text is null or ${page.role ?? null} = any(string_to_array(m.role, ',')))`;
-    return { members: [], total: count?.total ?? 0 };
-  }
-  const total = rows[0]?.total ?? 0;
-  const members = rows.map(withUser);
-  return { members, total };
-}
-
-export async function countMembers(sql: Queryable, organizationId: string): Promise<number> {
-  const [row] = await sql<{ count: number }[]>`
-    select count(*)::int as count from member where organization_id = ${organizationId}`;
-  return row?.count ?? 0;
-}
-
-/** Members holding `role` among their roles (e.g. how many owners are left). */
-export async function countMembersWithRole(
-  sql: Queryable,
-  organizationId: string,
-  role: string,
-): Promise<number> {
-  const [row] = await sql<{ count: number }[]>`
-    select count(*)::int as count from member
-    where organization_id = ${organizationId} and ${role} = any(string_to_array(role, ','))`;
-  return row?.count ?? 0;
-}
-
-export async function updateMemberRoleRow(
-  sql: Queryable,
-  memberId: string,
-  role: string,
-): Promise<MemberRow | undefined> {
-  const [row] = await sql<MemberRow[]>`
-    update member set role = ${role}
-    where id = ${memberId} returning ${columns(sql, MEMBER_COLUMNS)}`;
-  return row;
-}
-
-export async function deleteMemberRow(
-  sql: Queryable,
-  memberId: string,
-): Promise<MemberRow | undefined> {
-  const [row] = await sql<MemberRow[]>`
-    delete from member where id = ${memberId} returning ${columns(sql, MEMBER_COLUMNS)}`;
-  return row;
-}
-
-/**
- * The step of a larger statement that adds a member when `when` (a query) has a row,
- * answering the new row's created_at (accept-invitation's one statement).
- */
-export function addMemberStep(
-  sql: Queryable,
-  member: Pick<MemberRow, "id" | "organizationId" | "userId" | "role">,
-  when: Fragment,
-): Fragment {
-  return sql`
-    insert into member (id, organization_id, user_id, role)
-    select ${member.id}, ${member.organizationId}, ${member.userId}, ${member.role}
-    where exists (${when})
-    returning created_at`;
-}
-
 export async function findOrganizationsBySlugs(
   sql: Queryable,
   slugs: string[],
@@ -577,26 +356,6 @@ export async function findOrganizationsBySlugs(
   return sql<OrganizationRow[]>`
     select ${columns(sql, ORGANIZATION_COLUMNS)} from organization
     where slug = any(${slugs}::text[])`;
-}
-
-export async function listMembersOfOrganizations(
-  sql: Queryable,
-  organizationIds: string[],
-): Promise<MemberRow[]> {
-  if (organizationIds.length === 0) return [];
-  return sql<MemberRow[]>`
-    select ${columns(sql, MEMBER_COLUMNS)} from member
-    where organization_id = any(${organizationIds}::text[])`;
-}
-
-/** One multi-row INSERT (callers keep batches to a few hundred rows). */
-export async function insertMembers(
-  sql: Queryable,
-  members: Array<Pick<MemberRow, "id" | "organizationId" | "userId" | "role">>,
-): Promise<void> {
-  if (members.length === 0) return;
-  const rows = members.map((member) => ({ ...member }));
-  await sql`insert into member ${sql(rows, "id", "organizationId", "userId", "role")}`;
 }
 
 /** Every organization, oldest first (the operator's `authd org list`). */

@@ -12,7 +12,7 @@ import {
   requireSessionWith,
   userActor,
 } from "../http/auth-context.js";
-import { boundedString, errorResponses, statusAnswer } from "../http/schemas.js";
+import { errorResponses, statusAnswer } from "../http/schemas.js";
 import { fastSerializerCompiler } from "../http/serialization.js";
 import type { ZodTypeProvider } from "../http/validation.js";
 import { invitationSchema } from "../invitations/schemas.js";
@@ -25,37 +25,45 @@ import {
   ORGANIZATION_VERSION_FOR_CALLER,
   organizationVersionOf,
 } from "./full-organization.js";
+import { findMemberWithUser, listMembersPage, type MemberSortField } from "./member-queries.js";
+import {
+  leaveOrganization,
+  memberResponse,
+  memberWithUserResponse,
+  removeMember,
+  updateMemberRole,
+} from "./members.js";
 import {
   checkSlug,
   createOrganization,
   deleteOrganization,
-  leaveOrganization,
-  memberResponse,
-  memberWithUserResponse,
-  metadataProblem,
-  ORGANIZATION_SLUG_PATTERN,
   organizationListJson,
   organizationResponse,
-  removeMember,
   setActiveOrganization,
-  updateMemberRole,
   updateOrganization,
 } from "./organization.js";
 import { hasPermission } from "./permissions.js";
+import { ORGANIZATION_LIST_KEY_OF_CALLER } from "./queries.js";
 import {
-  findMemberWithUser,
-  listMembersPage,
-  type MemberSortField,
-  ORGANIZATION_LIST_KEY_OF_CALLER,
-} from "./queries.js";
-import {
+  checkSlugBody,
+  createBody,
   createdOrganizationSchema,
+  deleteBody,
+  fullOrganizationQuery,
+  hasPermissionBody,
+  leaveBody,
+  listMembersQuery,
   memberSchema,
   membersPageSchema,
   memberWithUserSchema,
   organizationSchema,
   organizationShape,
   permissionAnswer,
+  removeMemberBody,
+  selectorQuery,
+  setActiveBody,
+  updateBody,
+  updateMemberRoleBody,
 } from "./schemas.js";
 
 /**
@@ -74,72 +82,6 @@ const fullOrganizationAnswer = z
   })
   .meta({ id: "FullOrganization" })
   .nullable();
-
-/**
- * The slug rule (documented in docs/http-api.md): lowercase letters and digits in
- * groups joined by single hyphens, at most 100 characters.
- */
-const slug = boundedString(100).regex(
-  ORGANIZATION_SLUG_PATTERN,
-  "a slug is lowercase letters and digits, joined by single hyphens",
-);
-const name = boundedString(255).min(1);
-const logo = boundedString(2048).nullable();
-const metadata = z
-  .record(z.string().max(255), z.unknown())
-  .superRefine((value, ctx) => {
-    const problem = metadataProblem(value);
-    if (problem) ctx.addIssue({ code: "custom", message: problem });
-  })
-  .nullable();
-const id = boundedString(255).min(1);
-
-const createBody = z.object({
-  name,
-  slug,
-  userId: id.optional(),
-  logo: logo.optional(),
-  metadata: metadata.optional(),
-  keepCurrentActiveOrganization: z.boolean().optional(),
-});
-const updateBody = z.object({
-  data: z.object({
-    name: name.optional(),
-    slug: slug.optional(),
-    logo: logo.optional(),
-    metadata: metadata.optional(),
-  }),
-  organizationId: id.optional(),
-});
-const selectorQuery = z.object({
-  organizationId: id.optional(),
-  organizationSlug: boundedString(100).optional(),
-});
-const numberish = (max: number) =>
-  z
-    .union([z.number(), z.string().regex(/^\d+$/).transform(Number)])
-    .pipe(z.number().int().min(0).max(max));
-const fullOrganizationQuery = selectorQuery.extend({ membersLimit: numberish(1000).optional() });
-const setActiveBody = z.object({
-  organizationId: id.nullable().optional(),
-  organizationSlug: boundedString(100).optional(),
-});
-const listMembersQuery = selectorQuery.extend({
-  limit: numberish(1000).optional(),
-  offset: numberish(10_000_000).optional(),
-  sortBy: z.enum(["createdAt", "name", "email", "role"]).optional(),
-  sortDirection: z.enum(["asc", "desc"]).optional(),
-  search: boundedString(255).optional(),
-  role: boundedString(255).optional(),
-  filterField: z.enum(["role"]).optional(),
-  filterValue: boundedString(255).optional(),
-});
-const permissionsShape = z.record(boundedString(64), z.array(boundedString(64)).max(32));
-const hasPermissionBody = z.object({
-  organizationId: id.optional(),
-  permissions: permissionsShape.optional(),
-  permission: permissionsShape.optional(),
-});
 
 export function organizationRoutes(context: AuthContext) {
   const { config, sql } = context;
@@ -182,7 +124,7 @@ export function organizationRoutes(context: AuthContext) {
       "/organization/check-slug",
       {
         schema: {
-          body: z.object({ slug: boundedString(100).min(1) }),
+          body: checkSlugBody,
           response: { 200: statusAnswer, ...errorResponses(401, 403, 404) },
         },
       },
@@ -216,7 +158,7 @@ export function organizationRoutes(context: AuthContext) {
       "/organization/delete",
       {
         schema: {
-          body: z.object({ organizationId: id }),
+          body: deleteBody,
           response: { 200: organizationSchema, ...errorResponses(401, 403, 404) },
         },
       },
@@ -340,7 +282,7 @@ export function organizationRoutes(context: AuthContext) {
       "/organization/leave",
       {
         schema: {
-          body: z.object({ organizationId: id }),
+          body: leaveBody,
           response: { 200: memberWithUserSchema, ...errorResponses(401, 403, 404) },
         },
       },
@@ -358,10 +300,7 @@ export function organizationRoutes(context: AuthContext) {
       "/organization/remove-member",
       {
         schema: {
-          body: z.object({
-            memberIdOrEmail: boundedString(320).min(1),
-            organizationId: id.optional(),
-          }),
+          body: removeMemberBody,
           response: {
             200: z.object({ member: memberWithUserSchema }),
             ...errorResponses(401, 403, 404),
@@ -383,11 +322,7 @@ export function organizationRoutes(context: AuthContext) {
       "/organization/update-member-role",
       {
         schema: {
-          body: z.object({
-            memberId: id,
-            role: z.union([boundedString(255), z.array(boundedString(64)).max(16)]),
-            organizationId: id.optional(),
-          }),
+          body: updateMemberRoleBody,
           response: { 200: memberSchema, ...errorResponses(401, 403, 404) },
         },
       },

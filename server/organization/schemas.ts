@@ -1,8 +1,11 @@
 /**
- * The organization answers (organizationResponse, memberResponse and
- * memberWithUserResponse in organization.ts). Metadata stays an object of any keys.
+ * The organization answers (organizationResponse in organization.ts, memberResponse and
+ * memberWithUserResponse in members.ts) and the request bodies and queries the routes
+ * validate. Metadata stays an object of any keys.
  */
 import { z } from "zod";
+import { boundedString } from "../bounded-string.js";
+import { metadataProblem, ORGANIZATION_SLUG_PATTERN } from "./fields.js";
 
 export const organizationShape = {
   id: z.string(),
@@ -51,3 +54,85 @@ export const membersPageSchema = z.object({
 });
 
 export const permissionAnswer = z.object({ error: z.null(), success: z.boolean() });
+
+// --- Requests ------------------------------------------------------------------
+
+/**
+ * The slug rule (documented in docs/http-api.md): lowercase letters and digits in
+ * groups joined by single hyphens, at most 100 characters.
+ */
+const slug = boundedString(100).regex(
+  ORGANIZATION_SLUG_PATTERN,
+  "a slug is lowercase letters and digits, joined by single hyphens",
+);
+const name = boundedString(255).min(1);
+const logo = boundedString(2048).nullable();
+const metadata = z
+  .record(z.string().max(255), z.unknown())
+  .superRefine((value, ctx) => {
+    const problem = metadataProblem(value);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  })
+  .nullable();
+const id = boundedString(255).min(1);
+
+export const createBody = z.object({
+  name,
+  slug,
+  userId: id.optional(),
+  logo: logo.optional(),
+  metadata: metadata.optional(),
+  keepCurrentActiveOrganization: z.boolean().optional(),
+});
+export const updateBody = z.object({
+  data: z.object({
+    name: name.optional(),
+    slug: slug.optional(),
+    logo: logo.optional(),
+    metadata: metadata.optional(),
+  }),
+  organizationId: id.optional(),
+});
+export const selectorQuery = z.object({
+  organizationId: id.optional(),
+  organizationSlug: boundedString(100).optional(),
+});
+const numberish = (max: number) =>
+  z
+    .union([z.number(), z.string().regex(/^\d+$/).transform(Number)])
+    .pipe(z.number().int().min(0).max(max));
+export const fullOrganizationQuery = selectorQuery.extend({
+  membersLimit: numberish(1000).optional(),
+});
+export const setActiveBody = z.object({
+  organizationId: id.nullable().optional(),
+  organizationSlug: boundedString(100).optional(),
+});
+export const listMembersQuery = selectorQuery.extend({
+  limit: numberish(1000).optional(),
+  offset: numberish(10_000_000).optional(),
+  sortBy: z.enum(["createdAt", "name", "email", "role"]).optional(),
+  sortDirection: z.enum(["asc", "desc"]).optional(),
+  search: boundedString(255).optional(),
+  role: boundedString(255).optional(),
+  filterField: z.enum(["role"]).optional(),
+  filterValue: boundedString(255).optional(),
+});
+const permissionsShape = z.record(boundedString(64), z.array(boundedString(64)).max(32));
+export const hasPermissionBody = z.object({
+  organizationId: id.optional(),
+  permissions: permissionsShape.optional(),
+  permission: permissionsShape.optional(),
+});
+export const checkSlugBody = z.object({ slug: boundedString(100).min(1) });
+export const deleteBody = z.object({ organizationId: id });
+export const leaveBody = z.object({ organizationId: id });
+export const removeMemberBody = z.object({
+  memberIdOrEmail: boundedString(320).min(1),
+  organizationId: id.optional(),
+});
+export const updateMemberRoleBody = z.object({
+  memberId: id,
+  role: z.union([boundedString(255), z.array(boundedString(64)).max(16)]),
+  organizationId: id.optional(),
+});

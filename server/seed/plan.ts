@@ -19,6 +19,7 @@ import {
   listPendingInvitationsOfOrganizations,
   setInvitationRole,
 } from "../invitations/invitations.js";
+import type { MemberRow } from "../organization/member-queries.js";
 import {
   findOrganizationsBySlugs,
   insertOrganization,
@@ -26,7 +27,7 @@ import {
   updateOrganizationRow,
 } from "../organization/organization.js";
 import { joinRoles, splitRoles } from "../organization/permissions.js";
-import type { MemberRow, OrganizationRow } from "../organization/queries.js";
+import type { OrganizationRow } from "../organization/queries.js";
 import type { TeamRow } from "../teams/queries.js";
 import { insertTeam, listMembersOfTeams, listTeamsOfOrganizations } from "../teams/teams.js";
 import type { NewUser, UserRow } from "../users/queries.js";

@@ -13,7 +13,7 @@ import {
   metadataProblem,
   ORGANIZATION_SLUG_PATTERN,
   requireOrganizationFields,
-} from "../organization/organization.js";
+} from "../organization/fields.js";
 import { requireTeamName } from "../teams/teams.js";
 import { requireValidEmail } from "../users/users.js";
 import { assembleSeedLines, looksLikeSeedLines } from "./document.js";

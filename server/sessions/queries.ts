@@ -1,8 +1,10 @@
-/** Every SQL statement on the session table. Tokens are looked up by their digest. */
+/**
+ * Every SQL statement that writes the session table, and its lookups; tokens are looked
+ * up by their digest. The operator's paged list of sessions is in list-queries.ts.
+ */
 import { Batcher } from "../db/batcher.js";
 import { columns, columnsOf, type Fragment } from "../db/columns.js";
 import type { Queryable, Sql } from "../db/connection.js";
-import { AuthError } from "../errors.js";
 import type { UserRow } from "../users/queries.js";
 
 export interface SessionRow {
@@ -19,7 +21,7 @@ export interface SessionRow {
   updatedAt: Date;
 }
 
-const SESSION_COLUMNS = columnsOf<SessionRow>()([
+export const SESSION_COLUMNS = columnsOf<SessionRow>()([
   "id",
   "userId",
   "tokenHash",
@@ -411,98 +413,4 @@ export async function deleteSessionByIdOrDigest(
     delete from session where id = ${id} or token_hash = ${tokenHash}
     returning ${columns(sql, SESSION_COLUMNS)}`;
   return row;
-}
-
-// --- Sessions across the platform, a page at a time (`authd session list`) ----------
-// Optionally one user's, only unexpired ones, or only those whose active organization
-// is a given one. Pages are keyed by (created_at, id), so rows created or deleted
-// between two pages neither repeat nor shift the rest. The cursor is opaque to callers.
-
-export interface SessionListQuery {
-  userId?: string;
-  /** Only sessions that have not expired. */
-  activeOnly?: boolean;
-  /** Only sessions whose active organization is this one. */
-  organizationId?: string;
-  limit: number;
-  /** The `nextCursor` of the previous page. */
-  cursor?: string;
-}
-
-/** A session with its user's email, which is how an operator recognizes it. */
-export type ListedSession = SessionRow & { userEmail: string };
-
-export interface SessionPage {
-  sessions: ListedSession[];
-  /** Null on the last page. */
-  nextCursor: string | null;
-}
-
-interface CursorKey {
-  /** created_at with microseconds, ISO-8601 UTC (a JS Date would lose them). */
-  createdAt: string;
-  id: string;
-}
-
-const ISO_MICROSECONDS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
-
-function encodeCursor(key: CursorKey): string {
-  return Buffer.from(JSON.stringify([key.createdAt, key.id])).toString("base64url");
-}
-
-function decodeCursor(cursor: string): CursorKey {
-  try {
-    const parsed: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-    if (
-      Array.isArray(parsed) &&
-      parsed.length === 2 &&
-      typeof parsed[0] === "string" &&
-      ISO_MICROSECONDS.test(parsed[0]) &&
-      typeof parsed[1] === "string"
-    ) {
-      return { createdAt: parsed[0], id: parsed[1] };
-    }
-  } catch {
-    // refused below
-  }
-  throw new AuthError("VALIDATION_ERROR", {
-    message: "Invalid cursor: pass the nextCursor of the previous page",
-  });
-}
-
-export async function listSessionsPage(
-  sql: Queryable,
-  query: SessionListQuery,
-): Promise<SessionPage> {
-  const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-  const rows = await sql<(ListedSession & { sortKey: string })[]>`
-    select ${columns(sql, SESSION_COLUMNS, "s")}, u.email as user_email,
-           to_char(s.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as sort_key
-    from session s
-    join "user" u on u.id = s.user_id
-    where true
-      ${query.userId === undefined ? sql`` : sql`and s.user_id = ${query.userId}`}
-      ${query.activeOnly ? sql`and s.expires_at > now()` : sql``}
-      ${
-        query.organizationId === undefined
-          ? sql``
-          : sql`and s.active_organization_id = ${query.organizationId}`
-      }
-      ${
-        after === undefined
-          ? sql``
-          : sql`and (s.created_at, s.id) < (${after.createdAt}::timestamptz, ${after.id})`
-      }
-    order by s.created_at desc, s.id desc
-    limit ${query.limit + 1}`;
-  const page = rows.slice(0, query.limit);
-  const last = page.at(-1);
-  const sessions = page.map(({ sortKey: _sortKey, ...session }) => session);
-  return {
-    sessions,
-    nextCursor:
-      rows.length > query.limit && last
-        ? encodeCursor({ createdAt: last.sortKey, id: last.id })
-        : null,
-  };
 }

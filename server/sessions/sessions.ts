@@ -83,6 +83,14 @@ export async function startSession(
   });
 }
 
+/** The operator's paged list of sessions across the platform (`authd session list`). */
+export {
+  type ListedSession,
+  listSessionsPage,
+  type SessionListQuery,
+  type SessionPage,
+} from "./list-queries.js";
+
 /** Made once per app (buildApp): its session lookups share round trips. */
 export {
   activateOrganizationsStep,
@@ -90,11 +98,7 @@ export {
   clearActiveTeamOfUser,
   createSessionLookups,
   deleteSessionByIdOrDigest,
-  type ListedSession,
   listAllSessionsOfUser,
-  listSessionsPage,
-  type SessionListQuery,
-  type SessionPage,
   type SessionRider,
   sessionRider,
   setActiveOrganizationOfSession,

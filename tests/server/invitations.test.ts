@@ -10,10 +10,9 @@ import { generateId } from "../../server/crypto/random.js";
 import {
   deleteMemberRow,
   insertMember,
-  insertOrganization,
   type MemberRow,
-  type OrganizationRow,
-} from "../../server/organization/queries.js";
+} from "../../server/organization/member-queries.js";
+import { insertOrganization, type OrganizationRow } from "../../server/organization/queries.js";
 import { setActiveOrganizationOfSession as setSessionActiveOrganization } from "../../server/sessions/sessions.js";
 import { insertTeam, insertTeamMember } from "../../server/teams/queries.js";
 import { setEmailVerified, type UserRow } from "../../server/users/queries.js";
