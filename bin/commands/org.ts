@@ -40,12 +40,14 @@ import type { OrganizationRow } from "../../server/organization/queries.js";
 import type { TeamRow } from "../../server/teams/queries.js";
 import {
   addTeamMember,
+  removeTeamMember,
+  teamMemberResponse,
+} from "../../server/teams/team-members.js";
+import {
   createTeam,
   findTeamByIdOrName,
   listTeams,
   removeTeam,
-  removeTeamMember,
-  teamMemberResponse,
   teamResponse,
   updateTeam,
 } from "../../server/teams/teams.js";
