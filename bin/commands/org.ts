@@ -12,11 +12,8 @@ import type { LoadedConfig } from "../../server/config.js";
 import type { Database } from "../../server/db/connection.js";
 import { createDomains, type Domains } from "../../server/domains.js";
 import { AuthError } from "../../server/errors.js";
-import {
-  cancelInvitation,
-  inviteMember,
-  listInvitations,
-} from "../../server/invitations/invitations.js";
+import { cancelInvitation, listInvitations } from "../../server/invitations/invitations.js";
+import { inviteMember } from "../../server/invitations/invite.js";
 import { INVITATION_STATUSES, type InvitationStatus } from "../../server/invitations/queries.js";
 import type { LogSink } from "../../server/logger.js";
 import { createMailer } from "../../server/mail/mailer.js";
