@@ -5,7 +5,7 @@
 import { needsRehash, type PasswordHasher } from "../crypto/password.js";
 import type { Sql } from "../db/connection.js";
 import { AuthError } from "../errors.js";
-import { findInvitationForSignUp } from "../invitations/invitations.js";
+import { findInvitationForSignUp } from "../invitations/accept.js";
 import type { UserRow } from "../users/queries.js";
 import { assertNotBanned, findUserByEmail, requireValidEmail } from "../users/users.js";
 import {

@@ -3,7 +3,7 @@
  * cookies, shared by sign-in, sign-up, verification, password change and deletion.
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { type AcceptedInvitation, acceptInvitation } from "../invitations/invitations.js";
+import { type AcceptedInvitation, acceptInvitation } from "../invitations/accept.js";
 import type { SessionRow } from "../sessions/queries.js";
 import { endSession, sessionResponse, startSession, userResponse } from "../sessions/sessions.js";
 import type { UserRow } from "../users/queries.js";

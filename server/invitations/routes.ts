@@ -1,6 +1,7 @@
 /**
  * The invitation endpoints: invite-member, accept-, reject-, cancel-invitation, get-invitation,
- * list-invitations, list-user-invitations. Thin handlers over invitations.ts.
+ * list-invitations, list-user-invitations. Thin handlers over invitations.ts, invite.ts and
+ * accept.ts.
  */
 
 import type { FastifyInstance } from "fastify";
@@ -11,15 +12,14 @@ import { readDontRemember } from "../http/session-cookies.js";
 import { acceptInvitationForSession } from "../http/session-response.js";
 import type { ZodTypeProvider } from "../http/validation.js";
 import { assertDelivered } from "../mail/mailer.js";
+import { getInvitation, rejectInvitation } from "./accept.js";
 import {
   cancelInvitation,
-  getInvitation,
-  inviteMember,
   listInvitations,
   listUserInvitations,
   MAXIMUM_INVITATION_PAGE_SIZE,
-  rejectInvitation,
 } from "./invitations.js";
+import { inviteMember } from "./invite.js";
 import { INVITATION_STATUSES } from "./queries.js";
 import {
   acceptedSchema,

@@ -15,10 +15,10 @@ import type { Queryable } from "../db/connection.js";
 import { AuthError, type ErrorCode } from "../errors.js";
 import {
   insertInvitation,
-  invitationExpiresAt,
   listPendingInvitationsOfOrganizations,
   setInvitationRole,
 } from "../invitations/invitations.js";
+import { invitationExpiresAt } from "../invitations/invite.js";
 import type { MemberRow } from "../organization/member-queries.js";
 import {
   findOrganizationsBySlugs,

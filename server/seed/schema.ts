@@ -8,7 +8,7 @@ import { z } from "zod";
 import { CREDENTIAL_PROVIDER } from "../accounts/accounts.js";
 import { detectHashFormat } from "../crypto/password.js";
 import { AuthError } from "../errors.js";
-import { invitationExpiresAt, requireInvitationLifetime } from "../invitations/invitations.js";
+import { invitationExpiresAt, requireInvitationLifetime } from "../invitations/invite.js";
 import {
   metadataProblem,
   ORGANIZATION_SLUG_PATTERN,

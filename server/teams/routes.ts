@@ -14,17 +14,13 @@ import { sessionResponse, userResponse } from "../sessions/sessions.js";
 import { messageAnswer, teamMemberSchema, teamSchema } from "./schemas.js";
 import {
   addTeamMember,
-  createTeam,
   listMembersOfTeam,
-  listTeams,
   listUserTeams,
-  removeTeam,
   removeTeamMember,
   setActiveTeam,
   teamMemberResponse,
-  teamResponse,
-  updateTeam,
-} from "./teams.js";
+} from "./team-members.js";
+import { createTeam, listTeams, removeTeam, teamResponse, updateTeam } from "./teams.js";
 
 const id = boundedString(255).min(1);
 /** An optional id; an explicit null reads as absent (clients send either). */

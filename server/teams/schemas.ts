@@ -1,4 +1,7 @@
-/** Teams as clients receive them (teamResponse and teamMemberResponse in teams.ts). */
+/**
+ * Teams as clients receive them (teamResponse in teams.ts, teamMemberResponse in
+ * team-members.ts).
+ */
 import { z } from "zod";
 
 export const teamSchema = z

@@ -1,0 +1,84 @@
+/**
+ * What every team operation shares: its dependencies, the invitations port, the team
+ * limits, the audit record and the organization an actor may act on. Kept apart so
+ * team and team-member operations can both use it without importing each other.
+ */
+import { type Actor, auditActorOf } from "../actor.js";
+import { recordAuditEvent } from "../audit/audit.js";
+import type { AuthdConfig } from "../config.js";
+import type { Sql, TransactionSql } from "../db/connection.js";
+import type { ErrorCode } from "../errors.js";
+import { organizationOfActor } from "../organization/access.js";
+import type { PermissionRequest } from "../organization/permissions.js";
+import type { OrganizationRow } from "../organization/queries.js";
+
+/**
+ * What teams need from invitations, which sit above them (an invitation names teams):
+ * given when the app or a command is built, so neither imports the other both ways.
+ */
+export interface InvitationsOfTeams {
+  /** Pending invitations stop naming a removed team (inside the removal's transaction). */
+  forgetTeam(tx: TransactionSql, organizationId: string, teamId: string): Promise<void>;
+}
+
+export interface TeamDeps {
+  sql: Sql;
+  config: AuthdConfig;
+  invitations: InvitationsOfTeams;
+}
+
+type LimitSetting = AuthdConfig["organization"]["teams"]["maximumTeams"];
+
+/**
+ * A team limit: unset is unlimited; a function gets what better-auth passes (ids) plus
+ * the rows. It is called before any lock is taken, so a slow one holds no row.
+ */
+export async function resolveLimit(
+  name: string,
+  setting: LimitSetting,
+  data: object,
+): Promise<number> {
+  if (setting === undefined) return Number.POSITIVE_INFINITY;
+  if (typeof setting === "number") return setting;
+  const value = await setting(data);
+  if (typeof value !== "number" || Number.isNaN(value) || value < 0) {
+    throw new Error(`organization.teams.${name} must return a number of at least 0`);
+  }
+  return value;
+}
+
+export async function auditTeam(
+  tx: TransactionSql,
+  actor: Actor,
+  action: string,
+  organizationId: string,
+  target: { type: "team" | "user"; id: string },
+  details: Record<string, unknown>,
+): Promise<void> {
+  const { actorType, actorId } = auditActorOf(actor);
+  await recordAuditEvent(tx, {
+    action,
+    actorType,
+    actorId,
+    targetType: target.type,
+    targetId: target.id,
+    organizationId,
+    details,
+  });
+}
+
+/**
+ * The organization a team operation is about. A user must be a member (`notMember`
+ * otherwise) and hold `permission` (`denied` otherwise); the operator is neither checked
+ * nor a member.
+ */
+export function organizationFor(
+  deps: TeamDeps,
+  actor: Actor,
+  organizationId: string | undefined,
+  rule: { notMember?: ErrorCode; permission: PermissionRequest; denied: ErrorCode },
+): Promise<OrganizationRow> {
+  return organizationOfActor(deps.sql, deps.config, actor, { organizationId }, rule).then(
+    (access) => access.organization,
+  );
+}
