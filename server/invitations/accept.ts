@@ -7,7 +7,7 @@ import { generateId } from "../crypto/random.js";
 import type { Queryable } from "../db/connection.js";
 import { isUniqueViolation, pipelinedTransaction } from "../db/transaction.js";
 import { AuthError } from "../errors.js";
-import { addMemberStep, insertMember } from "../organization/organization.js";
+import { addMemberStep, insertMember, memberResponse } from "../organization/organization.js";
 import type { MemberRow } from "../organization/queries.js";
 import { activateOrganizationsStep, setActiveOrganizationOfSession } from "../sessions/sessions.js";
 import type { TeamRow } from "../teams/queries.js";
@@ -33,23 +33,8 @@ import {
 /** What accept-invitation's one statement writes beside the invitation. */
 const JOIN_STEPS: JoinSteps = { addMember: addMemberStep, activate: activateOrganizationsStep };
 
-export interface MemberResponse {
-  id: string;
-  organizationId: string;
-  userId: string;
-  role: string;
-  createdAt: Date;
-}
-
-function memberResponse(row: MemberRow): MemberResponse {
-  return {
-    id: row.id,
-    organizationId: row.organizationId,
-    userId: row.userId,
-    role: row.role,
-    createdAt: row.createdAt,
-  };
-}
+/** The membership an accepted invitation creates, as clients see it. */
+export type MemberResponse = ReturnType<typeof memberResponse>;
 
 /** Only the invited address, compared case-insensitively. */
 function requireRecipient(invitation: InvitationRow, user: UserRow): void {

@@ -42,17 +42,7 @@ export interface InvitationDeps {
 }
 
 /** The invitation as clients see it (the shape Better Auth answers). */
-export interface InvitationResponse {
-  id: string;
-  organizationId: string;
-  email: string;
-  role: string;
-  status: InvitationStatus;
-  teamId: string | null;
-  inviterId: string;
-  expiresAt: Date;
-  createdAt: Date;
-}
+export type InvitationResponse = Omit<InvitationRow, "updatedAt">;
 
 export function invitationResponse(row: InvitationRow): InvitationResponse {
   return {

@@ -7,22 +7,11 @@ import type { AuthdConfig } from "../config.js";
 import type { Queryable } from "../db/connection.js";
 import { AuthError } from "../errors.js";
 import {
-  changeUserEmail,
   deleteUserById,
-  findUserByEmail,
-  findUserById,
-  findUsersByEmails,
-  insertImportedUsers,
-  insertUser,
-  insertUsers,
   liftBan,
-  lockUser,
-  setEmailVerified,
   type UserProfileChanges,
   type UserRow,
-  updateUserAsAdmin,
   updateUserProfile,
-  updateUserSeedFields,
 } from "./queries.js";
 
 /** Practical email check (RFC 5321 length, one @, a dotted domain, no spaces). */
@@ -78,7 +67,7 @@ export {
   setEmailVerified,
   updateUserAsAdmin,
   updateUserSeedFields,
-};
+} from "./queries.js";
 
 /**
  * A banned user cannot sign in; a ban whose expiry has passed lifts itself.
