@@ -3,8 +3,10 @@
  * admin-only user fields (role, ban, email), and every session of a user, expired ones
  * included. Plain user and session statements stay in users/ and sessions/.
  */
+import { columns } from "../db/columns.js";
 import type { Queryable } from "../db/connection.js";
 import type { UserRow } from "../users/queries.js";
+import { USER_ROW_COLUMNS } from "../users/users.js";
 
 /** Columns list-users may sort and filter by (identifiers are never taken from input). */
 export const USER_COLUMNS = {
@@ -101,7 +103,7 @@ export async function searchUsers(
   const where = conditions(sql, query);
   const direction = query.sortDirection === "desc" ? sql`desc` : sql`asc`;
   const users = await sql<UserRow[]>`
-    select * from "user" where true ${where}
+    select ${columns(sql, USER_ROW_COLUMNS)} from "user" where true ${where}
     order by ${sql(USER_COLUMNS[query.sortBy])} ${direction}, id ${direction}
     limit ${query.limit} offset ${query.offset}`;
   const [count] = await sql<{ total: number }[]>`
@@ -123,7 +125,7 @@ export async function searchUsersKeyset(
     ? sql`and (created_at, id) > (${after.createdAt}::timestamptz, ${after.id})`
     : sql``;
   const users = await sql<KeyedUserRow[]>`
-    select *, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
+    select ${columns(sql, USER_ROW_COLUMNS)}, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
              as keyset_created_at
     from "user" where true ${conditions(sql, query)} ${position}
     order by created_at asc, id asc

@@ -16,7 +16,7 @@ export interface UserRow {
   updatedAt: Date;
 }
 
-const USER_COLUMNS = columnsOf<UserRow>()([
+export const USER_COLUMNS = columnsOf<UserRow>()([
   "id",
   "email",
   "emailVerified",

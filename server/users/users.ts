@@ -65,6 +65,7 @@ export {
   insertUsers,
   lockUser,
   setEmailVerified,
+  USER_COLUMNS as USER_ROW_COLUMNS,
   updateUserAsAdmin,
   updateUserSeedFields,
 } from "./queries.js";
