@@ -9,7 +9,7 @@ import { isUniqueViolation, pipelinedTransaction } from "../db/transaction.js";
 import { AuthError } from "../errors.js";
 import { addMemberStep, insertMember, memberResponse } from "../organization/organization.js";
 import type { MemberRow } from "../organization/queries.js";
-import { activateOrganizationsStep, setActiveOrganizationOfSession } from "../sessions/sessions.js";
+import { activateOrganizationStep, setActiveOrganizationOfSession } from "../sessions/sessions.js";
 import type { TeamRow } from "../teams/queries.js";
 import { insertTeamMember, lockTeam } from "../teams/teams.js";
 import type { UserRow } from "../users/queries.js";
@@ -31,7 +31,7 @@ import {
 } from "./queries.js";
 
 /** What accept-invitation's one statement writes beside the invitation. */
-const JOIN_STEPS: JoinSteps = { addMember: addMemberStep, activate: activateOrganizationsStep };
+const JOIN_STEPS: JoinSteps = { addMember: addMemberStep, activate: activateOrganizationStep };
 
 /** The membership an accepted invitation creates, as clients see it. */
 export type MemberResponse = ReturnType<typeof memberResponse>;

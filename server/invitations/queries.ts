@@ -141,7 +141,7 @@ export interface JoinSteps {
     member: Pick<MemberRow, "id" | "organizationId" | "userId" | "role">,
     when: Fragment,
   ): Fragment;
-  activate(sql: Queryable, switches: Fragment): Fragment;
+  activate(sql: Queryable, sessionId: string, organizationId: string, when: Fragment): Fragment;
 }
 
 /**
@@ -168,12 +168,7 @@ export async function joinByInvitation(
     ), joined as (
       ${steps.addMember(sql, member, sql`select 1 from settled`)}
     ), activated as (
-      ${steps.activate(
-        sql,
-        sql`select ${input.sessionId}::text as session_id,
-                   ${member.organizationId}::text as organization_id
-            from settled`,
-      )}
+      ${steps.activate(sql, input.sessionId, member.organizationId, sql`select 1 from settled`)}
     )
     select ${columns(sql, INVITATION_COLUMNS, "settled")}, joined.created_at as m_created_at from settled cross join joined`;
   if (!row) return undefined;

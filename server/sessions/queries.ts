@@ -394,6 +394,22 @@ export function activateOrganizationsStep(sql: Queryable, switches: Fragment): F
     where session.id = switched.session_id`;
 }
 
+/**
+ * The same for one session, by its key, when `when` (a query) has a row: the
+ * accept-invitation statement's switch, which stays an index lookup of the session.
+ */
+export function activateOrganizationStep(
+  sql: Queryable,
+  sessionId: string,
+  organizationId: string,
+  when: Fragment,
+): Fragment {
+  return sql`
+    update session set active_organization_id = ${organizationId},
+                       active_team_id = null, updated_at = now()
+    where id = ${sessionId} and exists (${when})`;
+}
+
 // --- Sessions as the platform admin and the operator see them -------------------------
 
 /** Every session of the user, expired ones included (list-user-sessions, as in Better Auth). */

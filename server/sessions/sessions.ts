@@ -93,6 +93,7 @@ export {
 
 /** Made once per app (buildApp): its session lookups share round trips. */
 export {
+  activateOrganizationStep,
   activateOrganizationsStep,
   clearActiveOrganizationOfUser,
   clearActiveTeamOfUser,
