@@ -40,24 +40,31 @@ export function requireStorableMetadata(
 /** The slug rule (docs/http-api.md): lowercase letters and digits joined by single hyphens. */
 export const ORGANIZATION_SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
+/** How long each field may be, in characters: the HTTP body's schema and the rule below. */
+export const ORGANIZATION_FIELD_LIMITS = { name: 255, slug: 100, logo: 2048 } as const;
+
 /** The slug rule and the lengths of the HTTP body, for every way an organization is written. */
 export function requireOrganizationFields(data: {
   name?: string;
   slug?: string;
   logo?: string | null;
 }): void {
-  if (data.name !== undefined && (data.name.length === 0 || data.name.length > 255)) {
+  if (
+    data.name !== undefined &&
+    (data.name.length === 0 || data.name.length > ORGANIZATION_FIELD_LIMITS.name)
+  ) {
     throw new AuthError("VALIDATION_ERROR", { message: "a name has 1 to 255 characters" });
   }
   if (
     data.slug !== undefined &&
-    (!ORGANIZATION_SLUG_PATTERN.test(data.slug) || data.slug.length > 100)
+    (!ORGANIZATION_SLUG_PATTERN.test(data.slug) ||
+      data.slug.length > ORGANIZATION_FIELD_LIMITS.slug)
   ) {
     throw new AuthError("VALIDATION_ERROR", {
       message: "a slug is lowercase letters and digits, joined by single hyphens",
     });
   }
-  if (data.logo && data.logo.length > 2048) {
+  if (data.logo && data.logo.length > ORGANIZATION_FIELD_LIMITS.logo) {
     throw new AuthError("VALIDATION_ERROR", { message: "a logo URL has at most 2048 characters" });
   }
 }

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { boundedString } from "../bounded-string.js";
-import { metadataProblem, ORGANIZATION_SLUG_PATTERN } from "./fields.js";
+import { metadataProblem, ORGANIZATION_FIELD_LIMITS, ORGANIZATION_SLUG_PATTERN } from "./fields.js";
 
 export const organizationShape = {
   id: z.string(),
@@ -61,12 +61,12 @@ export const permissionAnswer = z.object({ error: z.null(), success: z.boolean()
  * The slug rule (documented in docs/http-api.md): lowercase letters and digits in
  * groups joined by single hyphens, at most 100 characters.
  */
-const slug = boundedString(100).regex(
+const slug = boundedString(ORGANIZATION_FIELD_LIMITS.slug).regex(
   ORGANIZATION_SLUG_PATTERN,
   "a slug is lowercase letters and digits, joined by single hyphens",
 );
-const name = boundedString(255).min(1);
-const logo = boundedString(2048).nullable();
+const name = boundedString(ORGANIZATION_FIELD_LIMITS.name).min(1);
+const logo = boundedString(ORGANIZATION_FIELD_LIMITS.logo).nullable();
 const metadata = z
   .record(z.string().max(255), z.unknown())
   .superRefine((value, ctx) => {

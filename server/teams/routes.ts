@@ -20,13 +20,20 @@ import {
   setActiveTeam,
   teamMemberResponse,
 } from "./team-members.js";
-import { createTeam, listTeams, removeTeam, teamResponse, updateTeam } from "./teams.js";
+import {
+  createTeam,
+  listTeams,
+  removeTeam,
+  TEAM_NAME_MAX_LENGTH,
+  teamResponse,
+  updateTeam,
+} from "./teams.js";
 
 const id = boundedString(255).min(1);
 /** An optional id; an explicit null reads as absent (clients send either). */
 const optionalId = id.nullish().transform((value) => value ?? undefined);
 /** A team name has at least 1 character; 255 at most like every name. */
-const teamName = boundedString(255).min(1);
+const teamName = boundedString(TEAM_NAME_MAX_LENGTH).min(1);
 
 const createTeamBody = z.object({ name: teamName, organizationId: optionalId });
 const updateTeamBody = z.object({

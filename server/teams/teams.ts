@@ -218,9 +218,12 @@ async function removeTeamFromOrganization(
   });
 }
 
-/** A team name has 1 to 255 characters (the HTTP body says so too). */
+/** The longest team name, in characters (the HTTP body's schema uses it too). */
+export const TEAM_NAME_MAX_LENGTH = 255;
+
+/** A team name has 1 to TEAM_NAME_MAX_LENGTH characters, however it is written. */
 export function requireTeamName(name: string): string {
-  if (name.length === 0 || name.length > 255) {
+  if (name.length === 0 || name.length > TEAM_NAME_MAX_LENGTH) {
     throw new AuthError("VALIDATION_ERROR", { message: "a team name has 1 to 255 characters" });
   }
   return name;
