@@ -54,6 +54,22 @@ describe("createTokenCipher", () => {
     expect(cipher.decrypt(flip(stored, "iv", -1))).toBeNull();
   });
 
+  it("answers null for another spelling of the same bytes", () => {
+    const cipher = createTokenCipher(SECRET);
+    // One character of plaintext: 17 bytes of ciphertext and tag, 23 base64url characters,
+    // whose last one carries 2 unused bits. Setting them spells the same bytes differently.
+    const stored = cipher.encrypt("x");
+    const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    const last = alphabet.indexOf(stored.at(-1) as string);
+    expect(last % 4).toBe(0);
+    const respelled = `${stored.slice(0, -1)}${alphabet[last + 1]}`;
+    expect(Buffer.from(respelled.split(".")[1] as string, "base64url")).toEqual(
+      Buffer.from(stored.split(".")[1] as string, "base64url"),
+    );
+    expect(cipher.decrypt(stored)).toBe("x");
+    expect(cipher.decrypt(respelled)).toBeNull();
+  });
+
   it("answers null for a stored value of the wrong shape", () => {
     const cipher = createTokenCipher(SECRET);
     const stored = cipher.encrypt(TOKEN);
