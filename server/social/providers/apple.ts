@@ -1,0 +1,63 @@
+/**
+ * Sign in with Apple. Apple has no user-info endpoint: the profile is the id token, which
+ * the caller has verified. The name is sent once, on the first authorization, as an
+ * unsigned `user` JSON field of the callback form post; it is used for the name only,
+ * never for the email. `email_verified` arrives as a boolean or as the string "true".
+ *
+ * The client secret is not a fixed string: it is a JWT the operator signs with the key
+ * from the Apple developer account (ES256, valid six months at most).
+ */
+import type { ProviderDefinition } from "../provider.js";
+import { asRecord, fullName, idOf, isTrue, nameOf, text } from "./read.js";
+
+/** The `{name: {firstName, lastName}}` Apple posts with the first authorization, if any. */
+function postedName(params: Record<string, string> | undefined): {
+  name: string | null;
+  user: Record<string, unknown> | null;
+} {
+  const posted = params?.user;
+  if (posted === undefined) return { name: null, user: null };
+  let user: Record<string, unknown> | null;
+  try {
+    user = asRecord(JSON.parse(posted));
+  } catch {
+    return { name: null, user: null };
+  }
+  const name = asRecord(user?.name);
+  return { name: fullName(name?.firstName, name?.lastName), user };
+}
+
+export const apple: ProviderDefinition = {
+  id: "apple",
+  name: "Apple",
+  authorizationEndpoint: "https://appleid.apple.com/auth/authorize",
+  tokenEndpoint: "https://appleid.apple.com/auth/token",
+  scopes: ["name", "email"],
+  // Apple's documentation lists no code_challenge parameter.
+  pkce: false,
+  tokenEndpointAuth: "client_secret_post",
+  // Apple answers a request for name or email only with a form post to the callback.
+  authorizationParams: { response_mode: "form_post" },
+  idToken: {
+    issuer: "https://appleid.apple.com",
+    jwksUri: "https://appleid.apple.com/auth/keys",
+  },
+  async fetchProfile(request) {
+    const claims = request.idTokenClaims;
+    if (claims === undefined) return null;
+    const id = idOf(claims.sub);
+    if (id === null) return null;
+    const email = text(claims.email);
+    const { name, user } = postedName(request.callbackParams);
+    return {
+      profile: {
+        id,
+        email,
+        emailVerified: email !== null && isTrue(claims.email_verified),
+        name: nameOf([name], email, id),
+        image: null,
+      },
+      raw: user === null ? claims : { ...claims, user },
+    };
+  },
+};
