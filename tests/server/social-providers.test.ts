@@ -413,6 +413,7 @@ describe("apple", () => {
       name: "John Appleseed",
       image: null,
     });
+    expect(result?.raw).toEqual({ ...claims, name: { firstName: "John", lastName: "Appleseed" } });
     expect(calls).toEqual([]);
   });
 
@@ -537,6 +538,8 @@ describe("huggingface", () => {
       "https://huggingface.co/oauth/userinfo": {
         sub: "62f5e6c1b0a1c2d3e4f5a6b7",
         preferred_username: "janedoe",
+        // Only http(s) URLs become images.
+        picture: "javascript:alert(1)",
         isPro: true,
       },
     });

@@ -11,20 +11,14 @@ import type { ProviderDefinition } from "../provider.js";
 import { asRecord, fullName, idOf, isTrue, nameOf, text } from "./read.js";
 
 /** The `{name: {firstName, lastName}}` Apple posts with the first authorization, if any. */
-function postedName(params: Record<string, string> | undefined): {
-  name: string | null;
-  user: Record<string, unknown> | null;
-} {
+function postedName(params: Record<string, string> | undefined): Record<string, unknown> | null {
   const posted = params?.user;
-  if (posted === undefined) return { name: null, user: null };
-  let user: Record<string, unknown> | null;
+  if (posted === undefined) return null;
   try {
-    user = asRecord(JSON.parse(posted));
+    return asRecord(asRecord(JSON.parse(posted))?.name);
   } catch {
-    return { name: null, user: null };
+    return null;
   }
-  const name = asRecord(user?.name);
-  return { name: fullName(name?.firstName, name?.lastName), user };
 }
 
 export const apple: ProviderDefinition = {
@@ -48,16 +42,17 @@ export const apple: ProviderDefinition = {
     const id = idOf(claims.sub);
     if (id === null) return null;
     const email = text(claims.email);
-    const { name, user } = postedName(request.callbackParams);
+    const posted = postedName(request.callbackParams);
     return {
       profile: {
         id,
         email,
         emailVerified: email !== null && isTrue(claims.email_verified),
-        name: nameOf([name], email, id),
+        name: nameOf([fullName(posted?.firstName, posted?.lastName)], email, id),
         image: null,
       },
-      raw: user === null ? claims : { ...claims, user },
+      // Only the name of the posted user: its email is not signed.
+      raw: posted === null ? claims : { ...claims, name: posted },
     };
   },
 };

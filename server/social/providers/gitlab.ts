@@ -4,7 +4,7 @@
  * GitLab is configured with its own `issuer` (discovery) or endpoint overrides.
  */
 import type { ProviderDefinition } from "../provider.js";
-import { asRecord, profileFromClaims, userInfoUrl } from "./read.js";
+import { userInfoProfile } from "./read.js";
 
 export const gitlab: ProviderDefinition = {
   id: "gitlab",
@@ -16,13 +16,5 @@ export const gitlab: ProviderDefinition = {
   pkce: true,
   tokenEndpointAuth: "client_secret_post",
   idToken: { issuer: "https://gitlab.com", jwksUri: "https://gitlab.com/oauth/discovery/keys" },
-  async fetchProfile(request) {
-    const info = asRecord(
-      await request.fetchJson(userInfoUrl(request, gitlab), {
-        accessToken: request.tokens.accessToken,
-      }),
-    );
-    const profile = info === null ? null : profileFromClaims(info);
-    return profile === null || info === null ? null : { profile, raw: info };
-  },
+  fetchProfile: (request) => userInfoProfile(request, gitlab),
 };

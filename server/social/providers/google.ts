@@ -4,7 +4,7 @@
  * token came back. `email_verified` is Google's own statement about the address.
  */
 import type { ProviderDefinition } from "../provider.js";
-import { asRecord, profileFromClaims, userInfoUrl } from "./read.js";
+import { profileFromClaims, userInfoProfile } from "./read.js";
 
 export const google: ProviderDefinition = {
   id: "google",
@@ -26,12 +26,6 @@ export const google: ProviderDefinition = {
       const profile = profileFromClaims(claims);
       return profile === null ? null : { profile, raw: claims };
     }
-    const info = asRecord(
-      await request.fetchJson(userInfoUrl(request, google), {
-        accessToken: request.tokens.accessToken,
-      }),
-    );
-    const profile = info === null ? null : profileFromClaims(info);
-    return profile === null || info === null ? null : { profile, raw: info };
+    return userInfoProfile(request, google);
   },
 };

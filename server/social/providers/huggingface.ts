@@ -3,7 +3,7 @@
  * (`isPro`, `orgs`); `email_verified` is Hugging Face's statement about the address.
  */
 import type { ProviderDefinition } from "../provider.js";
-import { asRecord, profileFromClaims, userInfoUrl } from "./read.js";
+import { userInfoProfile } from "./read.js";
 
 export const huggingface: ProviderDefinition = {
   id: "huggingface",
@@ -15,13 +15,5 @@ export const huggingface: ProviderDefinition = {
   pkce: true,
   tokenEndpointAuth: "client_secret_basic",
   idToken: { issuer: "https://huggingface.co", jwksUri: "https://huggingface.co/oauth/jwks" },
-  async fetchProfile(request) {
-    const info = asRecord(
-      await request.fetchJson(userInfoUrl(request, huggingface), {
-        accessToken: request.tokens.accessToken,
-      }),
-    );
-    const profile = info === null ? null : profileFromClaims(info);
-    return profile === null || info === null ? null : { profile, raw: info };
-  },
+  fetchProfile: (request) => userInfoProfile(request, huggingface),
 };

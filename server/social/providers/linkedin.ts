@@ -3,7 +3,7 @@
  * added to the app). The userinfo answer carries `email_verified`.
  */
 import type { ProviderDefinition } from "../provider.js";
-import { asRecord, profileFromClaims, userInfoUrl } from "./read.js";
+import { userInfoProfile } from "./read.js";
 
 export const linkedin: ProviderDefinition = {
   id: "linkedin",
@@ -19,13 +19,5 @@ export const linkedin: ProviderDefinition = {
     issuer: "https://www.linkedin.com/oauth",
     jwksUri: "https://www.linkedin.com/oauth/openid/jwks",
   },
-  async fetchProfile(request) {
-    const info = asRecord(
-      await request.fetchJson(userInfoUrl(request, linkedin), {
-        accessToken: request.tokens.accessToken,
-      }),
-    );
-    const profile = info === null ? null : profileFromClaims(info);
-    return profile === null || info === null ? null : { profile, raw: info };
-  },
+  fetchProfile: (request) => userInfoProfile(request, linkedin),
 };

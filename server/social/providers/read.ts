@@ -3,7 +3,7 @@
  * before use, so a missing or odd field gives null rather than a crash or an "undefined"
  * name. Shared by the provider definitions beside this file.
  */
-import type { ProfileRequest, SocialProfile } from "../provider.js";
+import type { ProfileRequest, ProfileResult, SocialProfile } from "../provider.js";
 
 /** An object (not an array, not null), or null. */
 export function asRecord(value: unknown): Record<string, unknown> | null {
@@ -19,12 +19,11 @@ export function text(value: unknown): string | null {
 }
 
 /**
- * A provider's user id as a string: many send numbers (GitHub, GitLab, Kick), and a
- * number must become the same string every time it is read.
+ * A provider's user id as a string: several send numbers (GitHub, Kick). A number past
+ * 2^53 has already lost digits in JSON parsing, so it is no usable id.
  */
 export function idOf(value: unknown): string | null {
   if (typeof value === "number") return Number.isSafeInteger(value) ? String(value) : null;
-  if (typeof value === "bigint") return value.toString();
   return text(value);
 }
 
@@ -99,32 +98,40 @@ export function requireClientId(request: ProfileRequest, provider: string): stri
 /**
  * The standard OpenID Connect claims (from an id token or a userinfo answer) as a
  * profile: `sub`, `email`, `email_verified`, `name`, `preferred_username`, `picture`.
- * `emailVerified` follows the claim; callers that must not trust it pass `false`.
+ * For the providers whose `email_verified` is their own statement about the address.
  */
-export function profileFromClaims(
-  claims: Record<string, unknown>,
-  options: { trustEmailVerified: boolean; extraNames?: readonly unknown[] } = {
-    trustEmailVerified: true,
-  },
-): SocialProfile | null {
+export function profileFromClaims(claims: Record<string, unknown>): SocialProfile | null {
   const id = idOf(claims.sub);
   if (id === null) return null;
   const email = text(claims.email);
   return {
     id,
     email,
-    emailVerified: options.trustEmailVerified && email !== null && isTrue(claims.email_verified),
+    emailVerified: email !== null && isTrue(claims.email_verified),
     name: nameOf(
       [
         claims.name,
         fullName(claims.given_name, claims.family_name),
         claims.preferred_username,
         claims.nickname,
-        ...(options.extraNames ?? []),
       ],
       email,
       id,
     ),
     image: imageUrl(claims.picture),
   };
+}
+
+/** Reads an OpenID Connect userinfo endpoint and maps its standard claims. */
+export async function userInfoProfile(
+  request: ProfileRequest,
+  definition: { userInfoEndpoint?: string },
+): Promise<ProfileResult | null> {
+  const info = asRecord(
+    await request.fetchJson(userInfoUrl(request, definition), {
+      accessToken: request.tokens.accessToken,
+    }),
+  );
+  const profile = info === null ? null : profileFromClaims(info);
+  return profile === null || info === null ? null : { profile, raw: info };
 }

@@ -3,7 +3,7 @@
  * userinfo gives the id (`sub`), display name, username and avatar picture.
  */
 import type { ProviderDefinition } from "../provider.js";
-import { asRecord, profileFromClaims, userInfoUrl } from "./read.js";
+import { userInfoProfile } from "./read.js";
 
 export const roblox: ProviderDefinition = {
   id: "roblox",
@@ -18,13 +18,5 @@ export const roblox: ProviderDefinition = {
     issuer: "https://apis.roblox.com/oauth/",
     jwksUri: "https://apis.roblox.com/oauth/v1/certs",
   },
-  async fetchProfile(request) {
-    const info = asRecord(
-      await request.fetchJson(userInfoUrl(request, roblox), {
-        accessToken: request.tokens.accessToken,
-      }),
-    );
-    const profile = info === null ? null : profileFromClaims(info);
-    return profile === null || info === null ? null : { profile, raw: info };
-  },
+  fetchProfile: (request) => userInfoProfile(request, roblox),
 };
