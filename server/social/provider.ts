@@ -39,6 +39,11 @@ export type ProviderFetch = (
     headers?: Record<string, string>;
     /** Sent as application/json. */
     body?: unknown;
+    /**
+     * Sent as application/x-www-form-urlencoded instead of `body`, for the API that takes
+     * no JSON: VK ID's user_info wants the token and client id as form fields.
+     */
+    form?: Record<string, string>;
   },
 ) => Promise<unknown>;
 
@@ -55,6 +60,16 @@ export interface ProfileRequest {
   /** Claims of the id token, already verified, when the provider sent one. */
   idTokenClaims?: Record<string, unknown>;
   fetchJson: ProviderFetch;
+  /**
+   * The configured client id, for the APIs that want it beside the token: Twitch's
+   * Client-Id header, VK ID's user_info form.
+   */
+  clientId?: string;
+  /**
+   * The parameters of the callback request (query string or form post). Apple sends the
+   * user's name there and nowhere else, once, as an unsigned JSON `user` field.
+   */
+  callbackParams?: Record<string, string>;
 }
 
 /** The raw profile as the provider sent it, and authd's reading of it. */
@@ -79,15 +94,31 @@ export interface ProviderDefinition {
   pkce: boolean;
   /** How the client authenticates at the token endpoint. */
   tokenEndpointAuth: "client_secret_basic" | "client_secret_post";
-  /** Id tokens: the issuer and its key set, for id-token sign-in and verifying callbacks. */
+  /**
+   * Id tokens: the issuer and its key set, for id-token sign-in and verifying callbacks.
+   * `{tenantid}` in an issuer stands for the token's own `tid` claim: Microsoft's
+   * multi-tenant endpoint hands out tokens whose issuer names the user's tenant, so the
+   * issuer is known only once the token is read (the signature still has to match the
+   * key set).
+   */
   idToken?: { issuer: string | string[]; jwksUri: string };
   /** Extra authorization parameters, e.g. `access_type=offline` or `response_mode`. */
   authorizationParams?: Record<string, string>;
   /**
-   * Name of the parameter carrying the client id in the authorization URL, for the rare
-   * provider that does not call it client_id (TikTok: client_key).
+   * Name of the parameter carrying the client id in the authorization URL and in the token
+   * request, for the rare provider that does not call it client_id (TikTok: client_key).
    */
   clientIdParameter?: string;
+  /**
+   * Callback parameters to copy into the token request: VK ID returns a `device_id` with
+   * the code and refuses the exchange without it (and the `state`).
+   */
+  callbackTokenParams?: string[];
+  /**
+   * Headers for every request to the token endpoint: Reddit throttles or refuses clients
+   * without a descriptive User-Agent.
+   */
+  tokenRequestHeaders?: Record<string, string>;
   /** Reads the user from the provider; null when the provider gave nothing usable. */
   fetchProfile(request: ProfileRequest): Promise<ProfileResult | null>;
 }

@@ -1,0 +1,137 @@
+/**
+ * Reading providers' JSON without trusting its shape: every field is checked for its type
+ * before use, so a missing or odd field gives null rather than a crash or an "undefined"
+ * name. Shared by the provider definitions beside this file.
+ */
+import type { ProfileRequest, ProfileResult, SocialProfile } from "../provider.js";
+
+/** An object (not an array, not null), or null. */
+export function asRecord(value: unknown): Record<string, unknown> | null {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return null;
+  return value as Record<string, unknown>;
+}
+
+/** A non-blank string, trimmed, or null. */
+export function text(value: unknown): string | null {
+  if (typeof value !== "string") return null;
+  const trimmed = value.trim();
+  return trimmed === "" ? null : trimmed;
+}
+
+/**
+ * A provider's user id as a string: several send numbers (GitHub, Kick). A number past
+ * 2^53 has already lost digits in JSON parsing, so it is no usable id.
+ */
+export function idOf(value: unknown): string | null {
+  if (typeof value === "number") return Number.isSafeInteger(value) ? String(value) : null;
+  return text(value);
+}
+
+/** True for `true` and for the string "true" (Apple sends its booleans as strings). */
+export function isTrue(value: unknown): boolean {
+  return value === true || value === "true";
+}
+
+/** An http(s) URL, or null: an image goes into pages as a link, never as anything else. */
+export function imageUrl(value: unknown): string | null {
+  const candidate = text(value);
+  if (candidate === null) return null;
+  try {
+    const url = new URL(candidate);
+    return url.protocol === "https:" || url.protocol === "http:" ? candidate : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The part of an address before the @, for a name when the provider gave none. */
+function localPart(email: string): string | null {
+  const at = email.lastIndexOf("@");
+  return text(at > 0 ? email.slice(0, at) : email);
+}
+
+/**
+ * The first name candidate that is not blank; then the email's local part; then the id.
+ * A profile's name is never empty.
+ */
+export function nameOf(candidates: readonly unknown[], email: string | null, id: string): string {
+  for (const candidate of candidates) {
+    const name = text(candidate);
+    if (name !== null) return name;
+  }
+  return (email === null ? null : localPart(email)) ?? id;
+}
+
+/** Joins given and family names, skipping blanks; null when both are blank. */
+export function fullName(...parts: unknown[]): string | null {
+  const words = parts.map(text).filter((part): part is string => part !== null);
+  return words.length === 0 ? null : words.join(" ");
+}
+
+/** Adds query parameters the URL does not already carry (an override may set its own). */
+export function withQuery(url: string, params: Record<string, string>): string {
+  const parsed = new URL(url);
+  for (const [name, value] of Object.entries(params)) {
+    if (!parsed.searchParams.has(name)) parsed.searchParams.set(name, value);
+  }
+  return parsed.toString();
+}
+
+/** The user-info endpoint after overrides, else the definition's own. */
+export function userInfoUrl(
+  request: ProfileRequest,
+  definition: { userInfoEndpoint?: string },
+): string {
+  const url = request.endpoints.userInfoEndpoint ?? definition.userInfoEndpoint;
+  if (url === undefined) throw new Error("this provider has no user-info endpoint configured");
+  return url;
+}
+
+/** The client id, for the APIs that want it beside the token; a clear error without it. */
+export function requireClientId(request: ProfileRequest, provider: string): string {
+  if (request.clientId === undefined || request.clientId === "") {
+    throw new Error(`${provider}: reading the profile needs the client id`);
+  }
+  return request.clientId;
+}
+
+/**
+ * The standard OpenID Connect claims (from an id token or a userinfo answer) as a
+ * profile: `sub`, `email`, `email_verified`, `name`, `preferred_username`, `picture`.
+ * For the providers whose `email_verified` is their own statement about the address.
+ */
+export function profileFromClaims(claims: Record<string, unknown>): SocialProfile | null {
+  const id = idOf(claims.sub);
+  if (id === null) return null;
+  const email = text(claims.email);
+  return {
+    id,
+    email,
+    emailVerified: email !== null && isTrue(claims.email_verified),
+    name: nameOf(
+      [
+        claims.name,
+        fullName(claims.given_name, claims.family_name),
+        claims.preferred_username,
+        claims.nickname,
+      ],
+      email,
+      id,
+    ),
+    image: imageUrl(claims.picture),
+  };
+}
+
+/** Reads an OpenID Connect userinfo endpoint and maps its standard claims. */
+export async function userInfoProfile(
+  request: ProfileRequest,
+  definition: { userInfoEndpoint?: string },
+): Promise<ProfileResult | null> {
+  const info = asRecord(
+    await request.fetchJson(userInfoUrl(request, definition), {
+      accessToken: request.tokens.accessToken,
+    }),
+  );
+  const profile = info === null ? null : profileFromClaims(info);
+  return profile === null || info === null ? null : { profile, raw: info };
+}

@@ -1,0 +1,54 @@
+/**
+ * VK ID (the current VK sign-in; the older oauth.vk.com flow is closed to new apps).
+ * PKCE is mandatory, the token exchange wants the `device_id` VK returns with the code,
+ * and user_info takes the token and client id as form fields rather than a header. VK
+ * does not say whether the address was verified, so it is treated as not.
+ */
+import type { ProviderDefinition } from "../provider.js";
+import {
+  asRecord,
+  fullName,
+  idOf,
+  imageUrl,
+  nameOf,
+  requireClientId,
+  text,
+  userInfoUrl,
+} from "./read.js";
+
+export const vk: ProviderDefinition = {
+  id: "vk",
+  name: "VK",
+  authorizationEndpoint: "https://id.vk.com/authorize",
+  tokenEndpoint: "https://id.vk.com/oauth2/auth",
+  userInfoEndpoint: "https://id.vk.com/oauth2/user_info",
+  scopes: ["vkid.personal_info", "email"],
+  pkce: true,
+  tokenEndpointAuth: "client_secret_post",
+  callbackTokenParams: ["device_id", "state"],
+  async fetchProfile(request) {
+    const answer = asRecord(
+      await request.fetchJson(userInfoUrl(request, vk), {
+        method: "POST",
+        form: {
+          client_id: requireClientId(request, "vk"),
+          access_token: request.tokens.accessToken,
+        },
+      }),
+    );
+    const user = asRecord(answer?.user);
+    const id = idOf(user?.user_id);
+    if (user === null || id === null) return null;
+    const email = text(user.email);
+    return {
+      profile: {
+        id,
+        email,
+        emailVerified: false,
+        name: nameOf([fullName(user.first_name, user.last_name)], email, id),
+        image: imageUrl(user.avatar),
+      },
+      raw: user,
+    };
+  },
+};
