@@ -34,6 +34,7 @@ function summarize(name, result) {
   return {
     name,
     requestsPerSecond: result.requests.average,
+    requests: result.requests.total,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     non2xx: result.non2xx,
@@ -138,6 +139,10 @@ export const HTTP_COLUMNS = [
   { label: "req/s", value: (row) => Math.round(row.requestsPerSecond) },
   { label: "p50 ms", value: (row) => row.p50Ms },
   { label: "p99 ms", value: (row) => row.p99Ms },
+  {
+    label: "server CPU µs/req",
+    value: (row) => (row.cpuMicrosPerRequest == null ? "-" : Math.round(row.cpuMicrosPerRequest)),
+  },
   { label: "ceiling", value: (row) => row.ceiling ?? "-" },
   {
     label: "ratio",
@@ -575,7 +580,15 @@ export function httpScenarios(tools) {
                 "ceiling: primary-key lookup",
                 await cannon({ url: `${ceiling.url}/user/${userId}`, duration: 4 }),
               );
+              // The server's own CPU time per answered request: steadier than req/s
+              // on a machine whose speed drifts, and what a before/after compares.
+              const cpuBefore = await tools.readCpuMs(server.proc.child.pid);
               const result = summarize(pair.name, await cannon({ ...pair.scenario, duration: 4 }));
+              const cpuAfter = await tools.readCpuMs(server.proc.child.pid);
+              result.cpuMicrosPerRequest =
+                cpuBefore === null || cpuAfter === null || !result.requests
+                  ? null
+                  : ((cpuAfter - cpuBefore) * 1000) / result.requests;
               ceilingRuns.push(ceilingResult);
               const entry = results.get(pair.name) ?? [];
               entry.push({
@@ -600,6 +613,7 @@ export function httpScenarios(tools) {
               requestsPerSecond: medianOf(entry.map((e) => e.result.requestsPerSecond)),
               p50Ms: medianOf(entry.map((e) => e.result.p50Ms)),
               p99Ms: medianOf(entry.map((e) => e.result.p99Ms)),
+              cpuMicrosPerRequest: medianOf(entry.map((e) => e.result.cpuMicrosPerRequest)),
               non2xx,
               ceiling: "primary-key lookup",
               ratio,

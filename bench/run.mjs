@@ -7,6 +7,10 @@
  *   node bench/run.mjs --runs 10        timed runs per scenario
  *   node bench/run.mjs --list           the scenarios, then exit
  *
+ *   BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" node bench/run.mjs …
+ *                                       the same, with those Node flags on every authd
+ *                                       process (a CPU profile of the server, say)
+ *
  * It drives the built binary (dist/bin/authd.cjs, from `npm run build`) as an operator
  * would. Progress goes to stderr; the results table to stdout; every run's numbers,
  * with the machine facts, to bench/results/<timestamp>.json.
@@ -181,11 +185,19 @@ async function readMemory(pid) {
 
 /** Spawns `node dist/bin/authd.cjs ...`, collecting its output and JSON log lines. */
 function spawnAuthd(args, { cwd, env }) {
-  const child = spawn(process.execPath, [AUTHD_BIN, ...args], {
-    cwd,
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      ...(process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(" ") : []),
+      AUTHD_BIN,
+      ...args,
+    ],
+    {
+      cwd,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   liveChildren.add(child);
   let output = "";
   let pending = "";
@@ -706,6 +718,7 @@ SCENARIOS.push(
     startServe,
     stopServe,
     readMemory,
+    readCpuMs,
     progress,
     liveChildren,
     connect: (url, options = {}) => postgres(url, { max: 4, onnotice: () => {}, ...options }),
