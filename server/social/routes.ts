@@ -174,8 +174,11 @@ export function socialRoutes(context: AuthContext) {
       },
       async (request, reply) => {
         const stateCookie = readStateCookie(request, context.cookies);
-        // Used once, whatever the outcome.
-        clearStateCookie(request, reply, context.cookies);
+        // The flow the cookie was for ends here, whatever the outcome; a callback naming
+        // another state (a stale link, a forged one) leaves the browser's own flow alone.
+        if (stateCookie !== null && stateCookie === request.query.state) {
+          clearStateCookie(request, reply, context.cookies);
+        }
         const outcome = await completeAuthorization(social, context.sql, {
           providerId: request.params.id,
           parameters: request.query,
