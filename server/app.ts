@@ -35,6 +35,8 @@ import { pageRoutes } from "./pages/routes.js";
 import { passwordRoutes } from "./password/routes.js";
 import { sessionRoutes } from "./sessions/routes.js";
 import { createSessionLookups } from "./sessions/sessions.js";
+import { createSocialContext, type SocialOptions } from "./social/context.js";
+import { socialRoutes } from "./social/routes.js";
 import { teamRoutes } from "./teams/routes.js";
 import { userRoutes } from "./users/routes.js";
 import { verificationRoutes } from "./verification/routes.js";
@@ -49,6 +51,8 @@ export interface AppDependencies {
   redis?: Redis;
   /** Key prefix of those counters (default "authd-rate-limit:"). */
   rateLimitNamespace?: string;
+  /** Social sign-in's catalogue, cipher and request bounds, where not the defaults (tests). */
+  social?: SocialOptions;
 }
 
 declare module "fastify" {
@@ -139,6 +143,7 @@ export async function buildApp(
     passwords: createPasswordHasher(),
     sessionLookups: createSessionLookups(dependencies.sql),
     domains: createDomains(dependencies.sql, config),
+    social: createSocialContext(config, config.secret, dependencies.social),
     sessionOfRequest: new WeakMap(),
   };
   app.decorate("authContext", context);
@@ -156,6 +161,7 @@ export async function buildApp(
     passwordRoutes,
     emailRoutes,
     accountRoutes,
+    socialRoutes,
     organizationRoutes,
     invitationRoutes,
     teamRoutes,

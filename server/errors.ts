@@ -53,6 +53,10 @@ export const ERROR_CATALOGUE = {
   INVALID_EMAIL: entry(400, "Invalid email"),
   INVALID_EMAIL_OR_PASSWORD: entry(401, "Invalid email or password"),
   PROVIDER_NOT_FOUND: entry(404, "Provider not found"),
+  PROVIDER_UNAVAILABLE: entry(502, "The provider could not be reached. Please try again later."),
+  ACCOUNT_LINKING_DISABLED: entry(400, "Account linking is disabled"),
+  ACCOUNT_NOT_LINKED: entry(401, "Account not linked"),
+  SIGNUP_DISABLED: entry(400, "Sign up is disabled for this provider"),
   INVALID_TOKEN: entry(400, "invalid token"),
   TOKEN_EXPIRED: entry(400, "Token expired"),
   ID_TOKEN_NOT_SUPPORTED: entry(404, "id_token not supported"),
@@ -279,6 +283,9 @@ export const REDIRECT_ERROR_CODES = [
   "user_not_found",
   "unauthorized",
   "INVALID_TOKEN",
+  "signup_disabled",
+  "email_does_not_match",
+  "BANNED_USER",
 ] as const;
 
 export type RedirectErrorCode = (typeof REDIRECT_ERROR_CODES)[number];

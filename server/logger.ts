@@ -25,6 +25,7 @@ const SECRET_FIELDS = [
   "refreshToken",
   "idToken",
   "clientSecret",
+  "codeVerifier",
 ];
 
 const REDACTED_PATHS = [

@@ -16,6 +16,8 @@ import {
   redactConfig,
 } from "../../server/config.js";
 import { auditConfig, type ConfigFinding } from "../../server/config-safety.js";
+import { providerSourceProblems } from "../../server/social/config-check.js";
+import { BUILT_IN_PROVIDERS } from "../../server/social/providers/index.js";
 import { EXIT } from "../exit-codes.js";
 import { emit, formatTable, type GlobalOptions, note, printJson } from "../output.js";
 
@@ -139,6 +141,9 @@ async function validateCommand(flags: { strict?: boolean }, command: Command): P
   try {
     const loaded = await loadConfig({ configPath: globals.config });
     file = loaded.file;
+    // What `serve` would refuse at start: a provider without a source of endpoints.
+    const label = loaded.file ? path.basename(loaded.file) : "defaults";
+    problems.push(...providerSourceProblems(loaded.config, BUILT_IN_PROVIDERS, label));
     if (strict) {
       for (const finding of auditConfig(loaded, dataPath(loaded, "secret"))) {
         (finding.severity === "problem" ? problems : warnings).push(findingLine(loaded, finding));

@@ -30,16 +30,23 @@ function scopesOf(account: AccountRow): string[] {
   return account.scope ? account.scope.split(/[\s,]+/).filter(Boolean) : [];
 }
 
-/** What other domains use of accounts: the credential account, read and written. */
+/**
+ * What other domains use of accounts: the credential account, read and written, and
+ * provider accounts with their tokens (social sign-in).
+ */
 export {
   CREDENTIAL_PROVIDER,
+  findAccountByProviderKey,
   findAccountsByProviderKeys,
   findCredentialAccount,
   findCredentialAccountsOfUsers,
   insertAccounts,
   insertCredentialAccount,
+  insertProviderAccount,
   replacePasswordHash,
+  type StoredProviderTokens,
   setCredentialPassword,
+  updateProviderTokens,
 } from "./queries.js";
 
 /**

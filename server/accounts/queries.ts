@@ -157,3 +157,67 @@ export async function replacePasswordHash(
     where user_id = ${userId} and provider_id = ${CREDENTIAL_PROVIDER} and password = ${previous}`;
   return rows.count > 0;
 }
+
+/** A provider's tokens as stored: each already encrypted by the caller. */
+export interface StoredProviderTokens {
+  accessToken: string | null;
+  refreshToken: string | null;
+  idToken: string | null;
+  accessTokenExpiresAt: Date | null;
+  refreshTokenExpiresAt: Date | null;
+  scope: string | null;
+}
+
+/** The account of a provider identity, whoever it belongs to. */
+export async function findAccountByProviderKey(
+  sql: Queryable,
+  providerId: string,
+  accountId: string,
+): Promise<AccountRow | undefined> {
+  const [row] = await sql<AccountRow[]>`
+    select ${columns(sql, ACCOUNT_COLUMNS)} from account
+    where provider_id = ${providerId} and account_id = ${accountId}`;
+  return row;
+}
+
+export async function insertProviderAccount(
+  sql: Queryable,
+  account: {
+    id: string;
+    userId: string;
+    providerId: string;
+    accountId: string;
+  } & StoredProviderTokens,
+): Promise<AccountRow> {
+  const [row] = await sql<AccountRow[]>`
+    insert into account (id, user_id, provider_id, account_id, access_token, refresh_token,
+                         id_token, access_token_expires_at, refresh_token_expires_at, scope)
+    values (${account.id}, ${account.userId}, ${account.providerId}, ${account.accountId},
+            ${account.accessToken}, ${account.refreshToken}, ${account.idToken},
+            ${account.accessTokenExpiresAt}, ${account.refreshTokenExpiresAt}, ${account.scope})
+    returning ${columns(sql, ACCOUNT_COLUMNS)}`;
+  if (!row) throw new Error("insert into account returned no row");
+  return row;
+}
+
+/**
+ * A new sign-in's tokens: the access token always; the refresh token, id token and
+ * scope only when the provider sent new ones (many send a refresh token only once).
+ */
+export async function updateProviderTokens(
+  sql: Queryable,
+  id: string,
+  tokens: StoredProviderTokens,
+): Promise<void> {
+  await sql`
+    update account set
+      access_token = ${tokens.accessToken},
+      access_token_expires_at = ${tokens.accessTokenExpiresAt}::timestamptz,
+      refresh_token = coalesce(${tokens.refreshToken}::text, refresh_token),
+      refresh_token_expires_at = case when ${tokens.refreshToken}::text is null
+        then refresh_token_expires_at else ${tokens.refreshTokenExpiresAt}::timestamptz end,
+      id_token = coalesce(${tokens.idToken}::text, id_token),
+      scope = coalesce(${tokens.scope}::text, scope),
+      updated_at = now()
+    where id = ${id}`;
+}

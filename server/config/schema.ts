@@ -19,12 +19,18 @@ const roleStatement = z.record(z.string().min(1), z.array(z.string().min(1)));
 const socialProvider = z.strictObject({
   clientId: z.string().min(1),
   clientSecret: z.string().min(1),
+  /** Display name on sign-in buttons; the catalogue's name (or the id) otherwise. */
+  name: z.string().min(1).max(100).optional(),
   scopes: z.array(z.string()).optional(),
   issuer: httpUrl.optional(),
   authorizationEndpoint: httpUrl.optional(),
   tokenEndpoint: httpUrl.optional(),
   userInfoEndpoint: httpUrl.optional(),
   redirectURI: httpUrl.optional(),
+  /** No new user is created by this provider; existing users still sign in. */
+  disableSignUp: z.boolean().default(false),
+  /** New users only when the sign-in asked for it (`requestSignUp: true`). */
+  disableImplicitSignUp: z.boolean().default(false),
 });
 
 const rateLimitRule = z.union([
@@ -129,6 +135,10 @@ export const configSchema = z.strictObject({
         .strictObject({
           enabled: z.boolean().default(true),
           allowUnlinkingAll: z.boolean().default(false),
+          /** Providers whose addresses link to an existing user even when not vouched for. */
+          trustedProviders: z.array(z.string().min(1)).default([]),
+          /** link-social may link an account whose address differs from the user's. */
+          allowDifferentEmails: z.boolean().default(false),
         })
         .prefault({}),
     })

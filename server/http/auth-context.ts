@@ -18,6 +18,7 @@ import {
   findLiveSessionAnd,
   isFresh,
 } from "../sessions/sessions.js";
+import type { SocialContext } from "../social/context.js";
 import type { UserRow } from "../users/queries.js";
 import type { LinkContext } from "../verification/verification.js";
 import { type CookieContext, readSessionToken } from "./session-cookies.js";
@@ -34,6 +35,8 @@ export interface AuthContext {
   sessionLookups: SessionLookups;
   /** The organization and team domains of this app, wired to one another. */
   domains: Domains;
+  /** Social sign-in's catalogue, token cipher and what this app learnt from providers. */
+  social: SocialContext;
   /** Each request's session, looked up once however many hooks and handlers ask. */
   sessionOfRequest: WeakMap<FastifyRequest, Promise<ResolvedSession | null>>;
 }

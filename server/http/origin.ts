@@ -226,11 +226,17 @@ export function registerOriginChecks(app: FastifyInstance, config: AuthdConfig):
     }
   };
 
+  // A provider's form_post to the OAuth callback comes from the provider's own site; that
+  // POST changes nothing and only redirects to the callback's GET form.
+  const crossSitePosts = new Set([`${base}/callback/:id`]);
+
   // Only routes that change state carry the checks, so reads pay nothing for them.
   app.addHook("onRoute", (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (methods.every((method) => SAFE_METHODS.has(method))) return;
-    route.onRequest = [...hookList(route.onRequest), checkOrigin];
+    if (!crossSitePosts.has(route.url)) {
+      route.onRequest = [...hookList(route.onRequest), checkOrigin];
+    }
     route.preHandler = [...hookList(route.preHandler), checkRedirectFields];
   });
 }

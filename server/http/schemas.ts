@@ -61,12 +61,13 @@ const badRequestBody = z
   .meta({ id: "BadRequest", description: "A request refused before or by the domain." });
 
 /** The statuses a route may add to the ones every route can answer. */
-type ExtraErrorStatus = 401 | 403 | 404 | 413 | 415 | 422 | 502 | 503;
+type ExtraErrorStatus = 401 | 403 | 404 | 409 | 413 | 415 | 422 | 502 | 503;
 
 /**
  * Error answers of a route: 400 (validation or a catalogue error), 429 (rate limit) and 500
  * always, plus the statuses named (401 where a session is required, 403 for permissions or
- * origin checks, 404, 422, 502 where a mail must go out).
+ * origin checks, 404, 409 for an account linked elsewhere, 422, 502 where a mail must go
+ * out or a provider answer).
  */
 export function errorResponses<const S extends ExtraErrorStatus>(...statuses: S[]) {
   const extra = Object.fromEntries(statuses.map((status) => [status, errorBody])) as {

@@ -2,8 +2,9 @@
  * Session cookies: `<prefix>.session_token` carries the token signed with
  * the secret (HMAC); `<prefix>.dont_remember` marks a browser-session login;
  * `<prefix>.session_data` is the optional signed session cache, at most 4093
- * characters, bound to the token it was made for. HttpOnly, SameSite=Lax,
- * and Secure with the `__Secure-` prefix on https.
+ * characters, bound to the token it was made for; `<prefix>.state` binds a social
+ * sign-in to its browser. HttpOnly, SameSite=Lax, and Secure with the `__Secure-` prefix
+ * on https.
  */
 import type {} from "@fastify/cookie";
 import type { FastifyReply, FastifyRequest } from "fastify";
@@ -48,6 +49,7 @@ export function cookieNames(config: AuthdConfig, secure: boolean) {
     sessionData: `${prefix}.session_data`,
     dontRemember: `${prefix}.dont_remember`,
     adminSession: `${prefix}.admin_session`,
+    state: `${prefix}.state`,
   };
 }
 
@@ -283,6 +285,42 @@ export function clearAdminSessionCookie(
 ): void {
   const secure = isSecureRequest(context.config, request);
   reply.setCookie(cookieNames(context.config, secure).adminSession, "", attributes(secure, 0));
+}
+
+/**
+ * Social sign-in binds its state to the browser that started it: the signed state in
+ * `<prefix>.state`, for as long as the state lives. The callback reads it, then clears it.
+ */
+export function setStateCookie(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  context: CookieContext,
+  state: string,
+  maxAge: number,
+): void {
+  const secure = isSecureRequest(context.config, request);
+  reply.setCookie(
+    cookieNames(context.config, secure).state,
+    signValue(state, context.secret),
+    attributes(secure, maxAge),
+  );
+}
+
+/** The state from a correctly signed state cookie, or null. */
+export function readStateCookie(request: FastifyRequest, context: CookieContext): string | null {
+  const names = cookieNames(context.config, isSecureRequest(context.config, request));
+  const signed = request.cookies[names.state];
+  return signed ? unsignValue(signed, context.secret) : null;
+}
+
+export function clearStateCookie(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  context: CookieContext,
+): void {
+  const secure = isSecureRequest(context.config, request);
+  const name = cookieNames(context.config, secure).state;
+  if (request.cookies[name] !== undefined) reply.setCookie(name, "", attributes(secure, 0));
 }
 
 /**

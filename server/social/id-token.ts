@@ -48,7 +48,9 @@ export class IdTokenError extends AuthError {
   readonly reason: IdTokenFailure;
 
   constructor(reason: IdTokenFailure) {
-    super("INVALID_TOKEN");
+    // 401 like the other refusals of id-token sign-in (clients of the established API
+    // read it so); the catalogue's 400 is for mailed-link tokens.
+    super("INVALID_TOKEN", { status: 401 });
     this.name = "IdTokenError";
     this.reason = reason;
   }

@@ -74,6 +74,23 @@ describe("authd config validate", () => {
     expect(human.stderr).toContain("2 problems");
   });
 
+  it("reports a social provider with no source of endpoints, as serve would refuse it", async () => {
+    const credentials = { clientId: "id", clientSecret: "a-client-secret" };
+    const cwd = await scratch("social", {
+      "authd.config.json": JSON.stringify({
+        socialProviders: {
+          corp: { ...credentials, issuer: "https://id.corp.example" },
+          mystery: credentials,
+        },
+      }),
+    });
+    const result = await runAuthd(["config", "validate", "--json"], { cwd });
+    expect(result.code).toBe(78);
+    expect(JSON.parse(result.stdout).problems).toEqual([
+      'authd.config.json: socialProviders.mystery: "mystery" is not a built-in provider: expected an issuer (OpenID Connect discovery) or authorizationEndpoint, tokenEndpoint and userInfoEndpoint',
+    ]);
+  });
+
   it("reports a missing --config file as a problem", async () => {
     const result = await runAuthd(["config", "validate", "--json", "--config", "missing.json"], {
       cwd: dir,

@@ -12,6 +12,7 @@ import type { Readiness } from "../../server/health/routes.js";
 import type { Logger } from "../../server/logger.js";
 import type { Mailer } from "../../server/mail/mailer.js";
 import { createMailerFor } from "../../server/serve.js";
+import type { SocialOptions } from "../../server/social/context.js";
 import { createTestDatabase, type TestDatabase } from "./database.js";
 import { type SmtpSink, startSmtpSink } from "./smtp.js";
 
@@ -38,6 +39,8 @@ export interface TestAppOptions {
   config?: AuthdConfigInput;
   /** Where the app logs (default: nowhere). */
   logger?: Logger;
+  /** Social sign-in's catalogue and request bounds, where a test needs its own. */
+  social?: SocialOptions;
   /** Called after buildApp and before ready(), e.g. to add routes that exercise plugins. */
   extend?: (app: FastifyInstance) => void | Promise<void>;
 }
@@ -73,6 +76,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     redis: options.redis,
     rateLimitNamespace: options.redisNamespace,
     logger: options.logger,
+    social: options.social,
   });
   await options.extend?.(app);
   await app.ready();

@@ -1,7 +1,7 @@
 /**
  * Two apps built in one process share nothing: each owns its session lookups, its
- * password hasher (slots and dummy hash) and its per-request session memo, and one
- * app's load never queues the other's work.
+ * password hasher (slots and dummy hash), its per-request session memo and what social
+ * sign-in learnt from providers, and one app's load never queues the other's work.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.js";
@@ -33,6 +33,15 @@ describe("two apps in one process", () => {
     expect(first.cookies.verifiedTokens).not.toBe(second.cookies.verifiedTokens);
     expect(first.cookies.verifiedCaches).not.toBe(second.cookies.verifiedCaches);
     expect(first.domains.organizations.creations).not.toBe(second.domains.organizations.creations);
+  });
+
+  it("own distinct social sign-in state: discovery documents and key sets", () => {
+    const first = a.app.authContext.social;
+    const second = b.app.authContext.social;
+    expect(first).not.toBe(second);
+    expect(first.discovered).not.toBe(second.discovered);
+    expect(first.idTokens).not.toBe(second.idTokens);
+    expect(first.cipher).not.toBe(second.cipher);
   });
 
   it("hash in their own slots: a queue in one app does not hold up the other", async () => {

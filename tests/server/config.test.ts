@@ -366,7 +366,14 @@ describe("redaction", () => {
         SMTP_URL: "smtp://mailer:mailpass@mail:587",
       },
     });
-    config.socialProviders = { github: { clientId: "id", clientSecret: "gh-secret" } };
+    config.socialProviders = {
+      github: {
+        clientId: "id",
+        clientSecret: "gh-secret",
+        disableSignUp: false,
+        disableImplicitSignUp: false,
+      },
+    };
     const text = JSON.stringify(redactConfig(config));
     expect(text).not.toContain("x".repeat(40));
     expect(text).not.toContain("hunter2");

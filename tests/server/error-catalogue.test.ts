@@ -107,7 +107,7 @@ describe("error catalogue", () => {
   it("lists the error redirect codes", () => {
     expect(REDIRECT_ERROR_CODES).toContain("state_not_found");
     expect(REDIRECT_ERROR_CODES).toContain("INVALID_TOKEN");
-    expect(REDIRECT_ERROR_CODES).toHaveLength(17);
+    expect(REDIRECT_ERROR_CODES).toHaveLength(20);
   });
 
   it("renders an AuthError as {code, message} with overrides", () => {

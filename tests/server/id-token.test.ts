@@ -647,7 +647,7 @@ describe("what a refusal carries", () => {
     const error = (await verifier
       .verify(check(token))
       .catch((caught: unknown) => caught)) as IdTokenError;
-    expect(error.status).toBe(400);
+    expect(error.status).toBe(401);
     expect(error.message).toBe("invalid token");
     expect(error.toBody()).toEqual({ code: "INVALID_TOKEN", message: "invalid token" });
     expect(error.reason).toBe("wrong_audience");

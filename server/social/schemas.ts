@@ -1,0 +1,84 @@
+/**
+ * Social sign-in's requests and answers: sign-in/social, link-social, the callback (a
+ * query, or a provider's form_post) and the list of configured providers.
+ */
+import { z } from "zod";
+import { boundedString } from "../bounded-string.js";
+import { userSchema } from "../sessions/schemas.js";
+
+/** Checked like every redirect target by the origin hook (server/http/origin.ts). */
+const redirectTarget = boundedString(2048);
+const providerId = boundedString(64).min(1);
+const scopes = z.array(boundedString(256).min(1)).max(50);
+
+/** An id token the client got from the provider itself (Google One Tap, native apps). */
+const idTokenInput = z.object({
+  token: boundedString(16384).min(1),
+  nonce: boundedString(512).optional(),
+  accessToken: boundedString(16384).optional(),
+  refreshToken: boundedString(16384).optional(),
+  expiresAt: z.number().optional(),
+});
+
+export const signInSocialBody = z.object({
+  provider: providerId,
+  callbackURL: redirectTarget.optional(),
+  newUserCallbackURL: redirectTarget.optional(),
+  errorCallbackURL: redirectTarget.optional(),
+  disableRedirect: z.boolean().optional(),
+  idToken: idTokenInput.optional(),
+  /** Asked for on top of the provider's scopes. */
+  scopes: scopes.optional(),
+  requestSignUp: z.boolean().optional(),
+  loginHint: boundedString(320).optional(),
+  /** Accepted for compatibility and not used. */
+  additionalData: z.record(z.string(), z.unknown()).optional(),
+});
+
+export const linkSocialBody = z.object({
+  provider: providerId,
+  callbackURL: redirectTarget.optional(),
+  errorCallbackURL: redirectTarget.optional(),
+  disableRedirect: z.boolean().optional(),
+  idToken: idTokenInput.optional(),
+  scopes: scopes.optional(),
+  requestSignUp: z.boolean().optional(),
+});
+
+/** Repeated query keys arrive as arrays: the first one counts. */
+const callbackValue = z
+  .union([boundedString(4096), z.array(boundedString(4096))])
+  .transform((value) => (Array.isArray(value) ? value[0] : value));
+
+/** What a provider sends back, in the query or (form_post) in the body. */
+export const callbackParameters = z.object({
+  code: callbackValue.optional(),
+  state: callbackValue.optional(),
+  error: callbackValue.optional(),
+  error_description: callbackValue.optional(),
+  device_id: callbackValue.optional(),
+  user: callbackValue.optional(),
+  iss: callbackValue.optional(),
+});
+
+export const CALLBACK_PARAMETER_NAMES = Object.keys(callbackParameters.shape) as Array<
+  keyof z.infer<typeof callbackParameters>
+>;
+
+export const callbackPath = z.object({ id: boundedString(64) });
+
+/** Where the browser goes next (also in Location unless disableRedirect); or, for an id token, the session. */
+export const signInSocialAnswer = z.object({
+  url: z.string().optional(),
+  redirect: z.boolean(),
+  token: z.string().optional(),
+  user: userSchema.optional(),
+});
+
+export const linkSocialAnswer = z.object({
+  url: z.string(),
+  redirect: z.boolean(),
+  status: z.boolean().optional(),
+});
+
+export const socialProvidersAnswer = z.array(z.object({ id: z.string(), name: z.string() }));
