@@ -36,7 +36,8 @@ function isJsonType(contentType: string | null): boolean {
   return type === "application/json" || /^application\/[a-z0-9.+-]+\+json$/.test(type);
 }
 
-async function readCapped(response: Response, maxBytes: number): Promise<Buffer> {
+/** The body, at most `maxBytes` of it: a longer one is cut off and refused. */
+export async function readCapped(response: Response, maxBytes: number): Promise<Buffer> {
   const declared = Number(response.headers.get("content-length"));
   if (Number.isFinite(declared) && declared > maxBytes) {
     await response.body?.cancel().catch(() => undefined);

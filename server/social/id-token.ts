@@ -7,6 +7,7 @@
  */
 import type { JWTPayload, RemoteJWKSet } from "jose";
 import { AuthError } from "../errors.js";
+import { readCapped } from "./fetch.js";
 
 /** Why a token was refused, in words safe to log. */
 export type IdTokenFailure =
@@ -179,30 +180,6 @@ function nonEmptyList(value: string | string[], name: string): string[] {
   return list;
 }
 
-/** The body of a 200 answer, at most `maxBytes`, decoded as UTF-8. */
-async function readBounded(response: Response, maxBytes: number): Promise<string> {
-  const declared = Number(response.headers.get("content-length"));
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    await response.body?.cancel().catch(() => undefined);
-    throw new KeySetError("key_set_invalid");
-  }
-  if (!response.body) return "";
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw new KeySetError("key_set_invalid");
-    }
-    chunks.push(value);
-  }
-  return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
-}
-
 /**
  * The fetch handed to jose: bounded in size, and naming what went wrong so the reason
  * can be logged. jose bounds it in time with its abort signal, which also cuts a body
@@ -224,12 +201,11 @@ function boundedFetch(fetchImpl: KeySetFetch, maxBytes: number): KeySetFetch {
     }
     let text: string;
     try {
-      text = await readBounded(response, maxBytes);
+      // Too long, not UTF-8 or not JSON alike: the answer is no key set.
+      text = new TextDecoder("utf-8", { fatal: true }).decode(await readCapped(response, maxBytes));
       JSON.parse(text);
-    } catch (error) {
-      throw error instanceof KeySetError && !init.signal.aborted
-        ? error
-        : failed("key_set_invalid");
+    } catch {
+      throw failed("key_set_invalid");
     }
     return new Response(text, { status: 200, headers: { "content-type": "application/json" } });
   };

@@ -30,22 +30,22 @@ export interface SocialProfile {
   image: string | null;
 }
 
+/** How a ProviderFetch asks: the token, method, headers and body of the request. */
+export interface ProviderFetchInit {
+  accessToken?: string;
+  method?: "GET" | "POST";
+  headers?: Record<string, string>;
+  /** Sent as application/json. */
+  body?: unknown;
+  /**
+   * Sent as application/x-www-form-urlencoded instead of `body`, for the API that takes
+   * no JSON: VK ID's user_info wants the token and client id as form fields.
+   */
+  form?: Record<string, string>;
+}
+
 /** A GET (or POST) to a provider's API, bounded in time and size, parsed as JSON. */
-export type ProviderFetch = (
-  url: string,
-  init: {
-    accessToken?: string;
-    method?: "GET" | "POST";
-    headers?: Record<string, string>;
-    /** Sent as application/json. */
-    body?: unknown;
-    /**
-     * Sent as application/x-www-form-urlencoded instead of `body`, for the API that takes
-     * no JSON: VK ID's user_info wants the token and client id as form fields.
-     */
-    form?: Record<string, string>;
-  },
-) => Promise<unknown>;
+export type ProviderFetch = (url: string, init: ProviderFetchInit) => Promise<unknown>;
 
 /** Endpoints after configuration overrides and discovery were applied. */
 export interface ProviderEndpoints {

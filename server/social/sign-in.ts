@@ -73,6 +73,22 @@ function profileImage(profile: CheckedProfile): string | null {
   return profile.image && profile.image.length <= 2048 ? profile.image : null;
 }
 
+/** Gives the user the provider account of the profile, holding its tokens. */
+async function addAccount(
+  tx: Queryable,
+  userId: string,
+  input: Pick<ProfileInput, "providerId" | "profile">,
+  tokens: StoredProviderTokens,
+): Promise<void> {
+  await insertProviderAccount(tx, {
+    id: generateId(),
+    userId,
+    providerId: input.providerId,
+    accountId: input.profile.id,
+    ...tokens,
+  });
+}
+
 /**
  * Runs `work` in a transaction, once more when a concurrent sign-in created the same
  * user or account first: the second run finds it and goes on from there.
@@ -147,13 +163,7 @@ export async function signInWithProfile(
       }
       const user = await unlessBanned(tx, existing);
       if (!user) return { kind: "refused", code: "BANNED_USER" };
-      await insertProviderAccount(tx, {
-        id: generateId(),
-        userId: user.id,
-        providerId,
-        accountId: profile.id,
-        ...tokens,
-      });
+      await addAccount(tx, user.id, input, tokens);
       return {
         kind: "signed-in",
         user: await verifyIfVouched(tx, user, profile),
@@ -172,13 +182,7 @@ export async function signInWithProfile(
       emailVerified: profile.emailVerified,
       role: config.admin.defaultRole,
     });
-    await insertProviderAccount(tx, {
-      id: generateId(),
-      userId: user.id,
-      providerId,
-      accountId: profile.id,
-      ...tokens,
-    });
+    await addAccount(tx, user.id, input, tokens);
     return { kind: "signed-in", user, isNewUser: true };
   });
 }
@@ -209,13 +213,7 @@ export async function linkProfile(
     if (account) {
       await updateProviderTokens(tx, account.id, tokens);
     } else {
-      await insertProviderAccount(tx, {
-        id: generateId(),
-        userId: found.id,
-        providerId,
-        accountId: profile.id,
-        ...tokens,
-      });
+      await addAccount(tx, found.id, input, tokens);
     }
     return { kind: "linked", user: await verifyIfVouched(tx, found, profile) };
   });

@@ -4,7 +4,7 @@
  * animated); a user without one gets one of Discord's default avatars.
  */
 import type { ProviderDefinition } from "../provider.js";
-import { asRecord, idOf, nameOf, text, userInfoUrl } from "./read.js";
+import { nameOf, readUserProfile, text } from "./read.js";
 
 const CDN = "https://cdn.discordapp.com";
 
@@ -37,24 +37,16 @@ export const discord: ProviderDefinition = {
   scopes: ["identify", "email"],
   pkce: true,
   tokenEndpointAuth: "client_secret_basic",
-  async fetchProfile(request) {
-    const user = asRecord(
-      await request.fetchJson(userInfoUrl(request, discord), {
-        accessToken: request.tokens.accessToken,
-      }),
-    );
-    const id = idOf(user?.id);
-    if (user === null || id === null) return null;
-    const email = text(user.email);
-    return {
-      profile: {
-        id,
-        email,
-        emailVerified: email !== null && user.verified === true,
-        name: nameOf([user.global_name, user.username], email, id),
-        image: avatarUrl(id, text(user.avatar), text(user.discriminator)),
+  fetchProfile: (request) =>
+    readUserProfile(request, discord, {
+      profile: (user, id) => {
+        const email = text(user.email);
+        return {
+          email,
+          emailVerified: email !== null && user.verified === true,
+          name: nameOf([user.global_name, user.username], email, id),
+          image: avatarUrl(id, text(user.avatar), text(user.discriminator)),
+        };
       },
-      raw: user,
-    };
-  },
+    }),
 };

@@ -3,7 +3,7 @@
  * empty JSON body). It says itself whether the address is verified (`email_verified`).
  */
 import type { ProviderDefinition } from "../provider.js";
-import { asRecord, idOf, imageUrl, nameOf, text, userInfoUrl } from "./read.js";
+import { asRecord, imageUrl, nameOf, readUserProfile, text } from "./read.js";
 
 export const dropbox: ProviderDefinition = {
   id: "dropbox",
@@ -14,26 +14,19 @@ export const dropbox: ProviderDefinition = {
   scopes: ["account_info.read"],
   pkce: true,
   tokenEndpointAuth: "client_secret_basic",
-  async fetchProfile(request) {
-    const account = asRecord(
-      await request.fetchJson(userInfoUrl(request, dropbox), {
-        accessToken: request.tokens.accessToken,
-        method: "POST",
-      }),
-    );
-    const id = idOf(account?.account_id);
-    if (account === null || id === null) return null;
-    const email = text(account.email);
-    const names = asRecord(account.name);
-    return {
-      profile: {
-        id,
-        email,
-        emailVerified: email !== null && account.email_verified === true,
-        name: nameOf([names?.display_name, names?.familiar_name], email, id),
-        image: imageUrl(account.profile_photo_url),
+  fetchProfile: (request) =>
+    readUserProfile(request, dropbox, {
+      init: () => ({ accessToken: request.tokens.accessToken, method: "POST" }),
+      idField: "account_id",
+      profile: (account, id) => {
+        const email = text(account.email);
+        const names = asRecord(account.name);
+        return {
+          email,
+          emailVerified: email !== null && account.email_verified === true,
+          name: nameOf([names?.display_name, names?.familiar_name], email, id),
+          image: imageUrl(account.profile_photo_url),
+        };
       },
-      raw: account,
-    };
-  },
+    }),
 };

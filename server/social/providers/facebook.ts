@@ -4,7 +4,7 @@
  * confirmed, so it is treated as unverified.
  */
 import type { ProviderDefinition } from "../provider.js";
-import { asRecord, idOf, imageUrl, nameOf, text, userInfoUrl, withQuery } from "./read.js";
+import { asRecord, imageUrl, nameOf, readUserProfile, text } from "./read.js";
 
 /** Graph API version: Facebook serves a version for about two years after its release. */
 const GRAPH = "v23.0";
@@ -19,25 +19,19 @@ export const facebook: ProviderDefinition = {
   scopeSeparator: ",",
   pkce: true,
   tokenEndpointAuth: "client_secret_post",
-  async fetchProfile(request) {
-    // The Graph API returns only the fields asked for.
-    const url = withQuery(userInfoUrl(request, facebook), { fields: "id,name,email,picture" });
-    const user = asRecord(
-      await request.fetchJson(url, { accessToken: request.tokens.accessToken }),
-    );
-    const id = idOf(user?.id);
-    if (user === null || id === null) return null;
-    const email = text(user.email);
-    const picture = asRecord(asRecord(user.picture)?.data);
-    return {
-      profile: {
-        id,
-        email,
-        emailVerified: false,
-        name: nameOf([user.name], email, id),
-        image: imageUrl(picture?.url),
+  fetchProfile: (request) =>
+    readUserProfile(request, facebook, {
+      // The Graph API returns only the fields asked for.
+      query: { fields: "id,name,email,picture" },
+      profile: (user, id) => {
+        const email = text(user.email);
+        const picture = asRecord(asRecord(user.picture)?.data);
+        return {
+          email,
+          emailVerified: false,
+          name: nameOf([user.name], email, id),
+          image: imageUrl(picture?.url),
+        };
       },
-      raw: user,
-    };
-  },
+    }),
 };

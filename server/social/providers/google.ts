@@ -4,7 +4,7 @@
  * token came back. `email_verified` is Google's own statement about the address.
  */
 import type { ProviderDefinition } from "../provider.js";
-import { profileFromClaims, userInfoProfile } from "./read.js";
+import { idTokenOrUserInfoProfile } from "./read.js";
 
 export const google: ProviderDefinition = {
   id: "google",
@@ -20,12 +20,5 @@ export const google: ProviderDefinition = {
     issuer: ["https://accounts.google.com", "accounts.google.com"],
     jwksUri: "https://www.googleapis.com/oauth2/v3/certs",
   },
-  async fetchProfile(request) {
-    const claims = request.idTokenClaims;
-    if (claims !== undefined && claims.sub !== undefined) {
-      const profile = profileFromClaims(claims);
-      return profile === null ? null : { profile, raw: claims };
-    }
-    return userInfoProfile(request, google);
-  },
+  fetchProfile: (request) => idTokenOrUserInfoProfile(request, google),
 };

@@ -3,7 +3,7 @@
  * in `data`; Kick does not say whether the email was verified, so it is treated as not.
  */
 import type { ProviderDefinition } from "../provider.js";
-import { asRecord, idOf, imageUrl, nameOf, text, userInfoUrl } from "./read.js";
+import { imageUrl, nameOf, readUserProfile, text } from "./read.js";
 
 export const kick: ProviderDefinition = {
   id: "kick",
@@ -14,25 +14,18 @@ export const kick: ProviderDefinition = {
   scopes: ["user:read"],
   pkce: true,
   tokenEndpointAuth: "client_secret_post",
-  async fetchProfile(request) {
-    const answer = asRecord(
-      await request.fetchJson(userInfoUrl(request, kick), {
-        accessToken: request.tokens.accessToken,
-      }),
-    );
-    const user = Array.isArray(answer?.data) ? asRecord(answer.data[0]) : null;
-    const id = idOf(user?.user_id);
-    if (user === null || id === null) return null;
-    const email = text(user.email);
-    return {
-      profile: {
-        id,
-        email,
-        emailVerified: false,
-        name: nameOf([user.name], email, id),
-        image: imageUrl(user.profile_picture),
+  fetchProfile: (request) =>
+    readUserProfile(request, kick, {
+      userAt: ["data", 0],
+      idField: "user_id",
+      profile: (user, id) => {
+        const email = text(user.email);
+        return {
+          email,
+          emailVerified: false,
+          name: nameOf([user.name], email, id),
+          image: imageUrl(user.profile_picture),
+        };
       },
-      raw: user,
-    };
-  },
+    }),
 };

@@ -9,26 +9,23 @@
  * configuration). Profile photos are only served through Graph with the user's token,
  * never at a public URL, so `image` is null.
  */
-import type { ProviderDefinition, SocialProfile } from "../provider.js";
-import { asRecord, idOf, isTrue, nameOf, text, userInfoUrl } from "./read.js";
+import type { ProviderDefinition } from "../provider.js";
+import { idTokenOrUserInfoProfile, isTrue, nameOf, type ProfileMapping, text } from "./read.js";
 
 /** Boolean optional claims arrive as true, "true" or 1 depending on the token version. */
 function claimIsTrue(value: unknown): boolean {
   return isTrue(value) || value === 1 || value === "1";
 }
 
-function fromClaims(claims: Record<string, unknown>): SocialProfile | null {
-  const id = idOf(claims.sub);
-  if (id === null) return null;
+const fromClaims: ProfileMapping = (claims, id) => {
   const email = text(claims.email);
   return {
-    id,
     email,
     emailVerified: email !== null && claimIsTrue(claims.xms_edov),
     name: nameOf([claims.name, claims.preferred_username], email, id),
     image: null,
   };
-}
+};
 
 export const microsoft: ProviderDefinition = {
   id: "microsoft",
@@ -45,18 +42,5 @@ export const microsoft: ProviderDefinition = {
     issuer: "https://login.microsoftonline.com/{tenantid}/v2.0",
     jwksUri: "https://login.microsoftonline.com/common/discovery/v2.0/keys",
   },
-  async fetchProfile(request) {
-    const claims = request.idTokenClaims;
-    if (claims !== undefined && claims.sub !== undefined) {
-      const profile = fromClaims(claims);
-      return profile === null ? null : { profile, raw: claims };
-    }
-    const info = asRecord(
-      await request.fetchJson(userInfoUrl(request, microsoft), {
-        accessToken: request.tokens.accessToken,
-      }),
-    );
-    const profile = info === null ? null : fromClaims(info);
-    return profile === null || info === null ? null : { profile, raw: info };
-  },
+  fetchProfile: (request) => idTokenOrUserInfoProfile(request, microsoft, fromClaims),
 };

@@ -3,7 +3,12 @@
  * before use, so a missing or odd field gives null rather than a crash or an "undefined"
  * name. Shared by the provider definitions beside this file.
  */
-import type { ProfileRequest, ProfileResult, SocialProfile } from "../provider.js";
+import type {
+  ProfileRequest,
+  ProfileResult,
+  ProviderFetchInit,
+  SocialProfile,
+} from "../provider.js";
 
 /** An object (not an array, not null), or null. */
 export function asRecord(value: unknown): Record<string, unknown> | null {
@@ -96,16 +101,36 @@ export function requireClientId(request: ProfileRequest, provider: string): stri
 }
 
 /**
- * The standard OpenID Connect claims (from an id token or a userinfo answer) as a
- * profile: `sub`, `email`, `email_verified`, `name`, `preferred_username`, `picture`.
- * For the providers whose `email_verified` is their own statement about the address.
+ * Everything of a profile but its id, read from the provider's user once its id was found
+ * usable. The part each provider states for itself: which fields hold what.
  */
-export function profileFromClaims(claims: Record<string, unknown>): SocialProfile | null {
-  const id = idOf(claims.sub);
-  if (id === null) return null;
+export type ProfileMapping = (
+  user: Record<string, unknown>,
+  id: string,
+) => Omit<SocialProfile, "id">;
+
+/**
+ * The user as a profile, the user itself kept as the raw data; null when there is no
+ * user or its `idField` holds no usable id.
+ */
+function profileResult(
+  user: Record<string, unknown> | null,
+  idField: string,
+  mapping: ProfileMapping,
+): ProfileResult | null {
+  const id = idOf(user?.[idField]);
+  if (user === null || id === null) return null;
+  return { profile: { id, ...mapping(user, id) }, raw: user };
+}
+
+/**
+ * The standard OpenID Connect claims (from an id token or a userinfo answer): `email`,
+ * `email_verified`, `name`, `preferred_username`, `picture`. For the providers whose
+ * `email_verified` is their own statement about the address.
+ */
+const standardClaims: ProfileMapping = (claims, id) => {
   const email = text(claims.email);
   return {
-    id,
     email,
     emailVerified: email !== null && isTrue(claims.email_verified),
     name: nameOf(
@@ -120,18 +145,79 @@ export function profileFromClaims(claims: Record<string, unknown>): SocialProfil
     ),
     image: imageUrl(claims.picture),
   };
+};
+
+/** A path into a JSON answer: object keys, and array indexes. */
+export type AnswerPath = readonly (string | number)[];
+
+/** The object at `path` inside `value`, or null when anything on the way is missing. */
+function recordAt(value: unknown, path: AnswerPath): Record<string, unknown> | null {
+  let current = value;
+  for (const step of path) {
+    if (typeof step === "number") {
+      current = Array.isArray(current) ? current[step] : undefined;
+    } else {
+      current = asRecord(current)?.[step];
+    }
+  }
+  return asRecord(current);
 }
 
-/** Reads an OpenID Connect userinfo endpoint and maps its standard claims. */
-export async function userInfoProfile(
+/** How a provider's user-info endpoint is asked, and how its user becomes a profile. */
+export interface UserInfoReading {
+  /** Query parameters the endpoint wants, most often which fields to answer. */
+  query?: Record<string, string>;
+  /**
+   * The request, for an API that wants more than a GET with the bearer token; asked for
+   * once the URL is known, so a missing endpoint is reported before a missing client id.
+   */
+  init?: () => ProviderFetchInit;
+  /** Where the user sits in the answer (`["data", 0]`: first of `data`); else the answer. */
+  userAt?: AnswerPath;
+  /** The field holding the user's id; `id` unless said. */
+  idField?: string;
+  profile: ProfileMapping;
+}
+
+/**
+ * Fetches the user from the user-info endpoint (after overrides) and maps it; null when
+ * the answer holds no user with a usable id.
+ */
+export async function readUserProfile(
   request: ProfileRequest,
   definition: { userInfoEndpoint?: string },
+  reading: UserInfoReading,
 ): Promise<ProfileResult | null> {
-  const info = asRecord(
-    await request.fetchJson(userInfoUrl(request, definition), {
-      accessToken: request.tokens.accessToken,
-    }),
-  );
-  const profile = info === null ? null : profileFromClaims(info);
-  return profile === null || info === null ? null : { profile, raw: info };
+  const endpoint = userInfoUrl(request, definition);
+  // Only when asked: parsing and printing the URL again could change its spelling.
+  const url = reading.query === undefined ? endpoint : withQuery(endpoint, reading.query);
+  const init = reading.init?.() ?? { accessToken: request.tokens.accessToken };
+  const user = recordAt(await request.fetchJson(url, init), reading.userAt ?? []);
+  return profileResult(user, reading.idField ?? "id", reading.profile);
+}
+
+/** Reads an OpenID Connect userinfo endpoint and maps its claims (the standard ones by default). */
+export function userInfoProfile(
+  request: ProfileRequest,
+  definition: { userInfoEndpoint?: string },
+  mapping: ProfileMapping = standardClaims,
+): Promise<ProfileResult | null> {
+  return readUserProfile(request, definition, { idField: "sub", profile: mapping });
+}
+
+/**
+ * The verified id token's claims when the provider sent an id token with a subject, else
+ * the userinfo endpoint's answer, both mapped alike: for the providers whose id token
+ * carries the whole profile.
+ */
+export async function idTokenOrUserInfoProfile(
+  request: ProfileRequest,
+  definition: { userInfoEndpoint?: string },
+  mapping: ProfileMapping = standardClaims,
+): Promise<ProfileResult | null> {
+  const claims = request.idTokenClaims;
+  if (claims !== undefined && claims.sub !== undefined) {
+    return profileResult(claims, "sub", mapping);
+  }
+  return userInfoProfile(request, definition, mapping);
 }

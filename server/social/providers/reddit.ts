@@ -5,7 +5,7 @@
  * carry HTML-escaped ampersands.
  */
 import type { ProviderDefinition } from "../provider.js";
-import { asRecord, idOf, imageUrl, nameOf, text, userInfoUrl } from "./read.js";
+import { imageUrl, nameOf, readUserProfile, text } from "./read.js";
 
 const USER_AGENT = "server:authd:v1 (social sign-in)";
 
@@ -27,26 +27,19 @@ export const reddit: ProviderDefinition = {
   // Reddit's documented parameter: a temporary grant, no refresh token.
   authorizationParams: { duration: "temporary" },
   tokenRequestHeaders: { "User-Agent": USER_AGENT },
-  async fetchProfile(request) {
-    const user = asRecord(
-      await request.fetchJson(userInfoUrl(request, reddit), {
+  fetchProfile: (request) =>
+    readUserProfile(request, reddit, {
+      init: () => ({
         accessToken: request.tokens.accessToken,
         headers: { "User-Agent": USER_AGENT },
       }),
-    );
-    const id = idOf(user?.id);
-    if (user === null || id === null) return null;
-    return {
-      profile: {
-        id,
+      profile: (user, id) => ({
         email: null,
         emailVerified: false,
         name: nameOf([user.name], null, id),
         image:
           imageUrl(unescapeAmpersands(user.snoovatar_img)) ??
           imageUrl(unescapeAmpersands(user.icon_img)),
-      },
-      raw: user,
-    };
-  },
+      }),
+    }),
 };

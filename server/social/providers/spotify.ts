@@ -4,7 +4,7 @@
  * is kept.
  */
 import type { ProviderDefinition } from "../provider.js";
-import { asRecord, idOf, imageUrl, nameOf, text, userInfoUrl } from "./read.js";
+import { asRecord, imageUrl, nameOf, readUserProfile, text } from "./read.js";
 
 function widestImage(images: unknown): string | null {
   if (!Array.isArray(images)) return null;
@@ -28,24 +28,16 @@ export const spotify: ProviderDefinition = {
   scopes: ["user-read-email"],
   pkce: true,
   tokenEndpointAuth: "client_secret_basic",
-  async fetchProfile(request) {
-    const user = asRecord(
-      await request.fetchJson(userInfoUrl(request, spotify), {
-        accessToken: request.tokens.accessToken,
-      }),
-    );
-    const id = idOf(user?.id);
-    if (user === null || id === null) return null;
-    const email = text(user.email);
-    return {
-      profile: {
-        id,
-        email,
-        emailVerified: false,
-        name: nameOf([user.display_name], email, id),
-        image: widestImage(user.images),
+  fetchProfile: (request) =>
+    readUserProfile(request, spotify, {
+      profile: (user, id) => {
+        const email = text(user.email);
+        return {
+          email,
+          emailVerified: false,
+          name: nameOf([user.display_name], email, id),
+          image: widestImage(user.images),
+        };
       },
-      raw: user,
-    };
-  },
+    }),
 };

@@ -4,7 +4,7 @@
  * listed in `fields`. It shares no email address.
  */
 import type { ProviderDefinition } from "../provider.js";
-import { asRecord, idOf, imageUrl, nameOf, userInfoUrl, withQuery } from "./read.js";
+import { imageUrl, nameOf, readUserProfile } from "./read.js";
 
 export const tiktok: ProviderDefinition = {
   id: "tiktok",
@@ -19,26 +19,17 @@ export const tiktok: ProviderDefinition = {
   pkce: false,
   tokenEndpointAuth: "client_secret_post",
   clientIdParameter: "client_key",
-  async fetchProfile(request) {
-    const url = withQuery(userInfoUrl(request, tiktok), {
-      fields: "open_id,union_id,avatar_url,display_name",
-    });
-    const answer = asRecord(
-      await request.fetchJson(url, { accessToken: request.tokens.accessToken }),
-    );
-    const user = asRecord(asRecord(answer?.data)?.user);
-    // open_id is the user's id within this app (union_id spans one developer's apps).
-    const id = idOf(user?.open_id);
-    if (user === null || id === null) return null;
-    return {
-      profile: {
-        id,
+  fetchProfile: (request) =>
+    readUserProfile(request, tiktok, {
+      query: { fields: "open_id,union_id,avatar_url,display_name" },
+      userAt: ["data", "user"],
+      // open_id is the user's id within this app (union_id spans one developer's apps).
+      idField: "open_id",
+      profile: (user, id) => ({
         email: null,
         emailVerified: false,
         name: nameOf([user.display_name], null, id),
         image: imageUrl(user.avatar_url),
-      },
-      raw: user,
-    };
-  },
+      }),
+    }),
 };

@@ -5,7 +5,7 @@
  * against its key set.
  */
 import type { ProviderDefinition } from "../provider.js";
-import { asRecord, idOf, imageUrl, nameOf, requireClientId, text, userInfoUrl } from "./read.js";
+import { imageUrl, nameOf, readUserProfile, requireClientId, text } from "./read.js";
 
 export const twitch: ProviderDefinition = {
   id: "twitch",
@@ -18,27 +18,22 @@ export const twitch: ProviderDefinition = {
   pkce: false,
   tokenEndpointAuth: "client_secret_post",
   idToken: { issuer: "https://id.twitch.tv/oauth2", jwksUri: "https://id.twitch.tv/oauth2/keys" },
-  async fetchProfile(request) {
-    const answer = asRecord(
-      await request.fetchJson(userInfoUrl(request, twitch), {
+  fetchProfile: (request) =>
+    readUserProfile(request, twitch, {
+      init: () => ({
         accessToken: request.tokens.accessToken,
         headers: { "Client-Id": requireClientId(request, "twitch") },
       }),
-    );
-    // Without ids in the query, Helix answers the token's own user, alone in `data`.
-    const user = Array.isArray(answer?.data) ? asRecord(answer.data[0]) : null;
-    const id = idOf(user?.id);
-    if (user === null || id === null) return null;
-    const email = text(user.email);
-    return {
-      profile: {
-        id,
-        email,
-        emailVerified: email !== null,
-        name: nameOf([user.display_name, user.login], email, id),
-        image: imageUrl(user.profile_image_url),
+      // Without ids in the query, Helix answers the token's own user, alone in `data`.
+      userAt: ["data", 0],
+      profile: (user, id) => {
+        const email = text(user.email);
+        return {
+          email,
+          emailVerified: email !== null,
+          name: nameOf([user.display_name, user.login], email, id),
+          image: imageUrl(user.profile_image_url),
+        };
       },
-      raw: user,
-    };
-  },
+    }),
 };

@@ -3,7 +3,7 @@
  * returns no email address with these scopes, so the profile has none.
  */
 import type { ProviderDefinition } from "../provider.js";
-import { asRecord, idOf, imageUrl, nameOf, userInfoUrl, withQuery } from "./read.js";
+import { imageUrl, nameOf, readUserProfile } from "./read.js";
 
 export const twitter: ProviderDefinition = {
   id: "twitter",
@@ -16,23 +16,15 @@ export const twitter: ProviderDefinition = {
   pkce: true,
   // X documents HTTP Basic authentication for confidential clients.
   tokenEndpointAuth: "client_secret_basic",
-  async fetchProfile(request) {
-    const url = withQuery(userInfoUrl(request, twitter), { "user.fields": "profile_image_url" });
-    const answer = asRecord(
-      await request.fetchJson(url, { accessToken: request.tokens.accessToken }),
-    );
-    const user = asRecord(answer?.data);
-    const id = idOf(user?.id);
-    if (user === null || id === null) return null;
-    return {
-      profile: {
-        id,
+  fetchProfile: (request) =>
+    readUserProfile(request, twitter, {
+      query: { "user.fields": "profile_image_url" },
+      userAt: ["data"],
+      profile: (user, id) => ({
         email: null,
         emailVerified: false,
         name: nameOf([user.name, user.username], null, id),
         image: imageUrl(user.profile_image_url),
-      },
-      raw: user,
-    };
-  },
+      }),
+    }),
 };

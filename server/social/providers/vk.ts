@@ -5,16 +5,7 @@
  * does not say whether the address was verified, so it is treated as not.
  */
 import type { ProviderDefinition } from "../provider.js";
-import {
-  asRecord,
-  fullName,
-  idOf,
-  imageUrl,
-  nameOf,
-  requireClientId,
-  text,
-  userInfoUrl,
-} from "./read.js";
+import { fullName, imageUrl, nameOf, readUserProfile, requireClientId, text } from "./read.js";
 
 export const vk: ProviderDefinition = {
   id: "vk",
@@ -26,29 +17,25 @@ export const vk: ProviderDefinition = {
   pkce: true,
   tokenEndpointAuth: "client_secret_post",
   callbackTokenParams: ["device_id", "state"],
-  async fetchProfile(request) {
-    const answer = asRecord(
-      await request.fetchJson(userInfoUrl(request, vk), {
+  fetchProfile: (request) =>
+    readUserProfile(request, vk, {
+      init: () => ({
         method: "POST",
         form: {
           client_id: requireClientId(request, "vk"),
           access_token: request.tokens.accessToken,
         },
       }),
-    );
-    const user = asRecord(answer?.user);
-    const id = idOf(user?.user_id);
-    if (user === null || id === null) return null;
-    const email = text(user.email);
-    return {
-      profile: {
-        id,
-        email,
-        emailVerified: false,
-        name: nameOf([fullName(user.first_name, user.last_name)], email, id),
-        image: imageUrl(user.avatar),
+      userAt: ["user"],
+      idField: "user_id",
+      profile: (user, id) => {
+        const email = text(user.email);
+        return {
+          email,
+          emailVerified: false,
+          name: nameOf([fullName(user.first_name, user.last_name)], email, id),
+          image: imageUrl(user.avatar),
+        };
       },
-      raw: user,
-    };
-  },
+    }),
 };

@@ -5,7 +5,7 @@
  * `user:read`.
  */
 import type { ProviderDefinition } from "../provider.js";
-import { asRecord, fullName, idOf, imageUrl, nameOf, text, userInfoUrl } from "./read.js";
+import { fullName, imageUrl, nameOf, readUserProfile, text } from "./read.js";
 
 export const zoom: ProviderDefinition = {
   id: "zoom",
@@ -16,24 +16,16 @@ export const zoom: ProviderDefinition = {
   scopes: ["user:read:user"],
   pkce: true,
   tokenEndpointAuth: "client_secret_basic",
-  async fetchProfile(request) {
-    const user = asRecord(
-      await request.fetchJson(userInfoUrl(request, zoom), {
-        accessToken: request.tokens.accessToken,
-      }),
-    );
-    const id = idOf(user?.id);
-    if (user === null || id === null) return null;
-    const email = text(user.email);
-    return {
-      profile: {
-        id,
-        email,
-        emailVerified: email !== null && user.verified === 1,
-        name: nameOf([user.display_name, fullName(user.first_name, user.last_name)], email, id),
-        image: imageUrl(user.pic_url),
+  fetchProfile: (request) =>
+    readUserProfile(request, zoom, {
+      profile: (user, id) => {
+        const email = text(user.email);
+        return {
+          email,
+          emailVerified: email !== null && user.verified === 1,
+          name: nameOf([user.display_name, fullName(user.first_name, user.last_name)], email, id),
+          image: imageUrl(user.pic_url),
+        };
       },
-      raw: user,
-    };
-  },
+    }),
 };
