@@ -122,7 +122,10 @@ export function createProviderFetch(limits: RequestLimits): ProviderFetch {
     const headers: Record<string, string> = { ...init.headers };
     if (init.accessToken) headers.authorization = `Bearer ${init.accessToken}`;
     let body: string | undefined;
-    if (init.body !== undefined) {
+    if (init.form !== undefined) {
+      headers["content-type"] = "application/x-www-form-urlencoded";
+      body = new URLSearchParams(init.form).toString();
+    } else if (init.body !== undefined) {
       headers["content-type"] = "application/json";
       body = JSON.stringify(init.body);
     }
