@@ -87,12 +87,16 @@ export async function requestJson(
   init: { method: "GET" | "POST"; headers: Record<string, string>; body?: string },
   limits: Pick<RequestLimits, "timeoutMs" | "maxBytes">,
 ): Promise<JsonAnswer> {
+  // A caller's header replaces the default of the same name in any case: as two object
+  // keys ("accept" and "Accept") fetch would send both values joined.
+  const headers = new Headers({ accept: "application/json", "user-agent": USER_AGENT });
+  for (const [name, value] of Object.entries(init.headers)) headers.set(name, value);
   let response: Response;
   let body: Buffer;
   try {
     response = await fetch(url, {
       method: init.method,
-      headers: { accept: "application/json", "user-agent": USER_AGENT, ...init.headers },
+      headers,
       body: init.body,
       redirect: "manual",
       signal: AbortSignal.timeout(limits.timeoutMs),

@@ -6,6 +6,7 @@
  */
 import type { Sql } from "../db/connection.js";
 import { AuthError } from "../errors.js";
+import type { LogSink } from "../logger.js";
 import type { UserRow } from "../users/queries.js";
 import type { SocialContext } from "./context.js";
 import { checkedProfile } from "./flow.js";
@@ -22,10 +23,15 @@ const REFUSALS: Record<Refusal, () => AuthError> = {
   BANNED_USER: () => new AuthError("BANNED_USER"),
 };
 
-async function verified(social: SocialContext, provider: ResolvedProvider, idToken: IdTokenInput) {
+async function verified(
+  social: SocialContext,
+  provider: ResolvedProvider,
+  idToken: IdTokenInput,
+  logger: LogSink,
+) {
   const { profile, tokens } = social.verifyIdToken
     ? await social.verifyIdToken(provider, idToken)
-    : await verifyPostedIdToken(social, provider, idToken);
+    : await verifyPostedIdToken(social, provider, idToken, logger);
   const checked = checkedProfile(profile);
   if (!checked) throw new AuthError("USER_EMAIL_NOT_FOUND");
   return { profile: checked, tokens };
@@ -37,9 +43,9 @@ export async function signInWithIdToken(
   sql: Sql,
   provider: ResolvedProvider,
   idToken: IdTokenInput,
-  options: { requestSignUp: boolean },
+  options: { requestSignUp: boolean; logger: LogSink },
 ): Promise<UserRow> {
-  const { profile, tokens } = await verified(social, provider, idToken);
+  const { profile, tokens } = await verified(social, provider, idToken, options.logger);
   const outcome = await signInWithProfile(sql, social.config, social.cipher, {
     providerId: provider.id,
     profile,
@@ -58,8 +64,9 @@ export async function linkWithIdToken(
   provider: ResolvedProvider,
   idToken: IdTokenInput,
   userId: string,
+  logger: LogSink,
 ): Promise<void> {
-  const { profile, tokens } = await verified(social, provider, idToken);
+  const { profile, tokens } = await verified(social, provider, idToken, logger);
   const outcome = await linkProfile(sql, social.config, social.cipher, {
     providerId: provider.id,
     profile,

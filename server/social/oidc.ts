@@ -4,12 +4,21 @@
  * providers configured by `issuer` or by their three endpoints.
  */
 import { AuthError } from "../errors.js";
+import type { LogSink } from "../logger.js";
 import type { DiscoveredIssuer, SocialContext } from "./context.js";
 import { boundedFetch, ProviderRequestError } from "./fetch.js";
+import { IdTokenError } from "./id-token.js";
 import type { IdTokenInput, ResolvedProvider } from "./ports.js";
 import type { ProfileRequest, ProfileResult, ProviderTokens, SocialProfile } from "./provider.js";
 
 const DISCOVERY_LIFETIME_MS = 3600_000;
+/** Provider clocks drift; a minute is what OpenID Connect clients commonly allow. */
+const CALLBACK_CLOCK_TOLERANCE_SECONDS = 60;
+/**
+ * A posted token comes from the client, not straight from the token endpoint: its own
+ * times get only the verifier's few seconds.
+ */
+const POSTED_CLOCK_TOLERANCE_SECONDS = 5;
 
 // Loaded on first use: most requests never discover an issuer or check an id token.
 const loadOpenIdClient = () => import("openid-client");
@@ -102,7 +111,13 @@ export function discovered(
 export function verifiedIdTokenClaims(
   social: SocialContext,
   idToken: string,
-  expected: { issuers: string[]; jwksUri: string; audience: string; nonce?: string },
+  expected: {
+    issuers: string[];
+    jwksUri: string;
+    audience: string;
+    nonce?: string;
+    clockToleranceSeconds?: number;
+  },
 ): Promise<Record<string, unknown>> {
   return social.idTokens.verify({
     token: idToken,
@@ -110,27 +125,37 @@ export function verifiedIdTokenClaims(
     issuer: expected.issuers,
     audience: expected.audience,
     nonce: expected.nonce,
-    // Provider clocks drift; a minute is what OpenID Connect clients commonly allow.
-    clockToleranceSeconds: 60,
+    clockToleranceSeconds: expected.clockToleranceSeconds ?? CALLBACK_CLOCK_TOLERANCE_SECONDS,
   });
 }
 
 /**
  * An id token a client got from the provider itself (sign-in/social, link-social):
  * verified like the callback's, then read into a profile by the provider's own rules
- * (which prefer the token's claims to its userinfo endpoint).
+ * (which prefer the token's claims to its userinfo endpoint). A failed step is logged
+ * with its reason, as the callback's are, since the answer only says INVALID_TOKEN.
  */
 export async function verifyPostedIdToken(
   social: SocialContext,
   provider: ResolvedProvider,
   input: IdTokenInput,
+  logger: LogSink,
 ): Promise<{ profile: SocialProfile; tokens: ProviderTokens }> {
   if (!provider.idToken) throw new AuthError("ID_TOKEN_NOT_SUPPORTED");
-  const claims = await verifiedIdTokenClaims(social, input.token, {
-    ...provider.idToken,
-    audience: provider.clientId,
-    nonce: input.nonce,
-  });
+  const log = (step: string, reason: string) =>
+    logger.warn({ provider: provider.id, step, reason }, `social sign-in: ${step} failed`);
+  let claims: Record<string, unknown>;
+  try {
+    claims = await verifiedIdTokenClaims(social, input.token, {
+      ...provider.idToken,
+      audience: provider.clientId,
+      nonce: input.nonce,
+      clockToleranceSeconds: POSTED_CLOCK_TOLERANCE_SECONDS,
+    });
+  } catch (error) {
+    if (error instanceof IdTokenError) log("id token check", error.reason);
+    throw error;
+  }
   const tokens: ProviderTokens = {
     accessToken: input.accessToken ?? "",
     refreshToken: input.refreshToken,
@@ -146,7 +171,8 @@ export async function verifyPostedIdToken(
       fetchJson: social.fetchJson,
       clientId: provider.clientId,
     });
-  } catch {
+  } catch (error) {
+    log("profile", (error as Error).message);
     throw new AuthError("FAILED_TO_GET_USER_INFO");
   }
   if (!result?.profile.id) throw new AuthError("FAILED_TO_GET_USER_INFO");
@@ -159,12 +185,13 @@ function text(value: unknown): string | undefined {
 
 /**
  * The standard claims as a profile: the id token's, completed (and overridden) by the
- * userinfo endpoint's; a userinfo answer about another subject is refused.
+ * userinfo endpoint's; a userinfo answer about another subject is refused. Without an
+ * access token (an id token posted alone) userinfo cannot answer, so the claims suffice.
  */
 export async function readStandardProfile(request: ProfileRequest): Promise<ProfileResult | null> {
   const claims = request.idTokenClaims ?? {};
   let userInfo: Record<string, unknown> = {};
-  if (request.endpoints.userInfoEndpoint) {
+  if (request.endpoints.userInfoEndpoint && request.tokens.accessToken) {
     const answer = await request.fetchJson(request.endpoints.userInfoEndpoint, {
       accessToken: request.tokens.accessToken,
     });

@@ -66,6 +66,7 @@ export function socialRoutes(context: AuthContext) {
           // The id-token branch: social.verifyIdToken checks the token.
           const user = await signInWithIdToken(social, context.sql, provider, body.idToken, {
             requestSignUp: body.requestSignUp === true,
+            logger: request.log,
           });
           const { token } = await issueSession(context, request, reply, user);
           return { redirect: false, token, user: userResponse(user) };
@@ -103,7 +104,7 @@ export function socialRoutes(context: AuthContext) {
         const provider = await providerOr404(body.provider);
         if (body.idToken) {
           // The id-token branch, as in sign-in/social.
-          await linkWithIdToken(social, context.sql, provider, body.idToken, user.id);
+          await linkWithIdToken(social, context.sql, provider, body.idToken, user.id, request.log);
           return { url: "", redirect: false, status: true };
         }
         const { url, state } = await beginAuthorization(context.sql, {
