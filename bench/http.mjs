@@ -7,9 +7,12 @@
  * - sign-in and sign-up vs the password-hashing limit: concurrent argon2id verifies
  *   per second at authd's parameters, measured here.
  * autocannon drives 50 connections over loopback; per-request log lines are off.
+ * http-social (socialScenario, at the end) times the two requests of a social sign-in
+ * beside a password sign-in.
  */
 import { spawn } from "node:child_process";
 import { writeFile } from "node:fs/promises";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { Algorithm, hash as argon2Hash, verify as argon2Verify } from "@node-rs/argon2";
@@ -136,7 +139,10 @@ function cookiesOf(response) {
 
 export const HTTP_COLUMNS = [
   { label: "measurement", value: (row) => row.name },
-  { label: "req/s", value: (row) => Math.round(row.requestsPerSecond) },
+  {
+    label: "req/s",
+    value: (row) => (row.requestsPerSecond == null ? "-" : Math.round(row.requestsPerSecond)),
+  },
   { label: "p50 ms", value: (row) => row.p50Ms },
   { label: "p99 ms", value: (row) => row.p99Ms },
   {
@@ -635,4 +641,337 @@ export function httpScenarios(tools) {
       },
     },
   ];
+}
+
+// ---------------------------------------------------------------------------------
+// Social sign-in: the authorization-code flow against a provider that answers at once.
+
+const SOCIAL_USERS = 200;
+const SOCIAL_CLIENT = { clientId: "bench-client", clientSecret: "bench-client-secret" };
+
+/**
+ * A provider in this process, on loopback: /token trades `code-<n>` for the access
+ * token `at-<n>`, /userinfo answers user n for that token. Nothing is checked beyond
+ * that, and nothing waits: what is measured is authd's side of the flow.
+ */
+async function startStubProvider() {
+  const counts = { token: 0, userinfo: 0 };
+  const send = (response, status, body) => {
+    const text = JSON.stringify(body);
+    response.writeHead(status, {
+      "content-type": "application/json",
+      "content-length": Buffer.byteLength(text),
+    });
+    response.end(text);
+  };
+  const server = http.createServer((request, response) => {
+    let body = "";
+    request.on("data", (chunk) => {
+      body += chunk;
+    });
+    request.on("end", () => {
+      const url = new URL(request.url ?? "/", "http://stub");
+      if (url.pathname === "/token" && request.method === "POST") {
+        counts.token += 1;
+        const code = new URLSearchParams(body).get("code") ?? "";
+        const n = /^code-(\d+)$/.exec(code)?.[1];
+        if (n === undefined) return send(response, 400, { error: "invalid_grant" });
+        return send(response, 200, {
+          access_token: `at-${n}`,
+          token_type: "Bearer",
+          expires_in: 3600,
+          scope: "openid email profile",
+        });
+      }
+      if (url.pathname === "/userinfo") {
+        counts.userinfo += 1;
+        const n = /^Bearer at-(\d+)$/.exec(request.headers.authorization ?? "")?.[1];
+        if (n === undefined) return send(response, 401, { error: "invalid_token" });
+        return send(response, 200, {
+          sub: `acme-${n}`,
+          email: `social-${n}@example.com`,
+          email_verified: true,
+          name: `Social ${n}`,
+        });
+      }
+      return send(response, 404, { error: "not_found" });
+    });
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    counts,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(resolve);
+      }),
+  };
+}
+
+/** One request on a keep-alive agent; answers status, headers and body text. */
+function request(agent, url, { method = "GET", headers = {}, body } = {}) {
+  return new Promise((resolve, reject) => {
+    const outgoing = http.request(url, { agent, method, headers }, (response) => {
+      let text = "";
+      response.setEncoding("utf8");
+      response.on("data", (chunk) => {
+        text += chunk;
+      });
+      response.on("end", () =>
+        resolve({ status: response.statusCode, headers: response.headers, text }),
+      );
+      response.on("error", reject);
+    });
+    outgoing.on("error", reject);
+    outgoing.end(body);
+  });
+}
+
+const nameValue = (setCookie = []) => setCookie.map((line) => line.split(";")[0]).join("; ");
+
+/**
+ * One whole social sign-in as a browser does it: sign-in/social (the state cookie and
+ * the provider URL), then the provider's redirect back to the callback with the code
+ * and the state, which must answer 302 with a session cookie.
+ */
+async function socialSignIn(agent, base, n) {
+  const started = performance.now();
+  const begin = await request(agent, `${base}/sign-in/social`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: ORIGIN },
+    body: JSON.stringify({ provider: "acme", callbackURL: "/", disableRedirect: true }),
+  });
+  if (begin.status !== 200) return { ok: false, why: `sign-in/social ${begin.status}` };
+  const state = new URL(JSON.parse(begin.text).url).searchParams.get("state");
+  const callbackStarted = performance.now();
+  const callback = await request(
+    agent,
+    `${base}/callback/acme?${new URLSearchParams({ code: `code-${n}`, state })}`,
+    { headers: { cookie: nameValue(begin.headers["set-cookie"]) } },
+  );
+  const finished = performance.now();
+  const location = callback.headers.location ?? "";
+  const session = (callback.headers["set-cookie"] ?? []).some((line) =>
+    /session_token=[^;]/.test(line),
+  );
+  if (callback.status !== 302 || location.includes("error=") || !session) {
+    return { ok: false, why: `callback ${callback.status} ${location}` };
+  }
+  return { ok: true, totalMs: finished - started, callbackMs: finished - callbackStarted };
+}
+
+function percentile(sorted, fraction) {
+  if (sorted.length === 0) return null;
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))];
+}
+
+/**
+ * `connections` browsers signing in one after another for `seconds`; each browser
+ * has its own users (no two sign-ins of one user at once).
+ */
+async function socialLoad(base, seconds, connections) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+  const totals = [];
+  const callbacks = [];
+  const failures = [];
+  const deadline = performance.now() + seconds * 1000;
+  const started = performance.now();
+  const ownCpu = process.cpuUsage();
+  await Promise.all(
+    Array.from({ length: connections }, async (_, browser) => {
+      for (let i = 0; performance.now() < deadline; i++) {
+        const n = browser + ((i * connections) % SOCIAL_USERS);
+        const outcome = await socialSignIn(agent, base, n % SOCIAL_USERS);
+        if (outcome.ok) {
+          totals.push(outcome.totalMs);
+          callbacks.push(outcome.callbackMs);
+        } else {
+          failures.push(outcome.why);
+        }
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  const { user, system } = process.cpuUsage(ownCpu);
+  agent.destroy();
+  totals.sort((a, b) => a - b);
+  callbacks.sort((a, b) => a - b);
+  const ms = (value) => (value === null ? null : Math.round(value * 10) / 10);
+  return {
+    signIns: totals.length,
+    requestsPerSecond: totals.length / elapsed,
+    p50Ms: ms(percentile(totals, 0.5)),
+    p99Ms: ms(percentile(totals, 0.99)),
+    callbackP50Ms: ms(percentile(callbacks, 0.5)),
+    callbackP99Ms: ms(percentile(callbacks, 0.99)),
+    // This process's share (the browsers and the stub provider): the same cores as authd.
+    benchCpuMicrosPerSignIn: totals.length === 0 ? null : (user + system) / totals.length,
+    failures,
+  };
+}
+
+/**
+ * `http-social`: authd's share of a social sign-in, beside a password sign-in measured
+ * the way http-accounts does, in alternating rounds on one server.
+ */
+export function socialScenario(tools) {
+  return {
+    name: "http-social",
+    kind: "http",
+    description:
+      "social sign-in (sign-in/social, then the callback with the state cookie: token and " +
+      "userinfo from an in-process stub provider that answers at once) by 50 concurrent " +
+      "browsers over 200 users, beside password sign-in (autocannon, 50 connections); " +
+      "3 alternating rounds of 4 s each, medians; then each for 3 s one at a time",
+    async run() {
+      const stub = await startStubProvider();
+      const { server, base } = await startAuthd(tools, "social", {
+        socialProviders: {
+          acme: {
+            ...SOCIAL_CLIENT,
+            authorizationEndpoint: `${stub.url}/authorize`,
+            tokenEndpoint: `${stub.url}/token`,
+            userInfoEndpoint: `${stub.url}/userinfo`,
+          },
+        },
+      });
+      try {
+        const email = "bench@example.com";
+        await json(`${base}/sign-up/email`, {
+          method: "POST",
+          headers: { "content-type": "application/json", origin: ORIGIN },
+          body: JSON.stringify({ name: "Bench", email, password: PASSWORD }),
+        });
+        // Each social user signs up once first: the rounds measure returning users.
+        tools.progress(`  warm-up: ${SOCIAL_USERS} first social sign-ins (sign-ups)`);
+        const warmAgent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+        for (let first = 0; first < SOCIAL_USERS; first += CONNECTIONS) {
+          const batch = Array.from({ length: CONNECTIONS }, (_, i) => first + i);
+          const outcomes = await Promise.all(batch.map((n) => socialSignIn(warmAgent, base, n)));
+          const failed = outcomes.find((outcome) => !outcome.ok);
+          if (failed) throw new Error(`warm-up sign-in failed: ${failed.why}`);
+        }
+        warmAgent.destroy();
+
+        // Server CPU from the start of a load until a second after it: requests still in
+        // flight at its end (argon2 on the thread pool) are charged to it, not to the next.
+        const cpu = async (work) => {
+          const before = await tools.readCpuMs(server.proc.child.pid);
+          const result = await work();
+          await new Promise((resolve) => setTimeout(resolve, 1000));
+          const after = await tools.readCpuMs(server.proc.child.pid);
+          return { result, cpuMs: before === null || after === null ? null : after - before };
+        };
+        const socialRounds = [];
+        const passwordRounds = [];
+        for (let round = 1; round <= 3; round++) {
+          tools.progress(`  round ${round}: social sign-in`);
+          const social = await cpu(() => socialLoad(base, 4, CONNECTIONS));
+          socialRounds.push({
+            ...social.result,
+            cpuMicrosPerRequest:
+              social.cpuMs === null ? null : (social.cpuMs * 1000) / social.result.signIns,
+          });
+          tools.progress(`  round ${round}: password sign-in`);
+          const password = await cpu(() =>
+            cannon({
+              url: `${base}/sign-in/email`,
+              method: "POST",
+              headers: { "content-type": "application/json", origin: ORIGIN },
+              body: JSON.stringify({ email, password: PASSWORD }),
+              duration: 4,
+            }),
+          );
+          // Per request sent: the ones cut off at the end were hashed too.
+          const sent = password.result.requests.sent;
+          passwordRounds.push({
+            ...summarize("password sign-in", password.result),
+            cpuMicrosPerRequest:
+              password.cpuMs === null || !sent ? null : (password.cpuMs * 1000) / sent,
+          });
+        }
+        // One browser at a time: the time a sign-in takes when nothing queues behind it.
+        tools.progress("  one at a time: social sign-in, then password sign-in");
+        const socialAlone = await socialLoad(base, 3, 1);
+        const passwordAlone = summarize(
+          "password sign-in, 1 connection",
+          await cannon({
+            url: `${base}/sign-in/email`,
+            method: "POST",
+            headers: { "content-type": "application/json", origin: ORIGIN },
+            body: JSON.stringify({ email, password: PASSWORD }),
+            connections: 1,
+            duration: 3,
+          }),
+        );
+        const medianOf = (values) =>
+          [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+        const pick = (rounds, key) => medianOf(rounds.map((round) => round[key]));
+        const failures = [...socialRounds, socialAlone].flatMap((round) => round.failures);
+        const socialRate = pick(socialRounds, "requestsPerSecond");
+        const passwordRate = pick(passwordRounds, "requestsPerSecond");
+        const memory = await tools.readMemory(server.proc.child.pid);
+        const rows = [
+          {
+            name: "social sign-in (sign-in/social + callback)",
+            requestsPerSecond: socialRate,
+            p50Ms: pick(socialRounds, "p50Ms"),
+            p99Ms: pick(socialRounds, "p99Ms"),
+            cpuMicrosPerRequest: pick(socialRounds, "cpuMicrosPerRequest"),
+            non2xx: failures.length,
+            ceiling: "password sign-in",
+            ratio: socialRate / passwordRate,
+          },
+          {
+            name: "  of which the callback",
+            p50Ms: pick(socialRounds, "callbackP50Ms"),
+            p99Ms: pick(socialRounds, "callbackP99Ms"),
+          },
+          {
+            name: "password sign-in (sign-in/email)",
+            requestsPerSecond: passwordRate,
+            p50Ms: pick(passwordRounds, "p50Ms"),
+            p99Ms: pick(passwordRounds, "p99Ms"),
+            cpuMicrosPerRequest: pick(passwordRounds, "cpuMicrosPerRequest"),
+            non2xx: passwordRounds.reduce((sum, round) => sum + round.non2xx, 0),
+          },
+        ];
+        rows.push(
+          {
+            name: "social sign-in, 1 browser",
+            requestsPerSecond: socialAlone.requestsPerSecond,
+            p50Ms: socialAlone.p50Ms,
+            p99Ms: socialAlone.p99Ms,
+            non2xx: socialAlone.failures.length,
+          },
+          {
+            name: "  of which the callback",
+            p50Ms: socialAlone.callbackP50Ms,
+            p99Ms: socialAlone.callbackP99Ms,
+          },
+          passwordAlone,
+        );
+        // Not a target: a row fails only when a sign-in did.
+        for (const row of rows) if (row.non2xx > 0) row.pass = false;
+        return {
+          runs: rows,
+          notes: {
+            connections: CONNECTIONS,
+            socialUsers: SOCIAL_USERS,
+            socialSignIns: socialRounds.reduce((sum, round) => sum + round.signIns, 0),
+            socialFailures: failures.slice(0, 5),
+            stubRequests: stub.counts,
+            benchCpuMicrosPerSocialSignIn: Math.round(
+              medianOf(socialRounds.map((round) => round.benchCpuMicrosPerSignIn)),
+            ),
+            peakRssMiB: memory?.peakRssKiB ? Math.round(memory.peakRssKiB / 102.4) / 10 : null,
+          },
+        };
+      } finally {
+        await tools.stopServe(server.proc);
+        await stub.close();
+      }
+    },
+  };
 }

@@ -28,7 +28,7 @@ import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
 
-import { HTTP_COLUMNS, httpScenarios } from "./http.mjs";
+import { HTTP_COLUMNS, httpScenarios, socialScenario } from "./http.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const AUTHD_BIN = path.join(ROOT, "dist/bin/authd.cjs");
@@ -708,22 +708,22 @@ SCENARIOS.push(
   seedScenario({ name: "seed-10k-users-prehashed", hashed: true }),
 );
 
-SCENARIOS.push(
-  ...httpScenarios({
-    root: ROOT,
-    baseEnv,
-    createDatabase,
-    tempDir,
-    runAuthdCommand,
-    startServe,
-    stopServe,
-    readMemory,
-    readCpuMs,
-    progress,
-    liveChildren,
-    connect: (url, options = {}) => postgres(url, { max: 4, onnotice: () => {}, ...options }),
-  }),
-);
+/** What the HTTP scenarios drive authd with. */
+const httpTools = {
+  root: ROOT,
+  baseEnv,
+  createDatabase,
+  tempDir,
+  runAuthdCommand,
+  startServe,
+  stopServe,
+  readMemory,
+  readCpuMs,
+  progress,
+  liveChildren,
+  connect: (url, options = {}) => postgres(url, { max: 4, onnotice: () => {}, ...options }),
+};
+SCENARIOS.push(...httpScenarios(httpTools), socialScenario(httpTools));
 
 const KINDS = {
   startup: { columns: STARTUP_COLUMNS, summarize: summarizeStartup },

@@ -1,13 +1,28 @@
 /**
- * `authd account list|unlink`: a user's linked accounts. The same
- * domain functions as `GET /list-accounts` and `POST /unlink-account`, acting as the
- * operator, with the same last-account rule (`--allow-last` overrides it).
+ * `authd account list|unlink`: a user's linked accounts, the password's and the social
+ * providers' (never their tokens). The same domain functions as `GET /list-accounts`
+ * and `POST /unlink-account`, acting as the operator, with the same last-account rule
+ * (`--allow-last` overrides it).
  */
 import type { Command } from "commander";
 import { listAccounts, unlinkAccount } from "../../server/accounts/accounts.js";
 import { resolveUser } from "../../server/admin/admin.js";
-import { didOrWould, emit, formatTable, type GlobalOptions } from "../output.js";
+import { UsageError } from "../exit-codes.js";
+import { didOrWould, emit, formatTable, type GlobalOptions, note } from "../output.js";
 import { withAdmin } from "../with-admin.js";
+
+/** csv and --fields columns: what the table shows, by field name. */
+const LIST_COLUMNS = ["id", "providerId", "accountId", "scopes", "createdAt"];
+
+/** The user named by the argument or by --user (the older spelling); not both, not neither. */
+function userSelector(argument: string | undefined, flag: string | undefined): string {
+  if (argument !== undefined && flag !== undefined && argument !== flag) {
+    throw new UsageError("name the user once: as the argument or with --user, not both");
+  }
+  const selector = argument ?? flag;
+  if (selector === undefined) throw new UsageError("missing required argument 'user'");
+  return selector;
+}
 
 interface UnlinkFlags {
   user: string;
@@ -20,16 +35,25 @@ export function registerAccount(program: Command): void {
   const account = program.command("account").description("linked accounts (sign-in methods)");
 
   account
-    .command("list")
-    .description("a user's linked accounts")
-    .requiredOption("--user <user>", "user id or email")
-    .action(async (flags: { user: string }, command: Command) => {
+    .command("list [user]")
+    .description("a user's linked accounts (user by id or email), oldest first")
+    .option("--user <user>", "the user (id or email), instead of the argument")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  $ authd account list ci@example.test
+  $ authd account list 4f3c... --json`,
+    )
+    .action(async (argument: string | undefined, flags: { user?: string }, command: Command) => {
       const globals = command.optsWithGlobals<GlobalOptions>();
+      const selector = userSelector(argument, flags.user);
       await withAdmin(globals, async (admin) => {
-        const user = await resolveUser(admin.deps.sql, flags.user);
+        const user = await resolveUser(admin.deps.sql, selector);
         const accounts = await listAccounts(admin.db.sql, user.id);
         emit({ items: accounts, nextCursor: null }, globals, {
-          human: () =>
+          columns: LIST_COLUMNS,
+          human: () => {
             process.stdout.write(
               `${formatTable(
                 ["ID", "PROVIDER", "ACCOUNT ID", "SCOPES", "CREATED"],
@@ -41,7 +65,9 @@ export function registerAccount(program: Command): void {
                   row.createdAt.toISOString(),
                 ]),
               )}\n`,
-            ),
+            );
+            note(`${accounts.length} account(s) of ${user.email}.`);
+          },
         });
       });
     });

@@ -11,6 +11,8 @@ import {
   isLoopbackHost,
   socialCredentialProblems,
 } from "../../server/config-safety.js";
+import { providerSourceProblems } from "../../server/social/config-check.js";
+import { BUILT_IN_PROVIDERS } from "../../server/social/providers/index.js";
 import type { Check } from "./doctor-check.js";
 
 export function checkSecret(loaded: LoadedConfig): Check {
@@ -139,20 +141,25 @@ export function checkCookies(loaded: LoadedConfig): Check {
   );
 }
 
-/** Every social provider needs a real clientId and clientSecret. */
+/**
+ * Every social provider needs a real clientId and clientSecret, and a source of
+ * endpoints (built in, an issuer, or all three endpoints), which `serve` demands too.
+ */
 export function checkSocialProviders(loaded: LoadedConfig): Check {
   const providers = socialCredentialProblems(loaded.config);
   if (providers.length === 0) {
     return { name: "social", status: "ok", detail: "no social providers configured" };
   }
   const faulty = providers.filter((provider) => provider.problems.length > 0);
-  if (faulty.length > 0) {
+  const sources = providerSourceProblems(loaded.config, BUILT_IN_PROVIDERS);
+  if (faulty.length > 0 || sources.length > 0) {
     return {
       name: "social",
       status: "fail",
-      detail: faulty
-        .map((provider) => `${provider.provider}: ${provider.problems.join(", ")}`)
-        .join("; "),
+      detail: [
+        ...faulty.map((provider) => `${provider.provider}: ${provider.problems.join(", ")}`),
+        ...sources,
+      ].join("; "),
     };
   }
   return {

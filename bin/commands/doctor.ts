@@ -1,9 +1,11 @@
 /**
  * `authd doctor`: the effective configuration (secrets redacted) and one line per check
  * of what authd needs to run: Node.js, configuration, secret, database, schema, clock
- * skew, mail, base URL, trusted origins, cookie security, social provider credentials.
- * Exit 0 when nothing failed, else the code of the most telling failure. The checks
- * live in doctor-services.ts (database, schema, clock, mail) and doctor-settings.ts.
+ * skew, mail, base URL, trusted origins, cookie security, social provider credentials,
+ * and one `social.<id>` line per provider saying whether it answers from here (a warning
+ * at worst). Exit 0 when nothing failed, else the code of the most telling failure. The
+ * checks live in doctor-services.ts (database, schema, clock, mail), doctor-settings.ts
+ * and doctor-social.ts.
  */
 import type { Command } from "commander";
 import { ConfigError, type LoadedConfig, loadConfig, redactConfig } from "../../server/config.js";
@@ -19,6 +21,7 @@ import {
   checkTrustedOrigins,
   socialCheckFromProblems,
 } from "./doctor-settings.js";
+import { checkProviderReachability } from "./doctor-social.js";
 
 /** package.json "engines": the oldest Node.js authd supports. */
 const MINIMUM_NODE = { major: 20, minor: 19 } as const;
@@ -135,7 +138,11 @@ export async function runDoctor(globals: GlobalOptions): Promise<DoctorReport> {
       .join("; "),
   });
   checks.push(checkSecret(loaded));
-  const [database, mail] = await Promise.all([checkDatabase(loaded), checkMail(loaded)]);
+  const [database, mail, providers] = await Promise.all([
+    checkDatabase(loaded),
+    checkMail(loaded),
+    checkProviderReachability(loaded),
+  ]);
   checks.push(
     ...database.checks,
     mail,
@@ -143,6 +150,7 @@ export async function runDoctor(globals: GlobalOptions): Promise<DoctorReport> {
     checkTrustedOrigins(loaded),
     checkCookies(loaded),
     checkSocialProviders(loaded),
+    ...providers,
   );
 
   const scrub = scrubber(loaded);
@@ -212,7 +220,7 @@ export function registerDoctor(program: Command): void {
   program
     .command("doctor")
     .description(
-      "check the configuration, database, schema, clock, mail, origins, cookies and social providers; print the effective config",
+      "check the configuration, database, schema, clock, mail, origins, cookies and social providers (and whether each answers); print the effective config",
     )
     .action(async (_flags: unknown, command: Command) => {
       const globals = command.optsWithGlobals<GlobalOptions>();

@@ -4,20 +4,18 @@
  */
 import { configSchema } from "../../server/config.js";
 import { UsageError } from "../exit-codes.js";
+import { askProviders, checkProviders, type SocialProviderAnswer } from "./init-social.js";
 
 export const DEFAULT_BASE_URL = "http://localhost:3000";
 /** The schema's default sender, written out so operators see where to change it. */
 export const DEFAULT_MAIL_FROM = "authd <no-reply@localhost>";
-/** Offered in the interactive checklist; --social accepts any valid id. */
-const SUGGESTED_PROVIDERS = ["github", "google", "discord", "microsoft", "apple", "gitlab"];
-const PROVIDER_ID = /^[a-z0-9][a-z0-9_-]*$/;
 
 export type ConfigFormat = "ts" | "json";
 
 export interface InitFlags {
   baseUrl: string;
   databaseUrl?: string;
-  social: string[];
+  social: SocialProviderAnswer[];
   organizations: boolean;
   smtpUrl?: string;
   mailFrom?: string;
@@ -32,7 +30,7 @@ export interface InitAnswers {
   baseURL: string;
   /** Absent: embedded PGlite. */
   databaseUrl?: string;
-  socialProviders: string[];
+  socialProviders: SocialProviderAnswer[];
   organizations: boolean;
   /** Absent: the outbox folder. */
   smtpUrl?: string;
@@ -65,36 +63,6 @@ function checkMailFrom(value: string): string | undefined {
   return undefined;
 }
 
-/** The prefix of a provider's variables in .env: `my-app` -> `MY_APP`. */
-export function providerEnvPrefix(id: string): string {
-  return id.toUpperCase().replaceAll("-", "_");
-}
-
-function checkProviderIds(ids: string[]): string | undefined {
-  const invalid = ids.find((id) => !PROVIDER_ID.test(id));
-  if (invalid !== undefined) {
-    return `${JSON.stringify(invalid)} is not a provider id (lower-case letters, digits, - and _)`;
-  }
-  const prefixes = new Map<string, string>();
-  for (const id of ids) {
-    const other = prefixes.get(providerEnvPrefix(id));
-    if (other !== undefined && other !== id) {
-      return `${JSON.stringify(other)} and ${JSON.stringify(id)} would share the variables ${providerEnvPrefix(id)}_CLIENT_ID/_CLIENT_SECRET`;
-    }
-    prefixes.set(providerEnvPrefix(id), id);
-  }
-  return undefined;
-}
-
-/** `--social github,google` (repeatable): ids in order, without blanks or repeats. */
-export function parseProviderList(value: string, previous: string[]): string[] {
-  const ids = value
-    .split(",")
-    .map((id) => id.trim())
-    .filter((id) => id !== "");
-  return [...new Set([...previous, ...ids])];
-}
-
 /** Every answer checked again, whatever its origin; the message names the flag. */
 export function validateAnswers(answers: InitAnswers): void {
   const problems: Array<[string, string | undefined]> = [
@@ -103,7 +71,7 @@ export function validateAnswers(answers: InitAnswers): void {
       "--database-url",
       answers.databaseUrl === undefined ? undefined : checkDatabaseUrl(answers.databaseUrl),
     ],
-    ["--social", checkProviderIds(answers.socialProviders)],
+    ["--social", checkProviders(answers.socialProviders)],
     ["--smtp-url", answers.smtpUrl === undefined ? undefined : checkSmtpUrl(answers.smtpUrl)],
     ["--mail-from", checkMailFrom(answers.mailFrom)],
   ];
@@ -125,7 +93,7 @@ export function answersFromFlags(flags: InitFlags): InitAnswers {
 
 /** The questions, each defaulting to the flag's value. */
 export async function askAnswers(defaults: InitAnswers): Promise<InitAnswers> {
-  const { checkbox, confirm, input, select } = await import("@inquirer/prompts");
+  const { confirm, input, select } = await import("@inquirer/prompts");
   const orTrue = (check: (value: string) => string | undefined) => (value: string) =>
     check(value.trim()) ?? true;
 
@@ -150,14 +118,7 @@ export async function askAnswers(defaults: InitAnswers): Promise<InitAnswers> {
           validate: orTrue(checkDatabaseUrl),
         })
       : undefined;
-  const socialProviders = await checkbox({
-    message: "Social sign-in providers",
-    choices: [...new Set([...SUGGESTED_PROVIDERS, ...defaults.socialProviders])].map((id) => ({
-      name: id,
-      value: id,
-      checked: defaults.socialProviders.includes(id),
-    })),
-  });
+  const socialProviders = await askProviders(defaults.socialProviders);
   const organizations = await confirm({
     message: "Enable organizations (members, roles, invitations)?",
     default: defaults.organizations,

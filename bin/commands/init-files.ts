@@ -9,7 +9,8 @@ import path from "node:path";
 import { CONFIG_FILE_NAMES } from "../../server/config.js";
 import { packageRoot } from "../../server/db/migrations.js";
 import { FileExistsError, UsageError } from "../exit-codes.js";
-import { type ConfigFormat, type InitAnswers, providerEnvPrefix } from "./init-answers.js";
+import type { ConfigFormat, InitAnswers } from "./init-answers.js";
+import { providerEnvPrefix, type SocialProviderAnswer } from "./init-social.js";
 
 /** Lines init adds to an existing .gitignore: the secrets and the embedded data. */
 const IGNORED_ENTRIES = [".env", ".authd/"] as const;
@@ -38,9 +39,13 @@ export function configObject(
     baseURL: answers.baseURL,
     emailAndPassword: { enabled: true },
     socialProviders: Object.fromEntries(
-      answers.socialProviders.map((id) => [
+      answers.socialProviders.map(({ id, issuer }) => [
         id,
-        { clientId: providerCredential, clientSecret: providerCredential },
+        {
+          clientId: providerCredential,
+          clientSecret: providerCredential,
+          ...(issuer === undefined ? {} : { issuer }),
+        },
       ]),
     ),
     organization: { enabled: answers.organizations },
@@ -48,19 +53,20 @@ export function configObject(
   };
 }
 
-function tsSocialProviders(ids: string[]): string {
-  if (ids.length === 0) return "{}";
+function tsSocialProviders(providers: SocialProviderAnswer[]): string {
+  if (providers.length === 0) return "{}";
   const envRead = (name: string) =>
     /^[A-Z_][A-Z0-9_]*$/.test(name)
       ? `process.env.${name}`
       : `process.env[${JSON.stringify(name)}]`;
-  const entries = ids.map((id) => {
+  const entries = providers.map(({ id, issuer }) => {
     const prefix = providerEnvPrefix(id);
     const key = /^[a-z_][a-z0-9_]*$/.test(id) ? id : JSON.stringify(id);
     return [
       `    ${key}: {`,
       `      clientId: ${envRead(`${prefix}_CLIENT_ID`)} ?? "",`,
       `      clientSecret: ${envRead(`${prefix}_CLIENT_SECRET`)} ?? "",`,
+      ...(issuer === undefined ? [] : [`      issuer: ${JSON.stringify(issuer)},`]),
       "    },",
     ].join("\n");
   });
@@ -127,7 +133,7 @@ export async function renderEnv(answers: InitAnswers, format: ConfigFormat, secr
       ? [
           "# Social sign-in credentials from each provider's developer console;",
           "# authd.config.ts reads them.",
-          ...answers.socialProviders.flatMap((id) => [
+          ...answers.socialProviders.flatMap(({ id }) => [
             `${providerEnvPrefix(id)}_CLIENT_ID=`,
             `${providerEnvPrefix(id)}_CLIENT_SECRET=`,
           ]),

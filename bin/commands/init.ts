@@ -10,6 +10,9 @@ import path from "node:path";
 import { type Command, Option } from "commander";
 import { validateConfig } from "../../server/config.js";
 import { generateSecret } from "../../server/crypto/random.js";
+import { registeredCallbackURL } from "../../server/social/callback-url.js";
+import { providerSourceProblems } from "../../server/social/config-check.js";
+import { BUILT_IN_PROVIDERS } from "../../server/social/providers/index.js";
 import { EXIT, ExitError } from "../exit-codes.js";
 import { canPrompt, emit, type GlobalOptions, note } from "../output.js";
 import {
@@ -18,7 +21,6 @@ import {
   DEFAULT_BASE_URL,
   DEFAULT_MAIL_FROM,
   type InitFlags,
-  parseProviderList,
   validateAnswers,
 } from "./init-answers.js";
 import {
@@ -31,6 +33,7 @@ import {
   renderEnv,
   writeFiles,
 } from "./init-files.js";
+import { parseProviderList, providerLabel } from "./init-social.js";
 
 function displayPath(file: string): string {
   const relative = path.relative(process.cwd(), file);
@@ -67,8 +70,14 @@ async function runInit(flags: InitFlags, command: Command): Promise<void> {
     }
   }
   validateAnswers(answers);
-  // A guard on the templates: the settings must satisfy the schema once credentials exist.
-  validateConfig(configObject(answers, "placeholder"), configName);
+  // A guard on the templates: the settings must satisfy the schema once credentials exist,
+  // and every provider must have a source of endpoints, as `config validate` demands.
+  const settings = validateConfig(configObject(answers, "placeholder"), configName);
+  const sourceProblems = providerSourceProblems(settings, BUILT_IN_PROVIDERS);
+  if (sourceProblems.length > 0) throw new Error(`init: ${sourceProblems.join("; ")}`);
+  const callbackURLs = Object.fromEntries(
+    answers.socialProviders.map(({ id }) => [id, registeredCallbackURL(settings, id) ?? ""]),
+  );
 
   const configText = await renderConfig(answers, flags.format);
   const secret = dryRun ? "<generated when written>" : generateSecret();
@@ -100,7 +109,8 @@ async function runInit(flags: InitFlags, command: Command): Promise<void> {
     files: [configFile, envFile],
     format: flags.format,
     embeddedDatabase,
-    socialProviders: answers.socialProviders,
+    socialProviders: answers.socialProviders.map(({ id }) => id),
+    callbackURLs,
     organizations: answers.organizations,
     gitignoreAdded: ignoreAdditions,
     dryRun,
@@ -112,10 +122,17 @@ async function runInit(flags: InitFlags, command: Command): Promise<void> {
     if (ignoreAdditions.length > 0) {
       note(`Added ${ignoreAdditions.join(" and ")} to ${displayPath(gitignore)}`);
     }
+    if (answers.socialProviders.length > 0) {
+      note(
+        `\nRegister these callback URLs at the providers (they follow baseURL):\n${answers.socialProviders
+          .map((provider) => `  ${providerLabel(provider)}: ${callbackURLs[provider.id]}`)
+          .join("\n")}`,
+      );
+    }
     const steps: string[] = [];
     if (dir !== process.cwd()) steps.push(`cd ${displayPath(dir)}`);
     if (answers.socialProviders.length > 0) {
-      const ids = answers.socialProviders.join(", ");
+      const ids = answers.socialProviders.map(({ id }) => id).join(", ");
       if (flags.format === "ts") {
         steps.push(`fill in the ${ids} client id(s) and secret(s) in .env`);
       } else {
@@ -161,7 +178,10 @@ export function registerInit(program: Command): void {
   }
   init
     .addOption(
-      new Option("--social <ids>", "social provider ids, comma-separated (e.g. github,google)")
+      new Option(
+        "--social <providers>",
+        "social providers, comma-separated: built-in ids (github,google) or id=<OpenID Connect issuer URL>",
+      )
         .argParser(parseProviderList)
         .default([], "none"),
     )
@@ -183,6 +203,7 @@ never replaced without --force (exit 73).
 Examples:
   $ authd init
   $ authd init --yes --social github,google --smtp-url smtp://localhost:1025
+  $ authd init --social github,acme=https://id.acme.example
   $ authd init --format json --database-url postgres://authd@localhost:5432/authd
   $ authd init --dry-run`,
     )

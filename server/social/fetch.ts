@@ -168,3 +168,27 @@ export function boundedFetch(
     }
   };
 }
+
+/**
+ * Whether anything answers HTTP at `url` within `timeoutMs`: any status counts (a token
+ * endpoint answers a bare GET with 400 or 405), only a failed connection or silence
+ * does not. The answer's body is never read. Sends no credentials.
+ */
+export async function probeUrl(
+  url: string,
+  timeoutMs: number,
+): Promise<{ status: number; ms: number }> {
+  const started = performance.now();
+  try {
+    const response = await fetch(url, {
+      method: "GET",
+      headers: { "user-agent": USER_AGENT },
+      redirect: "manual",
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    await response.body?.cancel().catch(() => undefined);
+    return { status: response.status, ms: Math.round(performance.now() - started) };
+  } catch (error) {
+    throw describeFailure(error, timeoutMs);
+  }
+}

@@ -6,7 +6,7 @@
 import { AuthError } from "../errors.js";
 import type { LogSink } from "../logger.js";
 import type { DiscoveredIssuer, SocialContext } from "./context.js";
-import { boundedFetch, ProviderRequestError } from "./fetch.js";
+import { boundedFetch, ProviderRequestError, type RequestLimits } from "./fetch.js";
 import { IdTokenError } from "./id-token.js";
 import type { IdTokenInput, ResolvedProvider } from "./ports.js";
 import type { ProfileRequest, ProfileResult, ProviderTokens, SocialProfile } from "./provider.js";
@@ -33,8 +33,12 @@ function endpoint(value: unknown, what: string, insecure: boolean): string {
   return url.toString();
 }
 
-async function discoverIssuer(
-  social: SocialContext,
+/**
+ * Reads and checks an issuer's discovery document, within the time and size bounds of
+ * `limits`; `authd doctor` calls it directly, without the hour-long cache below.
+ */
+export async function discoverIssuer(
+  limits: Pick<RequestLimits, "discoveryTimeoutMs" | "maxBytes">,
   settings: { issuer: string; clientId: string; clientSecret: string },
 ): Promise<DiscoveredIssuer> {
   const client = await loadOpenIdClient();
@@ -48,8 +52,8 @@ async function discoverIssuer(
     {
       // http is allowed only for an issuer configured as http (loopback, tests).
       execute: insecure ? [client.allowInsecureRequests] : [],
-      timeout: Math.ceil(social.limits.discoveryTimeoutMs / 1000),
-      [client.customFetch]: boundedFetch(social.limits),
+      timeout: Math.ceil(limits.discoveryTimeoutMs / 1000),
+      [client.customFetch]: boundedFetch(limits),
     },
   );
   const metadata = configuration.serverMetadata();
@@ -94,7 +98,7 @@ export function discovered(
 ): Promise<DiscoveredIssuer> {
   const cached = social.discovered.get(id);
   if (cached && cached.expiresAt > Date.now()) return cached.pending;
-  const pending = discoverIssuer(social, settings);
+  const pending = discoverIssuer(social.limits, settings);
   const entry = { expiresAt: Date.now() + DISCOVERY_LIFETIME_MS, pending };
   social.discovered.set(id, entry);
   pending.catch(() => {

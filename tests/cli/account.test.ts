@@ -55,6 +55,72 @@ describe("authd account", () => {
     expect(table.stdout).toContain("github");
   });
 
+  it("takes the user as an argument, by id or email, and never shows a token", async () => {
+    const id = await userWithGithub("positional@example.test");
+    await sql`
+      insert into account (id, user_id, provider_id, account_id, scope, access_token,
+                           refresh_token, id_token, created_at)
+      values (${`acme-${id}`}, ${id}, 'acme', 'acme-sub-1', 'openid email profile',
+              'access-token-value', 'refresh-token-value', 'id-token-value',
+              now() + interval '1 minute')`;
+    const json = await authd(["account", "list", "positional@example.test", "--json"]);
+    expect(json.code, json.stderr).toBe(0);
+    const document = JSON.parse(json.stdout) as {
+      items: Array<{ id: string; providerId: string; accountId: string; scopes: string[] }>;
+      nextCursor: null;
+    };
+    expect(document.nextCursor).toBeNull();
+    // Oldest first: the password, then github, then the acme row created a minute later.
+    expect(document.items.map((item) => item.providerId)).toEqual(["credential", "github", "acme"]);
+    expect(document.items[2]).toMatchObject({
+      id: `acme-${id}`,
+      accountId: "acme-sub-1",
+      scopes: ["openid", "email", "profile"],
+    });
+
+    const table = await authd(["account", "list", id]);
+    expect(table.code, table.stderr).toBe(0);
+    const lines = table.stdout.trimEnd().split("\n");
+    expect(lines[0]).toMatch(/^ID\s+PROVIDER\s+ACCOUNT ID\s+SCOPES\s+CREATED$/);
+    expect(lines).toHaveLength(4);
+    expect(lines[1]).toMatch(new RegExp(`\\scredential\\s+${id}\\s+-\\s+\\d{4}-`));
+    expect(lines[3]).toMatch(/\sacme\s+acme-sub-1\s+openid,email,profile\s+\d{4}-\d\d-\d\dT/);
+    expect(table.stderr).toBe("3 account(s) of positional@example.test.\n");
+
+    const csv = await authd(["account", "list", id, "-o", "csv"]);
+    expect(csv.stdout.split("\r\n")[0]).toBe("id,providerId,accountId,scopes,createdAt");
+    const quiet = await authd(["account", "list", id, "-q"]);
+    expect(quiet.stdout).toBe(`${document.items.map((item) => item.id).join("\n")}\n`);
+    for (const output of [json, table, csv, quiet].flatMap((r) => [r.stdout, r.stderr])) {
+      expect(output).not.toMatch(/access-token-value|refresh-token-value|id-token-value/);
+    }
+  });
+
+  it("lists no accounts of a user without any, and wants the user named once", async () => {
+    const created = await authd([
+      "user",
+      "create",
+      "--email",
+      "nothing@example.test",
+      "--no-password",
+      "--json",
+    ]);
+    expect(created.code, created.stderr).toBe(0);
+    const empty = await authd(["account", "list", "nothing@example.test", "--json"]);
+    expect(empty.code, empty.stderr).toBe(0);
+    expect(JSON.parse(empty.stdout)).toEqual({ items: [], nextCursor: null });
+
+    const unknown = await authd(["account", "list", "ghost@example.test", "--json"]);
+    expect(unknown.code).toBe(3);
+    expect(JSON.parse(unknown.stderr).error.code).toBe("USER_NOT_FOUND");
+    const neither = await authd(["account", "list"]);
+    expect(neither.code).toBe(2);
+    expect(neither.stderr).toContain("missing required argument 'user'");
+    const both = await authd(["account", "list", "a@example.test", "--user", "b@example.test"]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain("name the user once");
+  });
+
   it("unlinks, keeps the last account unless --allow-last, and audits", async () => {
     const id = await userWithGithub("unlink@example.test");
     const dry = await authd([

@@ -18,7 +18,8 @@ import path from "node:path";
 import { parseEnv } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig, validateConfig } from "../../server/config.js";
-import { type CliResult, ROOT, runAuthd } from "../helpers/cli.js";
+import { BUILT_IN_PROVIDERS } from "../../server/social/providers/index.js";
+import { type CliResult, ROOT, runAuthd, runAuthdInTerminal } from "../helpers/cli.js";
 
 const SECRET_LINE = /^AUTHD_SECRET=[A-Za-z0-9_-]{43}$/;
 
@@ -184,6 +185,8 @@ describe("authd init --format json", () => {
     expect(config.socialProviders.github).toEqual({
       clientId: "gh-client",
       clientSecret: "gh-secret",
+      disableSignUp: false,
+      disableImplicitSignUp: false,
     });
     expect(config.baseURL).toBe("http://localhost:3000");
     expect(config.secret).toBeUndefined();
@@ -237,7 +240,7 @@ describe("authd init, the TS config", () => {
   it("is loaded by loadConfig, taking the provider credentials from .env", async () => {
     const result = await init([
       "--social",
-      "github,my-idp",
+      "github,my-idp=https://idp.example.test",
       "--base-url",
       "https://auth.example.test",
       "--smtp-url",
@@ -263,6 +266,7 @@ describe("authd init, the TS config", () => {
         '    "my-idp": {',
         '      clientId: process.env.MY_IDP_CLIENT_ID ?? "",',
         '      clientSecret: process.env.MY_IDP_CLIENT_SECRET ?? "",',
+        '      issuer: "https://idp.example.test",',
         "    },",
         "  },",
       ].join("\n"),
@@ -292,13 +296,142 @@ describe("authd init, the TS config", () => {
     expect(loaded.file).toBe(path.join(dir, "authd.config.ts"));
     expect(loaded.config.baseURL).toBe("https://auth.example.test");
     expect(loaded.config.socialProviders).toEqual({
-      github: { clientId: "gh-id", clientSecret: "gh-secret" },
-      "my-idp": { clientId: "idp-id", clientSecret: "idp-secret" },
+      github: {
+        clientId: "gh-id",
+        clientSecret: "gh-secret",
+        disableSignUp: false,
+        disableImplicitSignUp: false,
+      },
+      "my-idp": {
+        clientId: "idp-id",
+        clientSecret: "idp-secret",
+        issuer: "https://idp.example.test",
+        disableSignUp: false,
+        disableImplicitSignUp: false,
+      },
     });
     expect(loaded.config.organization.enabled).toBe(true);
     expect(loaded.config.mail.from).toBe("Acme <no-reply@acme.test>");
     // The config file itself carries no secret: env was empty, so none was found.
     expect(loaded.config.secret).toBeUndefined();
+  });
+});
+
+describe("authd init, social providers", () => {
+  it("sets up built-in providers and OpenID Connect issuers, prints their callback URLs, and validates", async () => {
+    const result = await init([
+      "--social",
+      "github,acme=https://id.acme.test",
+      "--social",
+      "gitlab=https://gitlab.example.test",
+      "--base-url",
+      "https://auth.example.test",
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toContain(
+      [
+        "Register these callback URLs at the providers (they follow baseURL):",
+        "  GitHub (github): https://auth.example.test/api/auth/callback/github",
+        "  acme (OpenID Connect): https://auth.example.test/api/auth/callback/acme",
+        "  GitLab (gitlab): https://auth.example.test/api/auth/callback/gitlab",
+        "",
+        "Next steps:",
+        "  fill in the github, acme, gitlab client id(s) and secret(s) in .env",
+      ].join("\n"),
+    );
+    const text = await read("authd.config.ts");
+    expect(text).toContain(
+      [
+        "    acme: {",
+        '      clientId: process.env.ACME_CLIENT_ID ?? "",',
+        '      clientSecret: process.env.ACME_CLIENT_SECRET ?? "",',
+        '      issuer: "https://id.acme.test",',
+        "    },",
+      ].join("\n"),
+    );
+    // A self-managed instance of a built-in provider keeps its issuer too.
+    expect(text).toContain('      issuer: "https://gitlab.example.test",\n');
+
+    // As written, only the empty credentials are wrong; filled in, the file is valid.
+    const unfilled = await runAuthd(["config", "validate"], { cwd: dir });
+    expect(unfilled.code).toBe(78);
+    expect(unfilled.stderr).toContain("socialProviders.acme.clientId");
+    expect(unfilled.stderr).not.toContain("is not a built-in provider");
+    const envText = await read(".env");
+    await writeFile(
+      path.join(dir, ".env"),
+      envText.replace(/^([A-Z]+_CLIENT_(?:ID|SECRET))=$/gm, "$1=value-of-$1"),
+    );
+    const filled = await runAuthd(["config", "validate", "--json"], { cwd: dir });
+    expect(filled.code, filled.stderr).toBe(0);
+    expect(JSON.parse(filled.stdout)).toMatchObject({ valid: true, problems: [] });
+  });
+
+  it("on a terminal, offers every built-in provider by name and asks for another issuer", async () => {
+    const down = "\u001b[B";
+    const up = "\u001b[A";
+    const result = await runAuthdInTerminal(
+      ["init"],
+      [
+        { waitFor: "Public base URL", keys: "\r" },
+        { waitFor: "Database", keys: "\r" },
+        // The list is ordered by name: GitHub is fifth; up from the top wraps to the last entry.
+        { waitFor: "Social sign-in providers", keys: `${down.repeat(4)} ${up.repeat(5)} \r` },
+        { waitFor: "Provider id", keys: "acme\r" },
+        { waitFor: "Issuer URL of acme", keys: "https://id.acme.test\r" },
+        { waitFor: "Add another OpenID Connect issuer?", keys: "\r" },
+        { waitFor: "Enable organizations", keys: "\r" },
+        { waitFor: "Email delivery", keys: "\r" },
+      ],
+      { cwd: dir },
+    );
+    expect(result.code, result.stdout).toBe(0);
+    for (const { name } of Object.values(BUILT_IN_PROVIDERS).slice(0, 5)) {
+      expect(result.stdout).toContain(name);
+    }
+    expect(result.stdout).toContain("Another OpenID Connect issuer");
+    expect(result.stdout).toContain(
+      "acme (OpenID Connect): http://localhost:3000/api/auth/callback/acme",
+    );
+    const text = await read("authd.config.ts");
+    expect(text).toContain("    github: {\n");
+    expect(text).toContain('      issuer: "https://id.acme.test",\n');
+    expect(assignments(await read(".env")).slice(1)).toEqual([
+      "GITHUB_CLIENT_ID=",
+      "GITHUB_CLIENT_SECRET=",
+      "ACME_CLIENT_ID=",
+      "ACME_CLIENT_SECRET=",
+    ]);
+  });
+
+  it("accepts every built-in provider; --json names the callback URL of each", async () => {
+    const ids = Object.keys(BUILT_IN_PROVIDERS);
+    expect(ids).toHaveLength(19);
+    const result = await init(["--format", "json", "--json", "--social", ids.join(",")]);
+    expect(result.code, result.stderr).toBe(0);
+    const document = JSON.parse(result.stdout) as {
+      socialProviders: string[];
+      callbackURLs: Record<string, string>;
+    };
+    expect(document.socialProviders).toEqual(ids);
+    expect(document.callbackURLs).toEqual(
+      Object.fromEntries(ids.map((id) => [id, `http://localhost:3000/api/auth/callback/${id}`])),
+    );
+    const raw = JSON.parse(await read("authd.config.json")) as {
+      socialProviders: Record<string, { clientId: string; clientSecret: string }>;
+    };
+    expect(Object.keys(raw.socialProviders)).toEqual(ids);
+    for (const entry of Object.values(raw.socialProviders)) {
+      expect(entry).toEqual({ clientId: "", clientSecret: "" });
+      entry.clientId = "client-id";
+      entry.clientSecret = "client-secret";
+    }
+    await writeFile(path.join(dir, "authd.config.json"), JSON.stringify(raw));
+    const validated = await runAuthd(["config", "validate", "--strict"], { cwd: dir });
+    // --strict warns about the http baseURL on localhost only; nothing about providers.
+    expect(validated.code, validated.stderr).toBe(0);
+    expect(validated.stdout).toContain("valid");
   });
 });
 
@@ -309,7 +442,13 @@ describe("authd init, validation and output modes", () => {
     [["--database-url", "mysql://u@h/db"], "--database-url: expected a postgres:// or"],
     [["--smtp-url", "http://mail.test"], "--smtp-url: expected an smtp:// or smtps:// URL"],
     [["--social", "github,GitHub"], '--social: "GitHub" is not a provider id'],
-    [["--social", "my-app,my_app"], '--social: "my-app" and "my_app" would share'],
+    [
+      ["--social", "my-app=https://a.example.test,my_app=https://b.example.test"],
+      '--social: "my-app" and "my_app" would share',
+    ],
+    [["--social", "my-idp"], '--social: "my-idp" is not a built-in provider; for another'],
+    [["--social", "acme=ftp://id.example.test"], "--social: acme: expected the issuer's http://"],
+    [["--social", "acme="], "--social: acme: expected the issuer's http://"],
     [["--mail-from", "ab"], "--mail-from: expected a sender address"],
     [["--format", "yaml"], "argument 'yaml' is invalid"],
   ])("%j exits 2 and writes nothing", async (args, message) => {
@@ -341,6 +480,7 @@ describe("authd init, validation and output modes", () => {
       format: "ts",
       embeddedDatabase: true,
       socialProviders: [],
+      callbackURLs: {},
       organizations: true,
       gitignoreAdded: [".env", ".authd/"],
       dryRun: true,
@@ -359,6 +499,7 @@ describe("authd init, validation and output modes", () => {
       format: "ts",
       embeddedDatabase: false,
       socialProviders: [],
+      callbackURLs: {},
       organizations: true,
       gitignoreAdded: [],
       dryRun: false,
