@@ -98,6 +98,15 @@ export const ERROR_CATALOGUE = {
   DELETE_USER_DISABLED: entry(404, "Not found"),
   SESSION_NOT_FOUND: entry(400, "Session not found"),
 
+  // Provider tokens of linked accounts (get-access-token, refresh-token, account-info).
+  PROVIDER_NOT_SUPPORTED: entry(400, "Provider not supported"),
+  PROVIDER_NOT_CONFIGURED: entry(400, "Provider not configured"),
+  FAILED_TO_GET_ACCESS_TOKEN: entry(400, "Failed to get a valid access token"),
+  TOKEN_REFRESH_NOT_SUPPORTED: entry(400, "Token refresh not supported"),
+  REFRESH_TOKEN_NOT_FOUND: entry(400, "Refresh token not found"),
+  FAILED_TO_REFRESH_ACCESS_TOKEN: entry(400, "Failed to refresh access token"),
+  ACCESS_TOKEN_NOT_FOUND: entry(400, "Access token not found"),
+
   // Organization messages (Better Auth's wording).
   YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_ORGANIZATION: entry(
     403,

@@ -18,6 +18,7 @@ import {
 } from "../users/users.js";
 import {
   type AccountRow,
+  CREDENTIAL_PROVIDER,
   countAccountsOfUser,
   deleteAccountById,
   findAccountOfUser,
@@ -32,9 +33,10 @@ function scopesOf(account: AccountRow): string[] {
 
 /**
  * What other domains use of accounts: the credential account, read and written, and
- * provider accounts with their tokens (social sign-in).
+ * provider accounts with their tokens (social sign-in, provider tokens over the API).
  */
 export {
+  type AccountRow,
   CREDENTIAL_PROVIDER,
   findAccountByProviderKey,
   findAccountsByProviderKeys,
@@ -46,6 +48,7 @@ export {
   replacePasswordHash,
   type StoredProviderTokens,
   setCredentialPassword,
+  storeRefreshedTokens,
   updateProviderTokens,
 } from "./queries.js";
 
@@ -86,11 +89,61 @@ async function findOwnAccount(
   );
 }
 
-export async function accountInfo(sql: Sql, userId: string, accountId: string) {
+/**
+ * An account of the caller for its provider tokens. With `providerId` (the older
+ * clients' body): the caller's account of that provider, the one `accountId` names (row
+ * id or the provider's account id) when given, else the first linked. Without it: the
+ * account `accountId` names, as account-info finds it.
+ */
+export async function findAccountForTokens(
+  sql: Queryable,
+  userId: string,
+  selector: { providerId?: string; accountId?: string },
+): Promise<AccountRow | undefined> {
+  const { providerId, accountId } = selector;
+  if (providerId === undefined) {
+    return accountId === undefined ? undefined : findOwnAccount(sql, userId, accountId);
+  }
+  if (accountId === undefined) return findAccountOfUser(sql, userId, { providerId });
+  return (
+    (await findAccountOfUser(sql, userId, { id: accountId, providerId })) ??
+    (await findAccountOfUser(sql, userId, { accountId, providerId }))
+  );
+}
+
+/** The account of the caller with this row id, as it is stored now. */
+export function findAccountOfUserById(
+  sql: Queryable,
+  userId: string,
+  id: string,
+): Promise<AccountRow | undefined> {
+  return findAccountOfUser(sql, userId, { id });
+}
+
+/**
+ * What the provider says about a linked account now (account-info's `data`): the social
+ * domain gives it, since reading it needs the account's tokens and the provider.
+ */
+export type ProviderProfileReader = (account: AccountRow) => Promise<Record<string, unknown>>;
+
+/**
+ * account-info: the caller, the account, and for a provider account what `readProfile`
+ * reads from the provider; the credential account has no provider data.
+ */
+export async function accountInfo(
+  sql: Sql,
+  userId: string,
+  accountId: string,
+  readProfile?: ProviderProfileReader,
+) {
   const account = await findOwnAccount(sql, userId, accountId);
   if (!account) throw new AuthError("ACCOUNT_NOT_FOUND");
   const user = await findUserById(sql, userId);
   if (!user) throw new AuthError("USER_NOT_FOUND");
+  const data =
+    account.providerId === CREDENTIAL_PROVIDER || readProfile === undefined
+      ? {}
+      : await readProfile(account);
   return {
     user: {
       id: user.id,
@@ -99,8 +152,7 @@ export async function accountInfo(sql: Sql, userId: string, accountId: string) {
       image: user.image,
       emailVerified: user.emailVerified,
     },
-    // Provider profile data comes from the provider; the credential account has none.
-    data: {},
+    data,
     account: { id: account.id, providerId: account.providerId, accountId: account.accountId },
   };
 }

@@ -221,3 +221,32 @@ export async function updateProviderTokens(
       updated_at = now()
     where id = ${id}`;
 }
+
+/**
+ * A refresh's tokens, written only while the account still holds the refresh token the
+ * refresh used (`expectedRefreshToken`, its stored form: each encryption has its own IV,
+ * so the stored value names one issuance). Undefined when another refresh or a sign-in
+ * wrote first: its tokens stay, whole. A provider that does not rotate keeps the old
+ * refresh token; the id token and scope change only when the provider sent new ones.
+ */
+export async function storeRefreshedTokens(
+  sql: Queryable,
+  id: string,
+  expectedRefreshToken: string,
+  tokens: StoredProviderTokens,
+): Promise<AccountRow | undefined> {
+  const [row] = await sql<AccountRow[]>`
+    update account set
+      access_token = ${tokens.accessToken},
+      access_token_expires_at = ${tokens.accessTokenExpiresAt}::timestamptz,
+      refresh_token = coalesce(${tokens.refreshToken}::text, refresh_token),
+      refresh_token_expires_at = case when ${tokens.refreshToken}::text is null
+        then coalesce(${tokens.refreshTokenExpiresAt}::timestamptz, refresh_token_expires_at)
+        else ${tokens.refreshTokenExpiresAt}::timestamptz end,
+      id_token = coalesce(${tokens.idToken}::text, id_token),
+      scope = coalesce(${tokens.scope}::text, scope),
+      updated_at = now()
+    where id = ${id} and refresh_token = ${expectedRefreshToken}
+    returning ${columns(sql, ACCOUNT_COLUMNS)}`;
+  return row;
+}

@@ -1,10 +1,11 @@
 /**
  * Linked accounts: list-accounts, account-info (POST body, and the current client's
- * GET query), unlink-account (the older clients' {providerId, accountId?} and the
- * current client's {accountId} row id).
+ * GET query; a provider account's `data` read from the provider by the social domain),
+ * unlink-account (the older clients' {providerId, accountId?} and the current client's
+ * {accountId} row id).
  */
 
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { AuthError } from "../errors.js";
 import {
@@ -15,6 +16,7 @@ import {
 } from "../http/auth-context.js";
 import { boundedString, errorResponses, statusAnswer } from "../http/schemas.js";
 import type { ZodTypeProvider } from "../http/validation.js";
+import { providerProfileReader } from "../social/provider-tokens.js";
 import { accountInfo, listAccounts, unlinkAccount } from "./accounts.js";
 import { accountInfoSchema, accountSchema } from "./schemas.js";
 
@@ -27,6 +29,8 @@ const unlinkBody = z.object({
 export function accountRoutes(context: AuthContext) {
   return async (app: FastifyInstance): Promise<void> => {
     const typed = app.withTypeProvider<ZodTypeProvider>();
+    const readProfile = (request: FastifyRequest) =>
+      providerProfileReader(context.social, context.sql, request.log);
 
     typed.get(
       "/list-accounts",
@@ -42,12 +46,12 @@ export function accountRoutes(context: AuthContext) {
       {
         schema: {
           body: accountInfoInput,
-          response: { 200: accountInfoSchema, ...errorResponses(401, 404) },
+          response: { 200: accountInfoSchema, ...errorResponses(401, 404, 502) },
         },
       },
       async (request) => {
         const { user } = await requireSession(context, request);
-        return accountInfo(context.sql, user.id, request.body.accountId);
+        return accountInfo(context.sql, user.id, request.body.accountId, readProfile(request));
       },
     );
 
@@ -56,12 +60,12 @@ export function accountRoutes(context: AuthContext) {
       {
         schema: {
           querystring: accountInfoInput,
-          response: { 200: accountInfoSchema, ...errorResponses(401, 404) },
+          response: { 200: accountInfoSchema, ...errorResponses(401, 404, 502) },
         },
       },
       async (request) => {
         const { user } = await requireSession(context, request);
-        return accountInfo(context.sql, user.id, request.query.accountId);
+        return accountInfo(context.sql, user.id, request.query.accountId, readProfile(request));
       },
     );
 

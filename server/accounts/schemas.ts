@@ -23,7 +23,7 @@ export const accountInfoSchema = z.object({
     image: z.string().nullable(),
     emailVerified: z.boolean(),
   }),
-  /** Profile data of the provider; empty for the credential account. */
+  /** The provider's own fields about the user, read now; empty for the credential account. */
   data: z.record(z.string(), z.unknown()),
   account: z.object({ id: z.string(), providerId: z.string(), accountId: z.string() }),
 });

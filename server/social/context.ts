@@ -1,9 +1,11 @@
 /**
  * What one app keeps for social sign-in: its provider catalogue, its token cipher, its
- * request bounds, and what it learnt from providers (discovery documents, key sets).
- * buildApp makes one per app; two apps in one process share none of it. A provider
- * configured without any source of endpoints stops the app here (ConfigError).
+ * request bounds, what it learnt from providers (discovery documents, key sets) and the
+ * provider token refreshes under way. buildApp makes one per app; two apps in one
+ * process share none of it. A provider configured without any source of endpoints stops
+ * the app here (ConfigError).
  */
+import type { AccountRow } from "../accounts/accounts.js";
 import { type AuthdConfig, ConfigError } from "../config.js";
 import { providerSourceProblems } from "./config-check.js";
 import { createProviderFetch, DEFAULT_LIMITS, type RequestLimits } from "./fetch.js";
@@ -47,6 +49,12 @@ export interface SocialContext {
   discovered: Map<string, { expiresAt: number; pending: Promise<DiscoveredIssuer> }>;
   /** Checks id tokens against the providers' key sets, which it keeps (bounded). */
   idTokens: KeySetVerifier;
+  /**
+   * Refreshes of provider tokens under way, by account id: concurrent requests for one
+   * account share one request to the provider (provider-tokens.ts). Each entry leaves
+   * when its refresh ends.
+   */
+  refreshes: Map<string, Promise<AccountRow>>;
 }
 
 export function createSocialContext(
@@ -66,6 +74,7 @@ export function createSocialContext(
     fetchJson: createProviderFetch(limits),
     discovered: new Map(),
     idTokens: createIdTokenVerifier({ timeoutMs: limits.discoveryTimeoutMs }),
+    refreshes: new Map(),
   };
   if (options.verifyIdToken) social.verifyIdToken = options.verifyIdToken;
   return social;

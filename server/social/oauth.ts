@@ -1,14 +1,15 @@
 /**
- * The two OAuth 2.0 steps of the authorization-code flow: the URL the browser is sent
- * to, and the exchange of the returned code for tokens at the token endpoint (a plain
- * form POST, so that providers which stray from the standard in small ways still work).
+ * The OAuth 2.0 requests authd makes for a provider: the authorization URL the browser
+ * is sent to, the exchange of the returned code for tokens, and the refresh of an access
+ * token. Both token requests are one plain form POST to the token endpoint, so that
+ * providers which stray from the standard in small ways still work.
  */
 import { sha256 } from "../crypto/digest.js";
 import { type RequestLimits, requestJson } from "./fetch.js";
 import type { ProviderTokens } from "./provider.js";
 import type { ResolvedProvider } from "./resolve.js";
 
-/** The code exchange failed; `reason` is safe to log (a status or the provider's error code). */
+/** A token request failed; `reason` is safe to log (a status or the provider's error code). */
 export class TokenExchangeError extends Error {
   constructor(reason: string) {
     super(reason);
@@ -90,28 +91,16 @@ export function parseTokenAnswer(json: unknown, now = Date.now()): ProviderToken
   };
 }
 
-/** Trades the authorization code for tokens; throws TokenExchangeError. */
-export async function exchangeCode(
+/**
+ * One request to the token endpoint with the client's credentials, as the provider
+ * wants them: in a Basic header or as form fields (under its clientIdParameter), with
+ * its tokenRequestHeaders. Throws TokenExchangeError.
+ */
+async function requestTokens(
   provider: ResolvedProvider,
-  input: {
-    code: string;
-    redirectURI: string;
-    codeVerifier?: string;
-    /** Callback parameters the provider wants back (its callbackTokenParams). */
-    callbackParams?: Record<string, string>;
-  },
+  body: URLSearchParams,
   limits: Pick<RequestLimits, "timeoutMs" | "maxBytes">,
 ): Promise<ProviderTokens> {
-  const body = new URLSearchParams({
-    grant_type: "authorization_code",
-    code: input.code,
-    redirect_uri: input.redirectURI,
-  });
-  if (input.codeVerifier !== undefined) body.set("code_verifier", input.codeVerifier);
-  for (const name of provider.callbackTokenParams) {
-    const value = input.callbackParams?.[name];
-    if (value !== undefined) body.set(name, value);
-  }
   const headers: Record<string, string> = {
     ...provider.tokenRequestHeaders,
     "content-type": "application/x-www-form-urlencoded",
@@ -140,4 +129,42 @@ export async function exchangeCode(
     throw new TokenExchangeError(`HTTP ${answer.status}${code}`);
   }
   return parseTokenAnswer(answer.json);
+}
+
+/** Trades the authorization code for tokens; throws TokenExchangeError. */
+export async function exchangeCode(
+  provider: ResolvedProvider,
+  input: {
+    code: string;
+    redirectURI: string;
+    codeVerifier?: string;
+    /** Callback parameters the provider wants back (its callbackTokenParams). */
+    callbackParams?: Record<string, string>;
+  },
+  limits: Pick<RequestLimits, "timeoutMs" | "maxBytes">,
+): Promise<ProviderTokens> {
+  const body = new URLSearchParams({
+    grant_type: "authorization_code",
+    code: input.code,
+    redirect_uri: input.redirectURI,
+  });
+  if (input.codeVerifier !== undefined) body.set("code_verifier", input.codeVerifier);
+  for (const name of provider.callbackTokenParams) {
+    const value = input.callbackParams?.[name];
+    if (value !== undefined) body.set(name, value);
+  }
+  return requestTokens(provider, body, limits);
+}
+
+/**
+ * Trades a refresh token for a new access token; the answer carries a new refresh token
+ * only where the provider rotates them. Throws TokenExchangeError.
+ */
+export async function refreshAccessToken(
+  provider: ResolvedProvider,
+  refreshToken: string,
+  limits: Pick<RequestLimits, "timeoutMs" | "maxBytes">,
+): Promise<ProviderTokens> {
+  const body = new URLSearchParams({ grant_type: "refresh_token", refresh_token: refreshToken });
+  return requestTokens(provider, body, limits);
 }

@@ -29,6 +29,8 @@ export interface ResolvedProvider {
   callbackTokenParams: string[];
   /** Headers for every token endpoint request (Reddit's descriptive User-Agent). */
   tokenRequestHeaders: Record<string, string>;
+  /** Whether the token endpoint refreshes access tokens (the definition's tokenRefresh). */
+  tokenRefresh: boolean;
   /** The configured redirect URI; without it, the callback route under baseURL. */
   redirectURI?: string;
   /** How id tokens are checked; absent, an id token is stored but its claims are not read. */

@@ -119,6 +119,11 @@ export interface ProviderDefinition {
    * without a descriptive User-Agent.
    */
   tokenRequestHeaders?: Record<string, string>;
+  /**
+   * False where the token endpoint takes no `refresh_token` grant as authd would send it
+   * (refresh-token answers TOKEN_REFRESH_NOT_SUPPORTED); absent, refreshing is tried.
+   */
+  tokenRefresh?: boolean;
   /** Reads the user from the provider; null when the provider gave nothing usable. */
   fetchProfile(request: ProfileRequest): Promise<ProfileResult | null>;
 }

@@ -69,6 +69,7 @@ export async function resolveProvider(
       clientIdParameter: builtIn?.clientIdParameter ?? "client_id",
       callbackTokenParams: builtIn?.callbackTokenParams ?? [],
       tokenRequestHeaders: builtIn?.tokenRequestHeaders ?? {},
+      tokenRefresh: builtIn?.tokenRefresh ?? true,
       idToken: issuer.jwksUri ? { issuers: [issuer.issuer], jwksUri: issuer.jwksUri } : undefined,
       issuer: { value: issuer.issuer, required: issuer.issParameter },
       fetchProfile: builtIn ? builtIn.fetchProfile.bind(builtIn) : readStandardProfile,
@@ -91,6 +92,7 @@ export async function resolveProvider(
       clientIdParameter: builtIn.clientIdParameter ?? "client_id",
       callbackTokenParams: builtIn.callbackTokenParams ?? [],
       tokenRequestHeaders: builtIn.tokenRequestHeaders ?? {},
+      tokenRefresh: builtIn.tokenRefresh ?? true,
       idToken: idToken
         ? {
             issuers: Array.isArray(idToken.issuer) ? idToken.issuer : [idToken.issuer],
@@ -120,6 +122,7 @@ export async function resolveProvider(
       clientIdParameter: "client_id",
       callbackTokenParams: [],
       tokenRequestHeaders: {},
+      tokenRefresh: true,
       fetchProfile: readStandardProfile,
     };
   } else {

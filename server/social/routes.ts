@@ -1,7 +1,8 @@
 /**
  * Social sign-in over HTTP: sign-in/social and link-social start an authorization (or
- * take an id token), the callback finishes it with a redirect, and social-providers
- * lists what a sign-in page may offer.
+ * take an id token), the callback finishes it with a redirect, social-providers lists
+ * what a sign-in page may offer, and get-access-token and refresh-token hand a linked
+ * account's provider tokens to the signed-in user.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { AuthError } from "../errors.js";
@@ -15,16 +16,20 @@ import type { ZodTypeProvider } from "../http/validation.js";
 import { userResponse } from "../sessions/sessions.js";
 import { beginAuthorization, type CallbackOutcome, completeAuthorization } from "./flow.js";
 import { linkWithIdToken, signInWithIdToken } from "./id-token-sign-in.js";
+import { getAccessToken, refreshTokens } from "./provider-tokens.js";
 import { listConfiguredProviders, type ResolvedProvider, resolveProvider } from "./resolve.js";
 import {
+  accessTokenAnswer,
   CALLBACK_PARAMETER_NAMES,
   callbackParameters,
   callbackPath,
   linkSocialAnswer,
   linkSocialBody,
+  refreshTokenAnswer,
   signInSocialAnswer,
   signInSocialBody,
   socialProvidersAnswer,
+  tokenAccountBody,
 } from "./schemas.js";
 import { STATE_LIFETIME_SECONDS } from "./state.js";
 
@@ -211,6 +216,42 @@ export function socialRoutes(context: AuthContext) {
         }
         const path = `/callback/${encodeURIComponent(request.params.id)}`;
         return reply.redirect(`${publicBaseUrl(context, request)}${path}?${query}`, 302);
+      },
+    );
+
+    typed.post(
+      "/get-access-token",
+      {
+        schema: {
+          body: tokenAccountBody,
+          response: { 200: accessTokenAnswer, ...errorResponses(401, 403) },
+        },
+      },
+      async (request) => {
+        const { user } = await requireSession(context, request);
+        return getAccessToken(social, context.sql, {
+          userId: user.id,
+          selector: request.body,
+          logger: request.log,
+        });
+      },
+    );
+
+    typed.post(
+      "/refresh-token",
+      {
+        schema: {
+          body: tokenAccountBody,
+          response: { 200: refreshTokenAnswer, ...errorResponses(401, 403) },
+        },
+      },
+      async (request) => {
+        const { user } = await requireSession(context, request);
+        return refreshTokens(social, context.sql, {
+          userId: user.id,
+          selector: request.body,
+          logger: request.log,
+        });
       },
     );
 

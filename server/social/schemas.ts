@@ -1,6 +1,7 @@
 /**
  * Social sign-in's requests and answers: sign-in/social, link-social, the callback (a
- * query, or a provider's form_post) and the list of configured providers.
+ * query, or a provider's form_post), the list of configured providers, and a linked
+ * account's provider tokens (get-access-token, refresh-token).
  */
 import { z } from "zod";
 import { boundedString } from "../bounded-string.js";
@@ -82,3 +83,34 @@ export const linkSocialAnswer = z.object({
 });
 
 export const socialProvidersAnswer = z.array(z.object({ id: z.string(), name: z.string() }));
+
+/**
+ * get-access-token and refresh-token: the older clients' `{providerId, accountId?}`
+ * (accountId the row id or the provider's account id) or the current clients'
+ * `{accountId}` (the row id); `userId`, when sent, must be the caller's.
+ */
+export const tokenAccountBody = z.object({
+  providerId: providerId.optional(),
+  accountId: boundedString(255).min(1).optional(),
+  userId: boundedString(255).min(1).optional(),
+});
+
+export const accessTokenAnswer = z.object({
+  accessToken: z.string(),
+  accessTokenExpiresAt: z.date().nullable(),
+  scopes: z.array(z.string()),
+  idToken: z.string().nullable(),
+});
+
+export const refreshTokenAnswer = z.object({
+  accessToken: z.string(),
+  refreshToken: z.string().nullable(),
+  accessTokenExpiresAt: z.date().nullable(),
+  refreshTokenExpiresAt: z.date().nullable(),
+  /** The granted scopes as stored, comma-separated. */
+  scope: z.string().nullable(),
+  idToken: z.string().nullable(),
+  providerId: z.string(),
+  /** The provider's id of the account, as list-accounts names it. */
+  accountId: z.string(),
+});

@@ -47,6 +47,8 @@ export interface TestOidcProvider {
   users: Map<string, OidcUser>;
   /** Requests the provider received, by path (e.g. "/token"). */
   hits: string[];
+  /** Milliseconds the token endpoint waits before it handles a request (0: none). */
+  tokenDelayMs: number;
   /**
    * Follows an authorization URL as a browser: signs in as `login` (a sub of `users`)
    * and consents, or presses "abort"; answers the URL the provider sends the browser
@@ -64,6 +66,12 @@ export async function startOidcProvider(options: {
   redirectUris: string[];
   clientId?: string;
   clientSecret?: string;
+  /**
+   * The client may use refresh tokens: one is issued for the `offline_access` scope
+   * asked for with `prompt=consent`. With `rotate`, each refresh answers a new one and
+   * the used one stops working (its reuse revokes the grant).
+   */
+  refreshTokens?: { rotate: boolean };
 }): Promise<TestOidcProvider> {
   const clientId = options.clientId ?? "authd-test-client";
   const clientSecret = options.clientSecret ?? "authd-test-client-secret-0123456789";
@@ -73,9 +81,15 @@ export async function startOidcProvider(options: {
     response.statusCode = 503;
     response.end();
   };
+  const delays = { tokenDelayMs: 0 };
   const server = createServer((request, response) => {
-    hits.push((request.url ?? "").split("?")[0] ?? "");
-    handler(request, response);
+    const path = (request.url ?? "").split("?")[0] ?? "";
+    hits.push(path);
+    if (path === "/token" && delays.tokenDelayMs > 0) {
+      setTimeout(() => handler(request, response), delays.tokenDelayMs);
+    } else {
+      handler(request, response);
+    }
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
@@ -87,7 +101,9 @@ export async function startOidcProvider(options: {
         client_id: clientId,
         client_secret: clientSecret,
         redirect_uris: options.redirectUris,
-        grant_types: ["authorization_code"],
+        grant_types: options.refreshTokens
+          ? ["authorization_code", "refresh_token"]
+          : ["authorization_code"],
         response_types: ["code"],
         token_endpoint_auth_method: "client_secret_basic",
       },
@@ -108,6 +124,7 @@ export async function startOidcProvider(options: {
       profile: ["name", "picture"],
     },
     pkce: { required: () => true },
+    rotateRefreshToken: () => options.refreshTokens?.rotate === true,
     features: { devInteractions: { enabled: true } },
     cookies: { keys: ["authd-test-provider-cookie-key-0123456789"] },
   });
@@ -119,6 +136,12 @@ export async function startOidcProvider(options: {
     clientSecret,
     users,
     hits,
+    get tokenDelayMs() {
+      return delays.tokenDelayMs;
+    },
+    set tokenDelayMs(value: number) {
+      delays.tokenDelayMs = value;
+    },
     async authorize(authorizationUrl, as, browser = new ProviderBrowser()) {
       let url = new URL(authorizationUrl);
       let form: URLSearchParams | undefined;

@@ -804,14 +804,15 @@ describe("account-info", () => {
     expect((await client.post("/account-info", { accountId: userId })).json()).toEqual(expected);
   });
 
-  it("answers a linked account's info", async () => {
+  it("answers PROVIDER_NOT_CONFIGURED for a linked account of a provider not configured", async () => {
+    // A configured provider's profile is read (tests/server/social-tokens.test.ts).
     const { client, userId } = await signUp();
     const github = await insertGithubAccount(t, userId);
     const response = await client.get("/account-info", { query: { accountId: github.id } });
-    expect(response.json().account).toEqual({
-      id: github.id,
-      providerId: "github",
-      accountId: github.accountId,
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({
+      code: "PROVIDER_NOT_CONFIGURED",
+      message: "Provider not configured",
     });
     expect(response.body).not.toContain("gho_secret");
   });

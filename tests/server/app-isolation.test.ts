@@ -35,13 +35,14 @@ describe("two apps in one process", () => {
     expect(first.domains.organizations.creations).not.toBe(second.domains.organizations.creations);
   });
 
-  it("own distinct social sign-in state: discovery documents and key sets", () => {
+  it("own distinct social sign-in state: discovery documents, key sets, refreshes", () => {
     const first = a.app.authContext.social;
     const second = b.app.authContext.social;
     expect(first).not.toBe(second);
     expect(first.discovered).not.toBe(second.discovered);
     expect(first.idTokens).not.toBe(second.idTokens);
     expect(first.cipher).not.toBe(second.cipher);
+    expect(first.refreshes).not.toBe(second.refreshes);
   });
 
   it("hash in their own slots: a queue in one app does not hold up the other", async () => {

@@ -19,6 +19,8 @@ export const facebook: ProviderDefinition = {
   scopeSeparator: ",",
   pkce: true,
   tokenEndpointAuth: "client_secret_post",
+  // Facebook issues no refresh tokens: a long-lived token is obtained by another exchange.
+  tokenRefresh: false,
   fetchProfile: (request) =>
     readUserProfile(request, facebook, {
       // The Graph API returns only the fields asked for.

@@ -17,6 +17,8 @@ export const vk: ProviderDefinition = {
   pkce: true,
   tokenEndpointAuth: "client_secret_post",
   callbackTokenParams: ["device_id", "state"],
+  // VK ID's refresh wants the device_id of the sign-in too, which authd does not keep.
+  tokenRefresh: false,
   fetchProfile: (request) =>
     readUserProfile(request, vk, {
       init: () => ({
