@@ -251,7 +251,9 @@ async function finish(
     requestSignUp: data.requestSignUp,
     signUp: provider.signUp,
   });
-  return outcome.kind === "signed-in" ? { ...outcome, state: data } : failed(outcome.code, data);
+  if (outcome.kind === "signed-in") return { ...outcome, state: data };
+  // A ban says why in error_description, as a password sign-in's answer does.
+  return failed(outcome.code, data, outcome.error?.message);
 }
 
 /** The profile with its address normalized, or null when it has no usable address. */

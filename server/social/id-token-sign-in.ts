@@ -53,7 +53,7 @@ export async function signInWithIdToken(
     requestSignUp: options.requestSignUp,
     signUp: provider.signUp,
   });
-  if (outcome.kind === "refused") throw REFUSALS[outcome.code]();
+  if (outcome.kind === "refused") throw outcome.error ?? REFUSALS[outcome.code]();
   return outcome.user;
 }
 
@@ -73,5 +73,5 @@ export async function linkWithIdToken(
     tokens,
     userId,
   });
-  if (outcome.kind === "refused") throw REFUSALS[outcome.code]();
+  if (outcome.kind === "refused") throw outcome.error ?? REFUSALS[outcome.code]();
 }

@@ -36,9 +36,12 @@ export type Refusal =
 
 export type SignInOutcome =
   | { kind: "signed-in"; user: UserRow; isNewUser: boolean }
-  | { kind: "refused"; code: Refusal };
+  | Refused;
 
-export type LinkOutcome = { kind: "linked"; user: UserRow } | { kind: "refused"; code: Refusal };
+/** A refusal; a ban carries its own error, with the reason and end the caller may show. */
+export type Refused = { kind: "refused"; code: Refusal; error?: AuthError };
+
+export type LinkOutcome = { kind: "linked"; user: UserRow } | Refused;
 
 /** A profile whose email is present and normalized (the callback checked it). */
 export interface CheckedProfile extends SocialProfile {
@@ -113,11 +116,13 @@ async function verifyIfVouched(
 }
 
 /** A ban refuses before anything is written (an expired ban lifts, as at password sign-in). */
-async function unlessBanned(tx: Queryable, user: UserRow): Promise<UserRow | null> {
+async function unlessBanned(tx: Queryable, user: UserRow): Promise<UserRow | Refused> {
   try {
     return await assertNotBanned(tx, user);
   } catch (error) {
-    if (error instanceof AuthError && error.code === "BANNED_USER") return null;
+    if (error instanceof AuthError && error.code === "BANNED_USER") {
+      return { kind: "refused", code: "BANNED_USER", error };
+    }
     throw error;
   }
 }
@@ -146,7 +151,7 @@ export async function signInWithProfile(
       const owner = await findUserById(tx, account.userId);
       if (!owner) return { kind: "refused", code: "unable_to_link_account" };
       const user = await unlessBanned(tx, owner);
-      if (!user) return { kind: "refused", code: "BANNED_USER" };
+      if ("kind" in user) return user;
       await updateProviderTokens(tx, account.id, tokens);
       return {
         kind: "signed-in",
@@ -162,7 +167,7 @@ export async function signInWithProfile(
         return { kind: "refused", code: "unable_to_link_account" };
       }
       const user = await unlessBanned(tx, existing);
-      if (!user) return { kind: "refused", code: "BANNED_USER" };
+      if ("kind" in user) return user;
       await addAccount(tx, user.id, input, tokens);
       return {
         kind: "signed-in",

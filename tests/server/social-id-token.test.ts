@@ -369,6 +369,24 @@ describe("sign-in/social with an id token", () => {
     expect(await accountsOf(t, "acme", who.sub)).toHaveLength(1);
   });
 
+  it("answers 403 BANNED_USER with the ban's reason and end, and no session", async () => {
+    const who = person();
+    const first = await signInWith(createClient(t.app), { token: await sign(claimsOf(who)) });
+    expect(first.statusCode, first.body).toBe(200);
+    const until = new Date(Date.now() + 3600_000);
+    await t.db.sql`
+      update "user" set banned = true, ban_reason = 'spam', ban_expires = ${until}
+      where email = ${who.email}`;
+    const client = createClient(t.app);
+    const banned = await signInWith(client, { token: await sign(claimsOf(who)) });
+    expect(banned.statusCode, banned.body).toBe(403);
+    expect(banned.json()).toMatchObject({
+      code: "BANNED_USER",
+      details: { reason: "spam", expiresAt: until.toISOString() },
+    });
+    expect(String(banned.headers["set-cookie"] ?? "")).not.toContain("session_token=");
+  });
+
   it("accepts the nonce the client sent, and a token with a nonce nobody asked about", async () => {
     const who = person();
     const withNonce = await signInWith(createClient(t.app), {

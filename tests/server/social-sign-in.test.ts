@@ -4,8 +4,10 @@
  * address, sign-up rules and the list of providers. The callback's own checks are in
  * social-callback.test.ts, link-social in social-link.test.ts.
  */
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sha256 } from "../../server/crypto/digest.js";
+import { AuthError } from "../../server/errors.js";
 import type { TokenCipher } from "../../server/social/ports.js";
 import { createTestApp, type TestApp } from "../helpers/app.js";
 import { createClient } from "../helpers/client.js";
@@ -256,7 +258,11 @@ describe("callback: new and returning users", () => {
       { provider: "acme", errorCallbackURL: "/oops" },
       sub,
     );
-    expect(redirectOf(answer).toString()).toBe(`${ORIGIN}/oops?error=BANNED_USER`);
+    const target = redirectOf(answer);
+    expect(`${target.origin}${target.pathname}`).toBe(`${ORIGIN}/oops`);
+    expect(target.searchParams.get("error")).toBe("BANNED_USER");
+    // The ban says why, as the password sign-in's answer does.
+    expect(target.searchParams.get("error_description")).toBe(new AuthError("BANNED_USER").message);
     expect(setsSession(client, answer)).toBe(false);
   });
 
