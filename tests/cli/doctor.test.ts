@@ -547,13 +547,30 @@ describe("authd doctor", () => {
 
   it("checks social provider credentials without printing them", async () => {
     const clientSecret = "gh-client-secret-0123456789";
+    // doctor also probes each provider's endpoints: keep those probes on this host (a
+    // port nothing listens on) so the test never reaches the real GitHub or Google.
+    const closed = await new Promise<number>((resolve) => {
+      const probe = createServer();
+      probe.listen(0, "127.0.0.1", () => {
+        const { port } = probe.address() as { port: number };
+        probe.close(() => resolve(port));
+      });
+    });
+    const offline = {
+      authorizationEndpoint: `http://127.0.0.1:${closed}/authorize`,
+      tokenEndpoint: `http://127.0.0.1:${closed}/token`,
+    };
     await writeFile(
       path.join(cwd, "authd.config.json"),
       JSON.stringify({
         socialProviders: {
-          github: { clientId: "Iv1.abcdef", clientSecret },
+          github: { clientId: "Iv1.abcdef", clientSecret, ...offline },
           // An unexpanded ${VARIABLE}, as someone might expect a JSON file to support.
-          google: { clientId: ["$", "{GOOGLE_CLIENT_ID}"].join(""), clientSecret: "  " },
+          google: {
+            clientId: ["$", "{GOOGLE_CLIENT_ID}"].join(""),
+            clientSecret: "  ",
+            ...offline,
+          },
         },
       }),
     );
@@ -570,7 +587,9 @@ describe("authd doctor", () => {
 
     await writeFile(
       path.join(cwd, "authd.config.json"),
-      JSON.stringify({ socialProviders: { github: { clientId: "Iv1.abcdef", clientSecret } } }),
+      JSON.stringify({
+        socialProviders: { github: { clientId: "Iv1.abcdef", clientSecret, ...offline } },
+      }),
     );
     const good = await doctor(["--json"], env);
     expect(good.code, good.stderr).toBe(0);
