@@ -1,8 +1,9 @@
 /**
  * Every random value authd makes, all from this one module. Tokens are drawn
- * from the platform CSPRNG with rejection sampling, so each character is uniform.
+ * from the platform CSPRNG (uniform integers, which Node draws with rejection
+ * sampling), so each character is uniform and independent of the others.
  */
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomInt } from "node:crypto";
 
 const ALPHANUMERIC = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
@@ -16,23 +17,27 @@ export const TOKEN_LENGTHS = {
   codeVerifier: 128,
 } as const;
 
+/** The widest range `crypto.randomInt` draws from: below 2^48. */
+const RANDOM_INT_RANGE = 2 ** 48;
+
 /** A string of `length` characters drawn uniformly from `alphabet` (at most 256 symbols). */
 export function randomString(length: number, alphabet: string = ALPHANUMERIC): string {
-  if (alphabet.length < 2 || alphabet.length > 256) {
+  const size = alphabet.length;
+  if (size < 2 || size > 256) {
     throw new RangeError("alphabet must have between 2 and 256 symbols");
   }
-  // Largest multiple of the alphabet size that fits a byte: bytes above it are rejected.
-  const limit = 256 - (256 % alphabet.length);
+  // One uniform draw below size^digits gives that many independent, uniform characters
+  // (its base-size digits): eight per draw for ids, a quarter of the CSPRNG calls of
+  // drawing bytes and rejecting the ones above the largest multiple of the alphabet.
+  let digits = 1;
+  while (size ** (digits + 1) < RANDOM_INT_RANGE) digits += 1;
+  const span = size ** digits;
   let result = "";
   while (result.length < length) {
-    // The bytes the missing characters need on average, plus a few for bad luck; a
-    // short draw is topped up by the next round. Nothing is kept between calls.
-    const missing = length - result.length;
-    const bytes = randomBytes(Math.ceil((missing * 256) / limit) + 4);
-    for (const byte of bytes) {
-      if (byte >= limit) continue;
-      result += alphabet[byte % alphabet.length];
-      if (result.length === length) break;
+    let draw = randomInt(span);
+    for (let i = 0; i < digits && result.length < length; i++) {
+      result += alphabet[draw % size];
+      draw = Math.floor(draw / size);
     }
   }
   return result;
