@@ -34,9 +34,7 @@ export type Refusal =
   | "email_does_not_match"
   | "BANNED_USER";
 
-export type SignInOutcome =
-  | { kind: "signed-in"; user: UserRow; isNewUser: boolean }
-  | Refused;
+export type SignInOutcome = { kind: "signed-in"; user: UserRow; isNewUser: boolean } | Refused;
 
 /** A refusal; a ban carries its own error, with the reason and end the caller may show. */
 export type Refused = { kind: "refused"; code: Refusal; error?: AuthError };
