@@ -2,7 +2,7 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: ["tests/**/*.test.ts"],
+    include: ["tests/**/*.test.ts", "ui-kit/tests/**/*.test.ts"],
     globalSetup: ["tests/helpers/global-setup.ts"],
     pool: "forks",
     testTimeout: 60_000,
