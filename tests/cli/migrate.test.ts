@@ -86,6 +86,32 @@ async function appliedIn(url: string): Promise<string[]> {
   }
 }
 
+/**
+ * Runs `args` while the migration lock is held, and releases the lock once the command
+ * says it is waiting for it: on a loaded machine the command can take seconds to start,
+ * and a release on a timer could come before it ever met the lock.
+ */
+async function releasedWhileWaiting(
+  lock: { release(): Promise<void> },
+  args: string[],
+  env: Record<string, string>,
+) {
+  let release: () => void = () => {};
+  const waiting = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const running = runAuthd(args, {
+    env,
+    onStderr: (stderr) => {
+      if (stderr.includes("waiting up to")) release();
+    },
+  });
+  // Without the line (a regression), the lock goes after 20 s and the assertions say why.
+  await Promise.race([waiting, new Promise((resolve) => setTimeout(resolve, 20_000))]);
+  await lock.release();
+  return running;
+}
+
 describe("authd migrate", () => {
   it("status lists every migration as pending on an empty database", async () => {
     const result = await runAuthd(["migrate", "status", "--json"], { env });
@@ -484,10 +510,11 @@ describe("authd migrate up --lock-wait", () => {
 
   it("--lock-wait applies the migrations once the lock is released in time", async () => {
     const lock = await holdLock();
-    const running = runAuthd(["migrate", "up", "--lock-wait", "30s", "--json"], { env: lockEnv });
-    await new Promise((resolve) => setTimeout(resolve, 2500));
-    await lock.release();
-    const result = await running;
+    const result = await releasedWhileWaiting(
+      lock,
+      ["migrate", "up", "--lock-wait", "30s", "--json"],
+      lockEnv,
+    );
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({
       direction: "up",
@@ -610,12 +637,11 @@ describe("authd migrate down and baseline --lock-wait", () => {
 
   it("down --lock-wait reverts once the lock is released in time", async () => {
     const lock = await holdLock();
-    const running = runAuthd(["migrate", "down", "--yes", "--lock-wait", "30s", "--json"], {
-      env: lockEnv,
-    });
-    await new Promise((resolve) => setTimeout(resolve, 2500));
-    await lock.release();
-    const result = await running;
+    const result = await releasedWhileWaiting(
+      lock,
+      ["migrate", "down", "--yes", "--lock-wait", "30s", "--json"],
+      lockEnv,
+    );
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({ direction: "down", migrations: [files.at(-1)] });
     expect(result.stderr).toContain(
@@ -643,13 +669,11 @@ describe("authd migrate down and baseline --lock-wait", () => {
   it("baseline --lock-wait records once the lock is released in time", async () => {
     const last = files.at(-1) ?? "";
     const lock = await holdLock();
-    const running = runAuthd(
+    const result = await releasedWhileWaiting(
+      lock,
       ["migrate", "baseline", "--mark-applied", last, "--yes", "--lock-wait", "30s", "--json"],
-      { env: lockEnv },
+      lockEnv,
     );
-    await new Promise((resolve) => setTimeout(resolve, 2500));
-    await lock.release();
-    const result = await running;
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({ baseline: last, markedApplied: [last] });
     expect(result.stderr).toContain("waiting up to 30 s (--lock-wait)");

@@ -40,6 +40,8 @@ export interface RunOptions {
   env?: Record<string, string | undefined>;
   input?: string;
   timeoutMs?: number;
+  /** Sees the standard error read so far, after each chunk (to act on a progress line). */
+  onStderr?: (stderr: string) => void;
 }
 
 export function baseEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
@@ -74,6 +76,7 @@ export function runProcess(
     });
     child.stderr.on("data", (chunk: Buffer) => {
       stderr += chunk.toString();
+      options.onStderr?.(stderr);
     });
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
@@ -206,6 +209,7 @@ export function runAuthdInTerminal(
     });
     child.stderr.on("data", (chunk: Buffer) => {
       stderr += chunk.toString();
+      options.onStderr?.(stderr);
     });
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
