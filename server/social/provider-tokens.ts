@@ -202,24 +202,35 @@ async function refreshAccount(
   return now;
 }
 
-/** refreshAccount, shared by every request of this app for the same account meanwhile. */
-function sharedRefresh(
+/**
+ * refreshAccount, shared by every request of this app for the same account meanwhile;
+ * a refresh the provider refused or failed answers the caller's own `failure` code.
+ */
+async function sharedRefresh(
   social: SocialContext,
   sql: Sql,
   provider: ResolvedProvider,
   account: AccountRow,
   refreshToken: RefreshToken,
   logger: LogSink,
+  failure: ErrorCode,
 ): Promise<AccountRow> {
-  const running = social.refreshes.get(account.id);
-  if (running) return running;
-  const pending = refreshAccount(social, sql, provider, account, refreshToken, logger);
-  social.refreshes.set(account.id, pending);
-  const done = () => {
-    if (social.refreshes.get(account.id) === pending) social.refreshes.delete(account.id);
-  };
-  pending.then(done, done);
-  return pending;
+  let pending = social.refreshes.get(account.id);
+  if (!pending) {
+    const started = refreshAccount(social, sql, provider, account, refreshToken, logger);
+    social.refreshes.set(account.id, started);
+    const done = () => {
+      if (social.refreshes.get(account.id) === started) social.refreshes.delete(account.id);
+    };
+    started.then(done, done);
+    pending = started;
+  }
+  try {
+    return await pending;
+  } catch (error) {
+    if (error instanceof RefreshFailure) throw new AuthError(failure);
+    throw error;
+  }
 }
 
 /**
@@ -241,12 +252,7 @@ async function withFreshAccessToken(
   if (open(social, account.accessToken) && !expiresSoon(account)) return account;
   const resolved = await provider();
   if (!resolved.tokenRefresh) return account;
-  try {
-    return await sharedRefresh(social, sql, resolved, account, refreshToken, logger);
-  } catch (error) {
-    if (error instanceof RefreshFailure) throw new AuthError(failure);
-    throw error;
-  }
+  return sharedRefresh(social, sql, resolved, account, refreshToken, logger, failure);
 }
 
 /** get-access-token: the caller's access token for the account, refreshed when due. */
@@ -289,13 +295,7 @@ export async function refreshTokens(
   if (!provider.tokenRefresh) throw new AuthError("TOKEN_REFRESH_NOT_SUPPORTED");
   const refreshToken = refreshTokenOf(social, account);
   if (!refreshToken) throw new AuthError("REFRESH_TOKEN_NOT_FOUND");
-  let row: AccountRow;
-  try {
-    row = await sharedRefresh(social, sql, provider, account, refreshToken, logger);
-  } catch (error) {
-    if (error instanceof RefreshFailure) throw new AuthError(failure);
-    throw error;
-  }
+  const row = await sharedRefresh(social, sql, provider, account, refreshToken, logger, failure);
   const accessToken = open(social, row.accessToken);
   if (!accessToken) throw new AuthError(failure);
   return {
