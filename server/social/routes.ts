@@ -14,6 +14,7 @@ import { clearStateCookie, readStateCookie, setStateCookie } from "../http/sessi
 import { issueSession } from "../http/session-response.js";
 import type { ZodTypeProvider } from "../http/validation.js";
 import { userResponse } from "../sessions/sessions.js";
+import { registeredCallbackURL } from "./callback-url.js";
 import { beginAuthorization, type CallbackOutcome, completeAuthorization } from "./flow.js";
 import { linkWithIdToken, signInWithIdToken } from "./id-token-sign-in.js";
 import { getAccessToken, refreshTokens } from "./provider-tokens.js";
@@ -47,8 +48,11 @@ export function socialRoutes(context: AuthContext) {
       return provider;
     };
 
+    // The URI the operator registered (what `authd init` printed), else under this
+    // request's own origin when no baseURL is configured.
     const redirectURIOf = (provider: ResolvedProvider, request: FastifyRequest) =>
-      provider.redirectURI ?? `${publicBaseUrl(context, request)}/callback/${provider.id}`;
+      registeredCallbackURL(context.config, provider.id) ??
+      `${publicBaseUrl(context, request)}/callback/${provider.id}`;
 
     /** `{url, redirect}`, with the Location header unless the client handles the redirect. */
     const answerWith = (reply: FastifyReply, url: string, disableRedirect: boolean | undefined) => {
