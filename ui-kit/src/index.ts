@@ -1,1 +1,45 @@
+export type {
+  Appearance,
+  AuthContextValue,
+  AuthPaths,
+  LinkComponent,
+  LinkProps,
+  ThemeVariables,
+} from "./auth-context.js";
+export { DEFAULT_PATHS, useAuthContext } from "./auth-context.js";
 export * from "./client/index.js";
+export { SignIn, type SignInPart, type SignInProps } from "./components/sign-in/SignIn.js";
+export {
+  type SignInField,
+  type UseSignInOptions,
+  type UseSignInResult,
+  useSignIn,
+} from "./components/sign-in/use-sign-in.js";
+export { SocialButtons, type SocialButtonsProps } from "./components/social/SocialButtons.js";
+export {
+  type InvitationDetails,
+  QUERY_KEYS,
+  useActiveMember,
+  useActiveOrganization,
+  useInvitation,
+  useListOrganizations,
+  useTeams,
+} from "./hooks/organization.js";
+export { type ActionOptions, type ActionState, useAction } from "./hooks/use-action.js";
+export { useErrorText, useMessages } from "./hooks/use-messages.js";
+export { type QueryResult, useQuery } from "./hooks/use-query.js";
+export { type UseSessionResult, useSession } from "./hooks/use-session.js";
+export { useSocialProviders } from "./hooks/use-social-providers.js";
+export {
+  LANGUAGE_IDS,
+  LOCALES,
+  type LocaleInput,
+  loadMessages,
+  negotiateLocale,
+  resolveLocale,
+} from "./i18n/locale.js";
+export { pseudoLocalize } from "./i18n/pseudo.js";
+export type { LocaleCode, Messages } from "./i18n/types.js";
+export { AuthProvider, type AuthProviderProps } from "./provider.js";
+export type { QueryState } from "./query-cache.js";
+export type { StyleProps } from "./ui/root.js";

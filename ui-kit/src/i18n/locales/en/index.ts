@@ -1,0 +1,18 @@
+import { account } from "./account.js";
+import { auth } from "./auth.js";
+import { common } from "./common.js";
+import { errors } from "./errors.js";
+import { invitations } from "./invitations.js";
+import { organization } from "./organization.js";
+import { teams } from "./teams.js";
+
+/** English: always bundled, the fallback while another language loads. */
+export const messages = {
+  common,
+  auth,
+  account,
+  organization,
+  teams,
+  invitations,
+  errors,
+};

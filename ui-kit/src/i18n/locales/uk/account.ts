@@ -1,0 +1,3 @@
+import type { Messages } from "../../types.js";
+
+export const account: Messages["account"] = {};

@@ -1,0 +1,31 @@
+import type { Messages } from "../../types.js";
+
+export const common: Messages["common"] = {
+  loading: "Loading…",
+  or: "or",
+  cancel: "Cancel",
+  close: "Close",
+  save: "Save",
+  saved: "Saved",
+  continue: "Continue",
+  back: "Back",
+  remove: "Remove",
+  edit: "Edit",
+  retry: "Try again",
+  email: "Email",
+  password: "Password",
+  name: "Name",
+  showPassword: "Show password",
+  hidePassword: "Hide password",
+  required: "This field is required.",
+  invalidEmail: "Enter a valid email address.",
+  invalidField: "This value is not valid.",
+  passwordTooShort: ({ min }: { min: number }) => `Use at least ${min} characters.`,
+  continueWith: ({ provider }: { provider: string }) => `Continue with ${provider}`,
+  stepUp: {
+    title: "Confirm it is you",
+    description: "For your security, enter your password again to continue.",
+    descriptionSocial: "For your security, sign in again to continue.",
+    confirm: "Confirm",
+  },
+};
