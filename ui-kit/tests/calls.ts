@@ -2,7 +2,7 @@
  * Every call of the client with a minimal input, and the method and path it must use:
  * the unit tests check the method, the server tests that each path had a round trip.
  */
-import type { AuthClient } from "../src/index.js";
+import type { AuthClient } from "../src/client/index.js";
 
 export function everyCall(
   client: AuthClient,

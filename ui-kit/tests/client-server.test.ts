@@ -5,7 +5,7 @@
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestApp, type TestApp } from "../../tests/helpers/app.js";
-import { type AuthClient, createAuthClient, type Result } from "../src/index.js";
+import { type AuthClient, createAuthClient, type Result } from "../src/client/index.js";
 import { everyCall } from "./calls.js";
 import { cookieFetch } from "./cookie-fetch.js";
 

@@ -3,7 +3,7 @@
  * answers become `{data, error}`, redirects, retries and the session refresh.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createAuthClient, type RetryOptions } from "../src/index.js";
+import { createAuthClient, type RetryOptions } from "../src/client/index.js";
 import { everyCall } from "./calls.js";
 
 interface Sent {

@@ -2,7 +2,7 @@
  * A fetch for Node that behaves as one browser on a trusted origin: Node's fetch
  * keeps no cookies and sends no Origin, and authd needs both.
  */
-import type { FetchLike } from "../src/index.js";
+import type { FetchLike } from "../src/client/index.js";
 
 export interface CookieFetch {
   fetch: FetchLike;
