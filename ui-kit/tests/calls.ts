@@ -62,6 +62,7 @@ export function everyCall(
     ["revokeSessions", "POST", "/revoke-sessions", () => client.revokeSessions()],
     ["revokeOtherSessions", "POST", "/revoke-other-sessions", () => client.revokeOtherSessions()],
     ["listAccounts", "GET", "/list-accounts", () => client.listAccounts()],
+    ["accountInfo", "POST", "/account-info", () => client.accountInfo({ accountId: "a" })],
     ["linkSocial", "POST", "/link-social", () => client.linkSocial({ provider: "github" })],
     [
       "unlinkAccount",
@@ -83,6 +84,12 @@ export function everyCall(
       "POST",
       "/organization/set-active",
       () => org.setActive({ organizationId: "o" }),
+    ],
+    [
+      "organization.getOrganization",
+      "GET",
+      "/organization/get-organization",
+      () => org.getOrganization(),
     ],
     [
       "organization.getFullOrganization",
@@ -168,6 +175,19 @@ export function everyCall(
       "/organization/get-active-member",
       () => org.getActiveMember(),
     ],
+    [
+      "organization.getActiveMemberRole",
+      "GET",
+      "/organization/get-active-member-role",
+      () => org.getActiveMemberRole(),
+    ],
+    ["organization.listMembers", "GET", "/organization/list-members", () => org.listMembers()],
+    [
+      "organization.hasPermission",
+      "POST",
+      "/organization/has-permission",
+      () => org.hasPermission({ permissions: { member: ["create"] } }),
+    ],
     ["organization.leave", "POST", "/organization/leave", () => org.leave({ organizationId: "o" })],
     [
       "organization.createTeam",
@@ -199,6 +219,24 @@ export function everyCall(
       "POST",
       "/organization/remove-team-member",
       () => org.removeTeamMember({ teamId: "t", userId: "u" }),
+    ],
+    [
+      "organization.setActiveTeam",
+      "POST",
+      "/organization/set-active-team",
+      () => org.setActiveTeam({ teamId: "t" }),
+    ],
+    [
+      "organization.listUserTeams",
+      "GET",
+      "/organization/list-user-teams",
+      () => org.listUserTeams(),
+    ],
+    [
+      "organization.listTeamMembers",
+      "GET",
+      "/organization/list-team-members",
+      () => org.listTeamMembers(),
     ],
   ];
 }

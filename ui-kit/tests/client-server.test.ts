@@ -348,6 +348,308 @@ describe("the client against authd", () => {
     expect(gone.error).toMatchObject({ status: 401, code: "INVALID_EMAIL_OR_PASSWORD" });
   });
 
+  it("reads members, roles and permissions, and switches the active organization", async () => {
+    const boss = await signedUp("Boss", "boss@kit.test");
+    const org = ok(await boss.client.organization.create({ name: "Crew", slug: "crew" }));
+    // create made it the active organization; the store follows.
+    boss.client.session.subscribe(() => {});
+    await vi.waitFor(() =>
+      expect(boss.client.session.getSnapshot().data?.session.activeOrganizationId).toBe(org.id),
+    );
+
+    // Three members besides the owner, by invitation.
+    const joined: Record<string, Browser> = {};
+    for (const name of ["Ann", "Cal", "Dot"]) {
+      const email = `${name.toLowerCase()}@crew.test`;
+      const invitation = ok(
+        await boss.client.organization.inviteMember({
+          email,
+          role: name === "Ann" ? "admin" : "member",
+          organizationId: org.id,
+          sendEmail: false,
+        }),
+      );
+      const b = await signedUp(name, email);
+      ok(await b.client.organization.acceptInvitation({ invitationId: invitation.id }));
+      joined[name] = b;
+    }
+    const cal = joined.Cal as Browser;
+    // Accepting made the organization cal's active one; the store follows.
+    cal.client.session.subscribe(() => {});
+    await vi.waitFor(() =>
+      expect(cal.client.session.getSnapshot().data?.session.activeOrganizationId).toBe(org.id),
+    );
+
+    expect(ok(await boss.client.organization.getOrganization())).toMatchObject({
+      id: org.id,
+      name: "Crew",
+      slug: "crew",
+      logo: null,
+      metadata: null,
+      createdAt: expect.any(String),
+    });
+    expect(
+      ok(await cal.client.organization.getOrganization({ organizationSlug: "crew" }))?.id,
+    ).toBe(org.id);
+    const stranger = await signedUp("Stranger", "stranger@crew.test");
+    expect(ok(await stranger.client.organization.getOrganization())).toBeNull();
+    const foreign = await stranger.client.organization.getOrganization({ organizationId: org.id });
+    expect(foreign.error).toMatchObject({
+      status: 400,
+      code: "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION",
+    });
+
+    // list-members: a page, sorted and filtered, with the total stated.
+    const page = ok(
+      await boss.client.organization.listMembers({ sortBy: "email", limit: 2, offset: 1 }),
+    );
+    expect(page).toMatchObject({ total: 4, limit: 2, offset: 1 });
+    expect(page.members.map((m) => m.user.email)).toEqual(["boss@kit.test", "cal@crew.test"]);
+    expect(page.members[0]).toEqual({
+      id: expect.any(String),
+      organizationId: org.id,
+      userId: expect.any(String),
+      role: "owner",
+      createdAt: expect.any(String),
+      user: { id: expect.any(String), name: "Boss", email: "boss@kit.test", image: null },
+    });
+    const desc = ok(
+      await cal.client.organization.listMembers({
+        organizationSlug: "crew",
+        sortBy: "name",
+        sortDirection: "desc",
+      }),
+    );
+    expect(desc.members.map((m) => m.user.name)).toEqual(["Dot", "Cal", "Boss", "Ann"]);
+    expect(desc.limit).toBe(100);
+    const admins = ok(await boss.client.organization.listMembers({ role: "admin" }));
+    expect(admins.members.map((m) => m.user.name)).toEqual(["Ann"]);
+    expect(admins.total).toBe(1);
+    const byFilter = ok(
+      await boss.client.organization.listMembers({ filterField: "role", filterValue: "member" }),
+    );
+    expect(byFilter.members.map((m) => m.user.name).sort()).toEqual(["Cal", "Dot"]);
+    const searched = ok(await boss.client.organization.listMembers({ search: "dot" }));
+    expect(searched.members.map((m) => m.user.name)).toEqual(["Dot"]);
+    const notMember = await stranger.client.organization.listMembers({ organizationId: org.id });
+    expect(notMember.error).toMatchObject({
+      status: 403,
+      code: "YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION",
+    });
+    const badLimit = await boss.client.organization.listMembers({ limit: 5000 });
+    expect(badLimit.error).toMatchObject({ status: 400, code: "VALIDATION_ERROR" });
+
+    // get-active-member-role and has-permission.
+    expect(ok(await boss.client.organization.getActiveMemberRole())).toEqual({ role: "owner" });
+    expect(
+      ok(await cal.client.organization.getActiveMemberRole({ organizationSlug: "crew" })),
+    ).toEqual({ role: "member" });
+    const noRole = await stranger.client.organization.getActiveMemberRole({
+      organizationId: org.id,
+    });
+    expect(noRole.error).toMatchObject({
+      status: 403,
+      code: "YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION",
+    });
+    const ann = joined.Ann as Browser;
+    expect(
+      ok(await ann.client.organization.hasPermission({ permissions: { member: ["create"] } })),
+    ).toEqual({ error: null, success: true });
+    expect(
+      ok(
+        await ann.client.organization.hasPermission({
+          permissions: { organization: ["delete"] },
+        }),
+      ),
+    ).toEqual({ error: null, success: false });
+    expect(
+      ok(await cal.client.organization.hasPermission({ permissions: { invitation: ["create"] } })),
+    ).toEqual({ error: null, success: false });
+    expect(
+      ok(
+        await boss.client.organization.hasPermission({
+          permissions: { organization: ["delete"], member: ["delete"] },
+          organizationId: org.id,
+        }),
+      ),
+    ).toEqual({ error: null, success: true });
+    const noPermission = await stranger.client.organization.hasPermission({
+      permissions: { member: ["create"] },
+      organizationId: org.id,
+    });
+    expect(noPermission.error).toMatchObject({
+      status: 400,
+      code: "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION",
+    });
+
+    // set-active clears and sets the active organization; the store follows each time.
+    expect(ok(await boss.client.organization.setActive({ organizationId: null }))).toBeNull();
+    await vi.waitFor(() =>
+      expect(boss.client.session.getSnapshot().data?.session.activeOrganizationId).toBeNull(),
+    );
+    const noActive = await boss.client.organization.getActiveMemberRole();
+    expect(noActive.error).toMatchObject({ status: 400, code: "NO_ACTIVE_ORGANIZATION" });
+    expect(ok(await boss.client.organization.getOrganization())).toBeNull();
+    expect(ok(await boss.client.organization.setActive({ organizationSlug: "crew" }))?.id).toBe(
+      org.id,
+    );
+    await vi.waitFor(() =>
+      expect(boss.client.session.getSnapshot().data?.session.activeOrganizationId).toBe(org.id),
+    );
+    const refused = await stranger.client.organization.setActive({ organizationId: org.id });
+    expect(refused.error).toMatchObject({
+      status: 403,
+      code: "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION",
+    });
+
+    // Leaving clears the active organization of the leaver's session.
+    const dot = joined.Dot as Browser;
+    dot.client.session.subscribe(() => {});
+    await vi.waitFor(() =>
+      expect(dot.client.session.getSnapshot().data?.session.activeOrganizationId).toBe(org.id),
+    );
+    ok(await dot.client.organization.leave({ organizationId: org.id }));
+    await vi.waitFor(() =>
+      expect(dot.client.session.getSnapshot().data?.session.activeOrganizationId).toBeNull(),
+    );
+  });
+
+  it("switches the active team and lists a user's teams and a team's members", async () => {
+    const lead = await signedUp("Lead", "lead@kit.test");
+    const org = ok(await lead.client.organization.create({ name: "Squad", slug: "squad" }));
+    const [defaultTeam] = ok(await lead.client.organization.listTeams());
+    expect(defaultTeam?.name).toBe("Squad");
+    const red = ok(await lead.client.organization.createTeam({ name: "Red" }));
+    const blue = ok(await lead.client.organization.createTeam({ name: "Blue" }));
+
+    const invitation = ok(
+      await lead.client.organization.inviteMember({
+        email: "rex@squad.test",
+        role: "member",
+        teamId: red.id,
+        sendEmail: false,
+      }),
+    );
+    const rex = await signedUp("Rex", "rex@squad.test");
+    const accepted = ok(
+      await rex.client.organization.acceptInvitation({ invitationId: invitation.id }),
+    );
+    rex.client.session.subscribe(() => {});
+    // Accepting into a single team made it the active team too.
+    await vi.waitFor(() =>
+      expect(rex.client.session.getSnapshot().data?.session).toMatchObject({
+        activeOrganizationId: org.id,
+        activeTeamId: red.id,
+      }),
+    );
+
+    // list-user-teams: the caller's teams, in every organization or in one.
+    const rexTeams = ok(await rex.client.organization.listUserTeams());
+    expect(rexTeams).toEqual([
+      {
+        id: red.id,
+        name: "Red",
+        organizationId: org.id,
+        createdAt: expect.any(String),
+        updatedAt: expect.toBeOneOf([null, expect.any(String)]),
+      },
+    ]);
+    expect(
+      ok(await rex.client.organization.listUserTeams({ organizationId: org.id })).map((t) => t.id),
+    ).toEqual([red.id]);
+    // The creator is in the default team only.
+    expect(ok(await lead.client.organization.listUserTeams()).map((t) => t.id)).toEqual([
+      defaultTeam?.id,
+    ]);
+    // An owner may list another member's teams; a member may not.
+    expect(
+      ok(await lead.client.organization.listUserTeams({ userId: accepted.member.userId })).map(
+        (t) => t.name,
+      ),
+    ).toEqual(["Red"]);
+    const leadUserId = ok(await lead.client.getSession())?.user.id ?? "";
+    const forbidden = await rex.client.organization.listUserTeams({ userId: leadUserId });
+    expect(forbidden.error).toMatchObject({
+      status: 403,
+      code: "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER",
+    });
+
+    // list-team-members: the active team by default, or the one named.
+    const members = ok(await rex.client.organization.listTeamMembers());
+    expect(members).toEqual([
+      {
+        id: expect.any(String),
+        teamId: red.id,
+        userId: accepted.member.userId,
+        createdAt: expect.any(String),
+      },
+    ]);
+    expect(ok(await lead.client.organization.listTeamMembers({ teamId: red.id }))).toHaveLength(1);
+    const notInTeam = await rex.client.organization.listTeamMembers({ teamId: blue.id });
+    expect(notInTeam.error).toMatchObject({
+      status: 400,
+      code: "USER_IS_NOT_A_MEMBER_OF_THE_TEAM",
+    });
+
+    // set-active-team: a team the caller is in; null clears it; the store follows.
+    const notMine = await rex.client.organization.setActiveTeam({ teamId: blue.id });
+    expect(notMine.error).toMatchObject({ status: 403, code: "USER_IS_NOT_A_MEMBER_OF_THE_TEAM" });
+    expect(ok(await rex.client.organization.setActiveTeam({ teamId: null }))).toBeNull();
+    await vi.waitFor(() =>
+      expect(rex.client.session.getSnapshot().data?.session.activeTeamId).toBeNull(),
+    );
+    const noTeam = await rex.client.organization.listTeamMembers();
+    expect(noTeam.error).toMatchObject({ status: 400, code: "YOU_DO_NOT_HAVE_AN_ACTIVE_TEAM" });
+    ok(
+      await lead.client.organization.addTeamMember({
+        teamId: blue.id,
+        userId: accepted.member.userId,
+      }),
+    );
+    const active = ok(await rex.client.organization.setActiveTeam({ teamId: blue.id }));
+    expect(active).toMatchObject({ id: blue.id, name: "Blue", organizationId: org.id });
+    await vi.waitFor(() =>
+      expect(rex.client.session.getSnapshot().data?.session.activeTeamId).toBe(blue.id),
+    );
+    // No teamId answers the current one.
+    expect(ok(await rex.client.organization.setActiveTeam({}))?.id).toBe(blue.id);
+    expect(ok(await rex.client.organization.listTeamMembers()).map((m) => m.teamId)).toEqual([
+      blue.id,
+    ]);
+    const unknown = await rex.client.organization.setActiveTeam({ teamId: "no-such-team" });
+    expect(unknown.error).toMatchObject({ status: 400, code: "TEAM_NOT_FOUND" });
+
+    // Without an active organization there is no active team to set.
+    ok(await rex.client.organization.setActive({ organizationId: null }));
+    const noOrganization = await rex.client.organization.setActiveTeam({ teamId: red.id });
+    expect(noOrganization.error).toMatchObject({ status: 400, code: "NO_ACTIVE_ORGANIZATION" });
+  });
+
+  it("reads the information of a linked account", async () => {
+    const fay = await signedUp("Fay", "fay@kit.test");
+    const [credential] = ok(await fay.client.listAccounts());
+    const info = ok(await fay.client.accountInfo({ accountId: credential?.id ?? "" }));
+    expect(info).toEqual({
+      user: {
+        id: credential?.userId,
+        name: "Fay",
+        email: "fay@kit.test",
+        image: null,
+        emailVerified: false,
+      },
+      data: {},
+      account: {
+        id: credential?.id,
+        providerId: "credential",
+        accountId: credential?.accountId,
+      },
+    });
+    const missing = await fay.client.accountInfo({ accountId: "no-such-account" });
+    expect(missing.error).toMatchObject({ status: 400, code: "ACCOUNT_NOT_FOUND" });
+    const signedOut = await browser().client.accountInfo({ accountId: credential?.id ?? "" });
+    expect(signedOut.error).toMatchObject({ status: 401, code: "UNAUTHORIZED" });
+  });
+
   it("made a round trip with every call of the client", () => {
     const calls = everyCall(createAuthClient({ baseURL }));
     const missing = calls

@@ -83,6 +83,14 @@ describe("requests", () => {
     expect(own.filter((name) => !names.has(name))).toEqual([]);
   });
 
+  it("sends setActiveTeam's null, which clears the active team", async () => {
+    const { fetch, sent } = fakeFetch();
+    const client = clientWith(fetch);
+    await client.organization.setActiveTeam({ teamId: null });
+    await client.organization.setActiveTeam({});
+    expect(sent.map((request) => request.body)).toEqual([{ teamId: null }, {}]);
+  });
+
   it("always POSTs sign-out, revoke-sessions, revoke-other-sessions and delete-user", async () => {
     const { fetch, sent } = fakeFetch();
     const client = clientWith(fetch);
@@ -100,10 +108,22 @@ describe("requests", () => {
     await client.organization.getFullOrganization({ organizationId: "o 1", membersLimit: 5 });
     await client.getSession({ disableCookieCache: true });
     await client.organization.listTeams({});
+    await client.organization.listMembers({
+      organizationSlug: "kit",
+      limit: 10,
+      offset: 20,
+      sortBy: "email",
+      sortDirection: "desc",
+      search: "ada",
+      role: undefined,
+    });
+    await client.organization.listTeamMembers({ teamId: "t" });
     expect(sent.map((request) => request.url)).toEqual([
       `${BASE}/api/auth/organization/get-full-organization?organizationId=o+1&membersLimit=5`,
       `${BASE}/api/auth/get-session?disableCookieCache=true`,
       `${BASE}/api/auth/organization/list-teams`,
+      `${BASE}/api/auth/organization/list-members?organizationSlug=kit&limit=10&offset=20&sortBy=email&sortDirection=desc&search=ada`,
+      `${BASE}/api/auth/organization/list-team-members?teamId=t`,
     ]);
   });
 
@@ -316,6 +336,18 @@ describe("session store", () => {
       ["updateUser", () => client.updateUser({ name: "B" })],
       ["deleteUser", () => client.deleteUser()],
       ["verifyEmail", () => client.verifyEmail({ token: "t" })],
+      ["changePassword", () => client.changePassword({ newPassword: "y", currentPassword: "x" })],
+      ["revokeSession", () => client.revokeSession({ token: "t" })],
+      ["revokeSessions", () => client.revokeSessions()],
+      ["organization.create", () => client.organization.create({ name: "A", slug: "a" })],
+      ["organization.setActive", () => client.organization.setActive({ organizationId: "o" })],
+      ["organization.delete", () => client.organization.delete({ organizationId: "o" })],
+      ["organization.leave", () => client.organization.leave({ organizationId: "o" })],
+      [
+        "organization.acceptInvitation",
+        () => client.organization.acceptInvitation({ invitationId: "i" }),
+      ],
+      ["organization.setActiveTeam", () => client.organization.setActiveTeam({ teamId: null })],
     ];
     for (const [name, run] of changing) {
       const before = sessionFetches();
@@ -332,6 +364,14 @@ describe("session store", () => {
     const client = clientWith(fetch);
     await client.listSessions();
     await client.changeEmail({ newEmail: "b@b.c" });
+    await client.organization.list();
+    await client.organization.getActiveMemberRole();
+    await client.organization.hasPermission({ permissions: { member: ["create"] } });
+    await client.organization.listUserTeams();
+    queue.push(json({ code: "TEAM_NOT_FOUND", message: "x" }, 400));
+    await client.organization.setActiveTeam({ teamId: "t" });
+    queue.push(json({ code: "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION", message: "x" }, 403));
+    await client.organization.setActive({ organizationId: "o" });
     queue.push(json({ code: "INVALID_EMAIL_OR_PASSWORD", message: "x" }, 401));
     await client.signIn.email({ email: "a@b.c", password: "x" });
     await vi.advanceTimersByTimeAsync(100);

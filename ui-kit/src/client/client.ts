@@ -1,6 +1,7 @@
 /**
  * createAuthClient: typed calls to authd's HTTP API for the React kit. Every call
- * answers `{data, error}`; calls that change who is signed in refresh `session`.
+ * answers `{data, error}`; calls that change who is signed in, or the session's active
+ * organization or team, refresh `session`.
  */
 import {
   type FetchLike,
@@ -13,14 +14,19 @@ import {
 import { createSessionStore, type SessionStore } from "./session-store.js";
 import type {
   Account,
+  AccountInfo,
+  ActiveMemberRole,
   FullOrganization,
   Invitation,
   Member,
+  MembersPage,
   MemberWithUser,
   MessageAnswer,
   Organization,
+  PermissionAnswer,
   SessionData,
   SignInAnswer,
+  SignUpAnswer,
   SocialProvider,
   SocialSignInAnswer,
   StatusAnswer,
@@ -28,6 +34,7 @@ import type {
   Team,
   TeamMember,
   User,
+  VerifyEmailAnswer,
 } from "./types.js";
 
 export interface AuthClientOptions {
@@ -45,6 +52,33 @@ export interface AuthClientOptions {
 export const SESSION_REFRESH_DELAY_MS = 10;
 
 type Query = RequestOptions["query"];
+
+/**
+ * Which organization a call is about; without either, the session's active one. Types,
+ * not interfaces, so that they fit a query's record.
+ */
+export type OrganizationSelector = {
+  organizationId?: string;
+  organizationSlug?: string;
+};
+
+export type ListMembersQuery = OrganizationSelector & {
+  /** At most 1000; the server's default is the membership limit, else 100. */
+  limit?: number;
+  offset?: number;
+  sortBy?: "createdAt" | "name" | "email" | "role";
+  sortDirection?: "asc" | "desc";
+  /** Matches names and addresses. */
+  search?: string;
+  /** Only members holding this role. */
+  role?: string;
+  /** The older form of `role`: `filterField: "role"` with `filterValue`. */
+  filterField?: "role";
+  filterValue?: string;
+};
+
+/** Actions by resource, e.g. `{ member: ["create"], invitation: ["cancel"] }`. */
+export type Permissions = Record<string, string[]>;
 
 export interface IdTokenInput {
   token: string;
@@ -107,19 +141,14 @@ export function createAuthClient(options: AuthClientOptions) {
     if (hasRedirect(result.data)) onRedirect(result.data.url);
     return result;
   };
-  const get = <T>(path: string, query?: Query) => call<T>(path, { method: "GET", query });
+  const get = <T>(path: string, query?: Query, refreshesSession = false) =>
+    call<T>(path, { method: "GET", query }, refreshesSession);
   const post = <T>(path: string, body: object = {}, refreshesSession = false) =>
     call<T>(path, { method: "POST", body }, refreshesSession);
 
   const getSession = (query?: { disableCookieCache?: boolean; disableRefresh?: boolean }) =>
     get<SessionData | null>("/get-session", query);
   session = createSessionStore(() => getSession());
-
-  const getVerifyEmail = async (query: { token: string; callbackURL?: string }) => {
-    const result = await get<{ status: boolean; user: User | null }>("/verify-email", query);
-    if (!result.error) session.scheduleRefetch(SESSION_REFRESH_DELAY_MS);
-    return result;
-  };
 
   return {
     session,
@@ -143,7 +172,7 @@ export function createAuthClient(options: AuthClientOptions) {
         callbackURL?: string;
         rememberMe?: boolean;
         invitationId?: string;
-      }) => post<{ token: string | null; user: User }>("/sign-up/email", body, true),
+      }) => post<SignUpAnswer>("/sign-up/email", body, true),
     },
     signOut: () => post<SuccessAnswer>("/sign-out", {}, true),
 
@@ -155,7 +184,8 @@ export function createAuthClient(options: AuthClientOptions) {
       post<StatusAnswer>("/reset-password", body),
     sendVerificationEmail: (body: { email: string; callbackURL?: string }) =>
       post<StatusAnswer>("/send-verification-email", body),
-    verifyEmail: getVerifyEmail,
+    verifyEmail: (query: { token: string; callbackURL?: string }) =>
+      get<VerifyEmailAnswer>("/verify-email", query, true),
 
     updateUser: (body: { name?: string; image?: string | null }) =>
       post<StatusAnswer>("/update-user", body, true),
@@ -165,16 +195,17 @@ export function createAuthClient(options: AuthClientOptions) {
       newPassword: string;
       currentPassword: string;
       revokeOtherSessions?: boolean;
-    }) => post<{ token: string | null; user: User }>("/change-password", body),
+    }) => post<{ token: string | null; user: User }>("/change-password", body, true),
     deleteUser: (body: { password?: string; token?: string; callbackURL?: string } = {}) =>
       post<{ success: boolean; message: string }>("/delete-user", body, true),
 
     listSessions: () => get<SessionData["session"][]>("/list-sessions"),
-    revokeSession: (body: { token: string }) => post<StatusAnswer>("/revoke-session", body),
-    revokeSessions: () => post<StatusAnswer>("/revoke-sessions"),
+    revokeSession: (body: { token: string }) => post<StatusAnswer>("/revoke-session", body, true),
+    revokeSessions: () => post<StatusAnswer>("/revoke-sessions", {}, true),
     revokeOtherSessions: () => post<StatusAnswer>("/revoke-other-sessions"),
 
     listAccounts: () => get<Account[]>("/list-accounts"),
+    accountInfo: (body: { accountId: string }) => post<AccountInfo>("/account-info", body),
     linkSocial: (body: Omit<SocialSignInInput, "newUserCallbackURL" | "loginHint">) =>
       post<SocialSignInAnswer>("/link-social", body),
     unlinkAccount: (body: { providerId: string; accountId?: string } | { accountId: string }) =>
@@ -188,10 +219,12 @@ export function createAuthClient(options: AuthClientOptions) {
         logo?: string;
         metadata?: Record<string, unknown>;
         keepCurrentActiveOrganization?: boolean;
-      }) => post<Organization & { members: Member[] }>("/organization/create", body),
+      }) => post<Organization & { members: Member[] }>("/organization/create", body, true),
       list: () => get<Organization[]>("/organization/list"),
       setActive: (body: { organizationId?: string | null; organizationSlug?: string }) =>
-        post<Organization | null>("/organization/set-active", body),
+        post<Organization | null>("/organization/set-active", body, true),
+      getOrganization: (query?: OrganizationSelector) =>
+        get<Organization | null>("/organization/get-organization", query),
       getFullOrganization: (query?: {
         organizationId?: string;
         organizationSlug?: string;
@@ -203,7 +236,7 @@ export function createAuthClient(options: AuthClientOptions) {
         organizationId?: string;
       }) => post<Organization>("/organization/update", body),
       delete: (body: { organizationId: string }) =>
-        post<Organization>("/organization/delete", body),
+        post<Organization>("/organization/delete", body, true),
       inviteMember: (body: {
         email: string;
         role: string | string[];
@@ -215,7 +248,11 @@ export function createAuthClient(options: AuthClientOptions) {
       cancelInvitation: (body: { invitationId: string }) =>
         post<Invitation>("/organization/cancel-invitation", body),
       acceptInvitation: (body: { invitationId: string }) =>
-        post<{ invitation: Invitation; member: Member }>("/organization/accept-invitation", body),
+        post<{ invitation: Invitation; member: Member }>(
+          "/organization/accept-invitation",
+          body,
+          true,
+        ),
       rejectInvitation: (body: { invitationId: string }) =>
         post<{ invitation: Invitation; member: null }>("/organization/reject-invitation", body),
       getInvitation: (query: { id: string }) =>
@@ -234,8 +271,14 @@ export function createAuthClient(options: AuthClientOptions) {
         organizationId?: string;
       }) => post<Member>("/organization/update-member-role", body),
       getActiveMember: () => get<MemberWithUser>("/organization/get-active-member"),
+      getActiveMemberRole: (query?: OrganizationSelector) =>
+        get<ActiveMemberRole>("/organization/get-active-member-role", query),
+      listMembers: (query?: ListMembersQuery) =>
+        get<MembersPage>("/organization/list-members", query),
+      hasPermission: (body: { permissions: Permissions; organizationId?: string }) =>
+        post<PermissionAnswer>("/organization/has-permission", body),
       leave: (body: { organizationId: string }) =>
-        post<MemberWithUser>("/organization/leave", body),
+        post<MemberWithUser>("/organization/leave", body, true),
 
       createTeam: (body: { name: string; organizationId?: string }) =>
         post<Team>("/organization/create-team", body),
@@ -249,6 +292,12 @@ export function createAuthClient(options: AuthClientOptions) {
         post<TeamMember>("/organization/add-team-member", body),
       removeTeamMember: (body: { teamId: string; userId: string; organizationId?: string }) =>
         post<MessageAnswer>("/organization/remove-team-member", body),
+      setActiveTeam: (body: { teamId?: string | null }) =>
+        post<Team | null>("/organization/set-active-team", body, true),
+      listUserTeams: (query?: { organizationId?: string; userId?: string }) =>
+        get<Team[]>("/organization/list-user-teams", query),
+      listTeamMembers: (query?: { teamId?: string }) =>
+        get<TeamMember[]>("/organization/list-team-members", query),
     },
   };
 }

@@ -119,6 +119,66 @@ export interface FullOrganization extends Organization {
   teams: Team[] | null;
 }
 
+/**
+ * What sign-up answers for an address that already has an account while no session
+ * would be issued: a stand-in for a new, unverified user, so addresses cannot be probed.
+ */
+export interface SignUpStandInUser {
+  id: string;
+  email: string;
+  emailVerified: boolean;
+  image: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface SignUpAnswer {
+  /** Null when no session was issued (auto sign-in off, or verification required). */
+  token: string | null;
+  user: User | SignUpStandInUser;
+}
+
+export interface VerifyEmailAnswer {
+  status: boolean;
+  user: User;
+  /** Present when the verified sign-up came from an invitation and accepted it. */
+  invitation?: Invitation;
+  member?: Member;
+}
+
+/** account-info: the account's user, and what its provider says about them now. */
+export interface AccountInfo {
+  user: {
+    id: string;
+    name: string;
+    email: string;
+    image: string | null;
+    emailVerified: boolean;
+  };
+  /** The provider's own fields about the user; empty for the credential account. */
+  data: Record<string, unknown>;
+  account: { id: string; providerId: string; accountId: string };
+}
+
+/** A page of list-members: never cut silently, `total` counts every member. */
+export interface MembersPage {
+  members: MemberWithUser[];
+  total: number;
+  limit: number;
+  offset: number;
+}
+
+export interface ActiveMemberRole {
+  /** One role, or several joined by commas. */
+  role: string;
+}
+
+/** has-permission: `success` says whether every asked action is granted. */
+export interface PermissionAnswer {
+  error: null;
+  success: boolean;
+}
+
 export interface SignInAnswer {
   redirect: boolean;
   token: string | null;
