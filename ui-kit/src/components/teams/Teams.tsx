@@ -185,8 +185,10 @@ function TeamItem({
 
   // Focus goes into the field when renaming starts and back to its button when it ends.
   useEffect(() => {
-    if (renaming) input.current?.select();
-    else if (wasRenaming.current) renameButton.current?.focus();
+    if (renaming) {
+      input.current?.focus();
+      input.current?.select();
+    } else if (wasRenaming.current) renameButton.current?.focus();
     wasRenaming.current = renaming;
   }, [renaming]);
 
