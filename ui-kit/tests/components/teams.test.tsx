@@ -111,6 +111,9 @@ describe("<Teams/>", () => {
     expect(await screen.findByRole("form", { name: "Create team" })).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Rename Design" })).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Remove Design" })).toBeInTheDocument();
+    expect(
+      screen.queryByText("Only the organization's owners and admins can change its teams."),
+    ).not.toBeInTheDocument();
   });
 
   it("shows a plain member the teams read only", async () => {

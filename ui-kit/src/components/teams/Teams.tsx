@@ -54,7 +54,7 @@ export function Teams({ className, classNames, ...options }: TeamsProps) {
   const namePart = usePart("team-name");
   const actionsPart = usePart("team-actions");
   const listPart = usePart("list");
-  const readOnly = !Object.values(state.can).some(Boolean);
+  const readOnly = !state.permissionsPending && !Object.values(state.can).some(Boolean);
 
   return (
     <Root

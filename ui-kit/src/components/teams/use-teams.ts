@@ -33,27 +33,43 @@ const PERMISSIONS: Readonly<Record<keyof TeamPermissions, Permissions>> = {
 };
 
 /** One has-permission answer, shared by every component asking the same of the same organization. */
-function usePermission(organizationId: string | null, permissions: Permissions): boolean {
+function usePermission(
+  organizationId: string | null,
+  permissions: Permissions,
+): QueryResult<{ success: boolean }> {
   const { client } = useAuthContext();
   const wanted = JSON.stringify(permissions);
-  const result = useQuery(
-    organizationId && `${QUERY_KEYS.permission}${organizationId}|${wanted}`,
-    () => client.organization.hasPermission({ permissions, organizationId: organizationId ?? "" }),
+  return useQuery(organizationId && `${QUERY_KEYS.permission}${organizationId}|${wanted}`, () =>
+    client.organization.hasPermission({ permissions, organizationId: organizationId ?? "" }),
   );
-  return result.data?.success === true;
 }
 
 /**
- * What the signed-in member may do with teams in `organizationId`. Asked of the server
- * rather than read from the role's name, since an organization may define its own roles.
+ * What the signed-in member may do with teams in `organizationId`, and whether the
+ * server is still being asked. Asked rather than read from the role's name, since an
+ * organization may define its own roles.
  */
-export function useTeamPermissions(organizationId: string | null): TeamPermissions {
-  return {
+export function useTeamPermissions(organizationId: string | null): {
+  can: TeamPermissions;
+  pending: boolean;
+} {
+  const answers = {
     create: usePermission(organizationId, PERMISSIONS.create),
     rename: usePermission(organizationId, PERMISSIONS.rename),
     remove: usePermission(organizationId, PERMISSIONS.remove),
     addMember: usePermission(organizationId, PERMISSIONS.addMember),
     removeMember: usePermission(organizationId, PERMISSIONS.removeMember),
+  };
+  const allowed = (answer: QueryResult<{ success: boolean }>) => answer.data?.success === true;
+  return {
+    can: {
+      create: allowed(answers.create),
+      rename: allowed(answers.rename),
+      remove: allowed(answers.remove),
+      addMember: allowed(answers.addMember),
+      removeMember: allowed(answers.removeMember),
+    },
+    pending: Object.values(answers).some((answer) => answer.data === undefined && !answer.error),
   };
 }
 
@@ -93,6 +109,8 @@ export interface UseTeamManagerResult {
   /** Why the list could not load (status "error"). */
   error: AuthError | null;
   can: TeamPermissions;
+  /** True while the server is asked what the member may change (nothing is offered yet). */
+  permissionsPending: boolean;
   retry: () => Promise<void>;
 
   /** The new team's name. */
@@ -139,7 +157,7 @@ export function useTeamManager(options: UseTeamManagerOptions = {}): UseTeamMana
   const list = useQuery(organizationId && `${QUERY_KEYS.teams}${organizationId}`, () =>
     client.organization.listTeams({ organizationId: organizationId ?? undefined }),
   );
-  const can = useTeamPermissions(organizationId);
+  const permissions = useTeamPermissions(organizationId);
 
   const [name, setName] = useState("");
   const [nameError, setNameError] = useState<string | null>(null);
@@ -267,7 +285,8 @@ export function useTeamManager(options: UseTeamManagerOptions = {}): UseTeamMana
     teams: list.data ?? [],
     members: full.data?.members ?? [],
     error: status === "error" ? list.error : null,
-    can,
+    can: permissions.can,
+    permissionsPending: permissions.pending,
     retry: list.refetch,
     name,
     setName,
