@@ -69,7 +69,7 @@ export const invitations: Messages["invitations"] = {
     verifyTitle: "Najpierw potwierdź adres e-mail",
     verifyText: ({ email }) =>
       `Otwórz link weryfikacyjny, który wysłaliśmy na ${email}, i wróć do tego zaproszenia.`,
-    alreadyMemberTitle: ({ organization }) => `Już jesteś członkiem ${organization}`,
+    alreadyMemberTitle: ({ organization }) => `Już należysz do ${organization}`,
     alreadyMemberText: "Nie trzeba niczego przyjmować: po prostu otwórz organizację.",
     openOrganization: "Otwórz organizację",
   },

@@ -70,7 +70,7 @@ export const invitations: Messages["invitations"] = {
     verifyTitle: "Сначала подтвердите адрес электронной почты",
     verifyText: ({ email }) =>
       `Откройте ссылку для подтверждения, которую мы отправили на ${email}, и вернитесь к этому приглашению.`,
-    alreadyMemberTitle: ({ organization }) => `Вы уже участник ${organization}`,
+    alreadyMemberTitle: ({ organization }) => `Вы уже состоите в ${organization}`,
     alreadyMemberText: "Принимать ничего не нужно — просто откройте организацию.",
     openOrganization: "Открыть организацию",
   },

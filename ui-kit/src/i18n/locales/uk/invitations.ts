@@ -70,7 +70,7 @@ export const invitations: Messages["invitations"] = {
     verifyTitle: "Спершу підтвердьте адресу електронної пошти",
     verifyText: ({ email }) =>
       `Відкрийте посилання для підтвердження, яке ми надіслали на ${email}, і поверніться до цього запрошення.`,
-    alreadyMemberTitle: ({ organization }) => `Ви вже учасник ${organization}`,
+    alreadyMemberTitle: ({ organization }) => `Ви вже входите до ${organization}`,
     alreadyMemberText: "Нічого приймати не потрібно — просто відкрийте організацію.",
     openOrganization: "Відкрити організацію",
   },
