@@ -8,6 +8,31 @@ export type {
 } from "./auth-context.js";
 export { DEFAULT_PATHS, useAuthContext } from "./auth-context.js";
 export * from "./client/index.js";
+export {
+  AcceptInvitation,
+  type AcceptInvitationPart,
+  type AcceptInvitationProps,
+} from "./components/accept-invitation/AcceptInvitation.js";
+export {
+  type AcceptInvitationStatus,
+  type UseAcceptInvitationOptions,
+  type UseAcceptInvitationResult,
+  useAcceptInvitation,
+} from "./components/accept-invitation/use-accept-invitation.js";
+export {
+  Invitations,
+  type InvitationsPart,
+  type InvitationsProps,
+} from "./components/invitations/Invitations.js";
+export {
+  type InvitationOutcome,
+  type UserInvitation,
+  type UserInvitationEntry,
+  type UserInvitationsStatus,
+  type UseUserInvitationsOptions,
+  type UseUserInvitationsResult,
+  useUserInvitations,
+} from "./components/invitations/use-user-invitations.js";
 export { SignIn, type SignInPart, type SignInProps } from "./components/sign-in/SignIn.js";
 export {
   type SignInField,
@@ -16,6 +41,19 @@ export {
   useSignIn,
 } from "./components/sign-in/use-sign-in.js";
 export { SocialButtons, type SocialButtonsProps } from "./components/social/SocialButtons.js";
+export { Teams, type TeamsPart, type TeamsProps } from "./components/teams/Teams.js";
+export {
+  type TeamManagerStatus,
+  type TeamMemberEntry,
+  type TeamPermissions,
+  type UseTeamManagerOptions,
+  type UseTeamManagerResult,
+  type UseTeamMembersOptions,
+  type UseTeamMembersResult,
+  useTeamManager,
+  useTeamMembers,
+  useTeamPermissions,
+} from "./components/teams/use-teams.js";
 export {
   type InvitationDetails,
   QUERY_KEYS,

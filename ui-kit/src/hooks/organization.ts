@@ -24,6 +24,10 @@ export const QUERY_KEYS = {
   sessions: "sessions|",
   accounts: "accounts|",
   socialProviders: "social-providers|",
+  /** The members of one team (list-team-members), by team id. */
+  teamMembers: "team-members|",
+  /** What the signed-in member may do (has-permission); under activeMember, so role changes refresh it. */
+  permission: "active-member|permission|",
 } as const;
 
 /** What a hook answers before it may ask (the session is still loading) or when it need not. */

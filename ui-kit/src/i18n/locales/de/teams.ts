@@ -1,3 +1,39 @@
+import { plural } from "../../plural.js";
 import type { Messages } from "../../types.js";
 
-export const teams: Messages["teams"] = {};
+export const teams: Messages["teams"] = {
+  title: "Teams",
+  description: "Fassen Sie die Mitglieder der Organisation in Teams zusammen.",
+  loading: "Teams werden geladen …",
+  noOrganization: "Wählen Sie eine Organisation aus, um ihre Teams zu sehen.",
+  disabled: "Teams sind nicht aktiviert.",
+  disabledHint: "Der Administrator dieses Dienstes kann sie einschalten.",
+  readOnly: "Nur Inhaber und Administratoren der Organisation können ihre Teams ändern.",
+  empty: "Diese Organisation hat noch keine Teams.",
+  nameLabel: "Teamname",
+  create: "Team erstellen",
+  created: ({ name }) => `Das Team „${name}“ wurde erstellt.`,
+  rename: "Umbenennen",
+  renameTeam: ({ name }) => `${name} umbenennen`,
+  renameLabel: ({ name }) => `Neuer Name für ${name}`,
+  removeTeam: ({ name }) => `${name} entfernen`,
+  removeTitle: ({ name }) => `Das Team „${name}“ entfernen?`,
+  removeDescription:
+    "Seine Mitglieder bleiben in der Organisation, verlassen aber das Team. Das lässt sich nicht rückgängig machen.",
+  removeConfirm: "Team entfernen",
+  members: "Mitglieder",
+  membersOf: ({ name }) => `Mitglieder von ${name}`,
+  membersLoading: "Mitglieder werden geladen …",
+  memberCount: ({ count }) => plural("de", count, { one: "# Mitglied", other: "# Mitglieder" }),
+  noMembers: "In diesem Team ist noch niemand.",
+  unknownMember: "Ehemaliges Mitglied",
+  addMemberTo: ({ name }) => `Ein Mitglied zu ${name} hinzufügen`,
+  addMemberLabel: "Mitglied der Organisation",
+  chooseMember: "Mitglied auswählen …",
+  addMember: "Zum Team hinzufügen",
+  everyoneInTeam: "Alle Mitglieder der Organisation sind bereits in diesem Team.",
+  removeMember: ({ name, team }) => `${name} aus ${team} entfernen`,
+  removeMemberTitle: ({ name, team }) => `${name} aus ${team} entfernen?`,
+  removeMemberDescription: "Die Person bleibt Mitglied der Organisation.",
+  removeMemberConfirm: "Aus dem Team entfernen",
+};

@@ -1,3 +1,40 @@
+import { plural } from "../../plural.js";
 import type { Messages } from "../../types.js";
 
-export const teams: Messages["teams"] = {};
+export const teams: Messages["teams"] = {
+  title: "Equipos",
+  description: "Agrupa a los miembros de la organización en equipos.",
+  loading: "Cargando equipos…",
+  noOrganization: "Elige una organización para ver sus equipos.",
+  disabled: "Los equipos no están activados.",
+  disabledHint: "El administrador de este servicio puede activarlos.",
+  readOnly:
+    "Solo los propietarios y administradores de la organización pueden cambiar sus equipos.",
+  empty: "Esta organización todavía no tiene equipos.",
+  nameLabel: "Nombre del equipo",
+  create: "Crear equipo",
+  created: ({ name }) => `Se creó el equipo «${name}».`,
+  rename: "Cambiar nombre",
+  renameTeam: ({ name }) => `Cambiar el nombre de ${name}`,
+  renameLabel: ({ name }) => `Nuevo nombre para ${name}`,
+  removeTeam: ({ name }) => `Eliminar ${name}`,
+  removeTitle: ({ name }) => `¿Eliminar el equipo «${name}»?`,
+  removeDescription:
+    "Sus miembros seguirán en la organización, pero dejarán el equipo. No se puede deshacer.",
+  removeConfirm: "Eliminar equipo",
+  members: "Miembros",
+  membersOf: ({ name }) => `Miembros de ${name}`,
+  membersLoading: "Cargando miembros…",
+  memberCount: ({ count }) => plural("es", count, { one: "# miembro", other: "# miembros" }),
+  noMembers: "Todavía no hay nadie en este equipo.",
+  unknownMember: "Antiguo miembro",
+  addMemberTo: ({ name }) => `Añadir un miembro a ${name}`,
+  addMemberLabel: "Miembro de la organización",
+  chooseMember: "Elige un miembro…",
+  addMember: "Añadir al equipo",
+  everyoneInTeam: "Todos los miembros de la organización ya están en este equipo.",
+  removeMember: ({ name, team }) => `Quitar a ${name} de ${team}`,
+  removeMemberTitle: ({ name, team }) => `¿Quitar a ${name} de ${team}?`,
+  removeMemberDescription: "Seguirá siendo miembro de la organización.",
+  removeMemberConfirm: "Quitar del equipo",
+};

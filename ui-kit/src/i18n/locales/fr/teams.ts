@@ -1,3 +1,40 @@
+import { plural } from "../../plural.js";
 import type { Messages } from "../../types.js";
 
-export const teams: Messages["teams"] = {};
+export const teams: Messages["teams"] = {
+  title: "Équipes",
+  description: "Regroupez les membres de l’organisation en équipes.",
+  loading: "Chargement des équipes…",
+  noOrganization: "Choisissez une organisation pour voir ses équipes.",
+  disabled: "Les équipes ne sont pas activées.",
+  disabledHint: "L’administrateur de ce service peut les activer.",
+  readOnly:
+    "Seuls les propriétaires et les administrateurs de l’organisation peuvent modifier ses équipes.",
+  empty: "Cette organisation n’a pas encore d’équipe.",
+  nameLabel: "Nom de l’équipe",
+  create: "Créer l’équipe",
+  created: ({ name }) => `L’équipe « ${name} » a été créée.`,
+  rename: "Renommer",
+  renameTeam: ({ name }) => `Renommer ${name}`,
+  renameLabel: ({ name }) => `Nouveau nom pour ${name}`,
+  removeTeam: ({ name }) => `Supprimer ${name}`,
+  removeTitle: ({ name }) => `Supprimer l’équipe « ${name} » ?`,
+  removeDescription:
+    "Ses membres restent dans l’organisation mais quittent l’équipe. Cette action est définitive.",
+  removeConfirm: "Supprimer l’équipe",
+  members: "Membres",
+  membersOf: ({ name }) => `Membres de ${name}`,
+  membersLoading: "Chargement des membres…",
+  memberCount: ({ count }) => plural("fr", count, { one: "# membre", other: "# membres" }),
+  noMembers: "Personne n’est encore dans cette équipe.",
+  unknownMember: "Ancien membre",
+  addMemberTo: ({ name }) => `Ajouter un membre à ${name}`,
+  addMemberLabel: "Membre de l’organisation",
+  chooseMember: "Choisissez un membre…",
+  addMember: "Ajouter à l’équipe",
+  everyoneInTeam: "Tous les membres de l’organisation font déjà partie de cette équipe.",
+  removeMember: ({ name, team }) => `Retirer ${name} de ${team}`,
+  removeMemberTitle: ({ name, team }) => `Retirer ${name} de ${team} ?`,
+  removeMemberDescription: "Cette personne reste membre de l’organisation.",
+  removeMemberConfirm: "Retirer de l’équipe",
+};

@@ -1,3 +1,45 @@
+import { plural } from "../../plural.js";
 import type { Messages } from "../../types.js";
 
-export const teams: Messages["teams"] = {};
+export const teams: Messages["teams"] = {
+  title: "Zespoły",
+  description: "Grupuj członków organizacji w zespoły.",
+  loading: "Wczytywanie zespołów…",
+  noOrganization: "Wybierz organizację, aby zobaczyć jej zespoły.",
+  disabled: "Zespoły nie są włączone.",
+  disabledHint: "Może je włączyć administrator tej usługi.",
+  readOnly: "Zespoły organizacji mogą zmieniać tylko jej właściciele i administratorzy.",
+  empty: "Ta organizacja nie ma jeszcze zespołów.",
+  nameLabel: "Nazwa zespołu",
+  create: "Utwórz zespół",
+  created: ({ name }) => `Utworzono zespół „${name}”.`,
+  rename: "Zmień nazwę",
+  renameTeam: ({ name }) => `Zmień nazwę zespołu ${name}`,
+  renameLabel: ({ name }) => `Nowa nazwa dla ${name}`,
+  removeTeam: ({ name }) => `Usuń zespół ${name}`,
+  removeTitle: ({ name }) => `Usunąć zespół „${name}”?`,
+  removeDescription:
+    "Jego członkowie pozostaną w organizacji, ale opuszczą zespół. Tej operacji nie można cofnąć.",
+  removeConfirm: "Usuń zespół",
+  members: "Członkowie",
+  membersOf: ({ name }) => `Członkowie zespołu ${name}`,
+  membersLoading: "Wczytywanie członków…",
+  memberCount: ({ count }) =>
+    plural("pl", count, {
+      one: "# członek",
+      few: "# członków",
+      many: "# członków",
+      other: "# członka",
+    }),
+  noMembers: "W tym zespole nikogo jeszcze nie ma.",
+  unknownMember: "Były członek",
+  addMemberTo: ({ name }) => `Dodaj członka do zespołu ${name}`,
+  addMemberLabel: "Członek organizacji",
+  chooseMember: "Wybierz członka…",
+  addMember: "Dodaj do zespołu",
+  everyoneInTeam: "Wszyscy członkowie organizacji są już w tym zespole.",
+  removeMember: ({ name, team }) => `Usuń ${name} z zespołu ${team}`,
+  removeMemberTitle: ({ name, team }) => `Usunąć ${name} z zespołu ${team}?`,
+  removeMemberDescription: "Ta osoba pozostanie członkiem organizacji.",
+  removeMemberConfirm: "Usuń z zespołu",
+};

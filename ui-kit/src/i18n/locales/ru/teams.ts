@@ -1,3 +1,45 @@
+import { plural } from "../../plural.js";
 import type { Messages } from "../../types.js";
 
-export const teams: Messages["teams"] = {};
+export const teams: Messages["teams"] = {
+  title: "Команды",
+  description: "Объединяйте участников организации в команды.",
+  loading: "Загружаем команды…",
+  noOrganization: "Выберите организацию, чтобы увидеть её команды.",
+  disabled: "Команды не включены.",
+  disabledHint: "Их может включить администратор этого сервиса.",
+  readOnly: "Менять команды могут только владельцы и администраторы организации.",
+  empty: "В этой организации пока нет команд.",
+  nameLabel: "Название команды",
+  create: "Создать команду",
+  created: ({ name }) => `Команда «${name}» создана.`,
+  rename: "Переименовать",
+  renameTeam: ({ name }) => `Переименовать команду ${name}`,
+  renameLabel: ({ name }) => `Новое название для ${name}`,
+  removeTeam: ({ name }) => `Удалить команду ${name}`,
+  removeTitle: ({ name }) => `Удалить команду «${name}»?`,
+  removeDescription:
+    "Её участники останутся в организации, но выйдут из команды. Отменить это нельзя.",
+  removeConfirm: "Удалить команду",
+  members: "Участники",
+  membersOf: ({ name }) => `Участники команды ${name}`,
+  membersLoading: "Загружаем участников…",
+  memberCount: ({ count }) =>
+    plural("ru", count, {
+      one: "# участник",
+      few: "# участника",
+      many: "# участников",
+      other: "# участника",
+    }),
+  noMembers: "В этой команде пока никого нет.",
+  unknownMember: "Бывший участник",
+  addMemberTo: ({ name }) => `Добавить участника в команду ${name}`,
+  addMemberLabel: "Участник организации",
+  chooseMember: "Выберите участника…",
+  addMember: "Добавить в команду",
+  everyoneInTeam: "Все участники организации уже состоят в этой команде.",
+  removeMember: ({ name, team }) => `Исключить ${name} из команды ${team}`,
+  removeMemberTitle: ({ name, team }) => `Исключить ${name} из команды ${team}?`,
+  removeMemberDescription: "Участник останется в организации.",
+  removeMemberConfirm: "Исключить из команды",
+};

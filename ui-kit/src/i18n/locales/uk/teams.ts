@@ -1,3 +1,45 @@
+import { plural } from "../../plural.js";
 import type { Messages } from "../../types.js";
 
-export const teams: Messages["teams"] = {};
+export const teams: Messages["teams"] = {
+  title: "Команди",
+  description: "Об'єднуйте учасників організації в команди.",
+  loading: "Завантажуємо команди…",
+  noOrganization: "Оберіть організацію, щоб побачити її команди.",
+  disabled: "Команди не ввімкнено.",
+  disabledHint: "Їх може ввімкнути адміністратор цього сервісу.",
+  readOnly: "Змінювати команди можуть лише власники та адміністратори організації.",
+  empty: "У цій організації ще немає команд.",
+  nameLabel: "Назва команди",
+  create: "Створити команду",
+  created: ({ name }) => `Команду «${name}» створено.`,
+  rename: "Перейменувати",
+  renameTeam: ({ name }) => `Перейменувати команду ${name}`,
+  renameLabel: ({ name }) => `Нова назва для ${name}`,
+  removeTeam: ({ name }) => `Видалити команду ${name}`,
+  removeTitle: ({ name }) => `Видалити команду «${name}»?`,
+  removeDescription:
+    "Її учасники залишаться в організації, але вийдуть із команди. Скасувати це не можна.",
+  removeConfirm: "Видалити команду",
+  members: "Учасники",
+  membersOf: ({ name }) => `Учасники команди ${name}`,
+  membersLoading: "Завантажуємо учасників…",
+  memberCount: ({ count }) =>
+    plural("uk", count, {
+      one: "# учасник",
+      few: "# учасники",
+      many: "# учасників",
+      other: "# учасника",
+    }),
+  noMembers: "У цій команді ще нікого немає.",
+  unknownMember: "Колишній учасник",
+  addMemberTo: ({ name }) => `Додати учасника до команди ${name}`,
+  addMemberLabel: "Учасник організації",
+  chooseMember: "Оберіть учасника…",
+  addMember: "Додати до команди",
+  everyoneInTeam: "Усі учасники організації вже є в цій команді.",
+  removeMember: ({ name, team }) => `Вилучити ${name} з команди ${team}`,
+  removeMemberTitle: ({ name, team }) => `Вилучити ${name} з команди ${team}?`,
+  removeMemberDescription: "Учасник залишиться в організації.",
+  removeMemberConfirm: "Вилучити з команди",
+};
