@@ -50,7 +50,9 @@ export function useOrganizationScope(options: UseOrganizationScopeOptions = {}):
     me,
     myRole: me?.role ?? "",
     // A refetch keeps showing what is there; only the first answer shows as loading.
-    isPending: session.isPending || (organization.isPending && organization.data === undefined),
+    isPending:
+      (session.isPending && !session.data) ||
+      (organization.isPending && organization.data === undefined),
   };
 }
 

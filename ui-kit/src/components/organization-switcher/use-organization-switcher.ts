@@ -89,7 +89,8 @@ export function useOrganizationSwitcher(
     organizations,
     active,
     activeId,
-    isLoading: session.isPending || (list.isPending && list.data === undefined),
+    // A refetch (after a switch) keeps the button in place, and with it the focus.
+    isLoading: (session.isPending && !session.data) || (list.isPending && list.data === undefined),
     pending: setActive.isPending,
     error: setActive.error ?? list.error,
     hidePersonal: Boolean(options.hidePersonal),
