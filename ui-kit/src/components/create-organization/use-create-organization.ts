@@ -80,7 +80,8 @@ export function isSlugTakenError(error: AuthError | null | undefined): boolean {
   return Boolean(error && TAKEN_CODES.has(error.code));
 }
 
-function looksLikeURL(value: string): boolean {
+/** An http(s) link, as a logo must be. */
+export function looksLikeURL(value: string): boolean {
   try {
     const url = new URL(value);
     return url.protocol === "https:" || url.protocol === "http:";

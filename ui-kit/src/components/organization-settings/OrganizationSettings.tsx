@@ -1,17 +1,22 @@
 import { useMessages } from "../../hooks/use-messages.js";
 import { Header, Title } from "../../ui/elements.js";
 import { Root, type StyleProps } from "../../ui/root.js";
-import { InviteMember } from "./InviteMember.js";
-import { OrganizationDetails } from "./OrganizationDetails.js";
+import { InviteMember, type InviteMemberPart } from "./InviteMember.js";
+import { OrganizationDetails, type OrganizationDetailsPart } from "./OrganizationDetails.js";
 import { OrganizationGate } from "./OrganizationGate.js";
-import { OrganizationMembers } from "./OrganizationMembers.js";
-import { PendingInvitations } from "./PendingInvitations.js";
+import { OrganizationMembers, type OrganizationMembersPart } from "./OrganizationMembers.js";
+import { PendingInvitations, type PendingInvitationsPart } from "./PendingInvitations.js";
 import {
   type UseOrganizationScopeOptions,
   useOrganizationScope,
 } from "./use-organization-scope.js";
 
-export type OrganizationSettingsPart = "root" | "header" | "title" | "text" | "empty" | "alert";
+/** Its own parts and every section's, which it hands its `classNames` on to. */
+export type OrganizationSettingsPart =
+  | OrganizationDetailsPart
+  | OrganizationMembersPart
+  | InviteMemberPart
+  | PendingInvitationsPart;
 
 export interface OrganizationSettingsProps
   extends UseOrganizationScopeOptions,
@@ -29,7 +34,7 @@ export function OrganizationSettings({
 }: OrganizationSettingsProps) {
   const { organization: text } = useMessages();
   const scope = useOrganizationScope({ organizationId });
-  const section = { organizationId, variant: "inline" as const };
+  const section = { organizationId, classNames, variant: "inline" as const };
 
   return (
     <Root

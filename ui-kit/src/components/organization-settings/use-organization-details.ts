@@ -13,6 +13,7 @@ import {
   cleanSlugInput,
   isSlugTakenError,
   isValidSlug,
+  looksLikeURL,
 } from "../create-organization/use-create-organization.js";
 import { canManage, hasRole } from "./roles.js";
 import {
@@ -120,6 +121,7 @@ export function useOrganizationDetails(
       if (!name.trim()) found.name = common.required;
       if (!slug) found.slug = common.required;
       else if (!isValidSlug(slug)) found.slug = text.create.slugInvalid;
+      if (logo.trim() && !looksLikeURL(logo.trim())) found.logo = text.create.logoInvalid;
       setFieldErrors(found);
       setSaved(false);
       update.reset();
@@ -127,6 +129,7 @@ export function useOrganizationDetails(
       const result = await update.run({
         name: name.trim(),
         slug,
+        // An emptied logo is sent as "" (the client's type has no null): it shows no image.
         ...(logo.trim() || loadedLogo ? { logo: logo.trim() } : {}),
       });
       if (result.error) {
