@@ -19,6 +19,22 @@ export {
   type UseAcceptInvitationResult,
   useAcceptInvitation,
 } from "./components/accept-invitation/use-accept-invitation.js";
+// Organizations: switcher, creation and settings.
+export {
+  CreateOrganization,
+  type CreateOrganizationPart,
+  type CreateOrganizationProps,
+} from "./components/create-organization/CreateOrganization.js";
+export {
+  type CreateOrganizationField,
+  cleanSlugInput,
+  isValidSlug,
+  type SlugStatus,
+  slugify,
+  type UseCreateOrganizationOptions,
+  type UseCreateOrganizationResult,
+  useCreateOrganization,
+} from "./components/create-organization/use-create-organization.js";
 export {
   Invitations,
   type InvitationsPart,
@@ -33,6 +49,76 @@ export {
   type UseUserInvitationsResult,
   useUserInvitations,
 } from "./components/invitations/use-user-invitations.js";
+export {
+  InviteMember,
+  type InviteMemberPart,
+  type InviteMemberProps,
+} from "./components/organization-settings/InviteMember.js";
+export {
+  OrganizationDetails,
+  type OrganizationDetailsPart,
+  type OrganizationDetailsProps,
+} from "./components/organization-settings/OrganizationDetails.js";
+export {
+  OrganizationMembers,
+  type OrganizationMembersPart,
+  type OrganizationMembersProps,
+} from "./components/organization-settings/OrganizationMembers.js";
+export {
+  OrganizationSettings,
+  type OrganizationSettingsPart,
+  type OrganizationSettingsProps,
+} from "./components/organization-settings/OrganizationSettings.js";
+export {
+  PendingInvitations,
+  type PendingInvitationsPart,
+  type PendingInvitationsProps,
+} from "./components/organization-settings/PendingInvitations.js";
+export {
+  assignableRoles,
+  BUILT_IN_ROLES,
+  type BuiltInRole,
+  canManage,
+  canManageMember,
+  rolesOf,
+} from "./components/organization-settings/roles.js";
+export {
+  type InviteMemberField,
+  type UseInviteMemberOptions,
+  type UseInviteMemberResult,
+  useInviteMember,
+} from "./components/organization-settings/use-invite-member.js";
+export {
+  type OrganizationDetailsField,
+  type UseOrganizationDetailsOptions,
+  type UseOrganizationDetailsResult,
+  useOrganizationDetails,
+} from "./components/organization-settings/use-organization-details.js";
+export {
+  type UseOrganizationMembersOptions,
+  type UseOrganizationMembersResult,
+  useOrganizationMembers,
+} from "./components/organization-settings/use-organization-members.js";
+export {
+  type OrganizationScope,
+  type UseOrganizationScopeOptions,
+  useOrganizationScope,
+} from "./components/organization-settings/use-organization-scope.js";
+export {
+  type UsePendingInvitationsOptions,
+  type UsePendingInvitationsResult,
+  usePendingInvitations,
+} from "./components/organization-settings/use-pending-invitations.js";
+export {
+  OrganizationSwitcher,
+  type OrganizationSwitcherPart,
+  type OrganizationSwitcherProps,
+} from "./components/organization-switcher/OrganizationSwitcher.js";
+export {
+  type UseOrganizationSwitcherOptions,
+  type UseOrganizationSwitcherResult,
+  useOrganizationSwitcher,
+} from "./components/organization-switcher/use-organization-switcher.js";
 export { SignIn, type SignInPart, type SignInProps } from "./components/sign-in/SignIn.js";
 export {
   type SignInField,

@@ -1,3 +1,91 @@
 import type { Messages } from "../../types.js";
 
-export const organization: Messages["organization"] = {};
+export const organization: Messages["organization"] = {
+  roles: {
+    owner: "Inhaber",
+    admin: "Administrator",
+    member: "Mitglied",
+  },
+  fields: {
+    name: "Name der Organisation",
+    slug: "Kurzname",
+    logo: "Logo-URL (optional)",
+    logoHint: "Ein Link zu einem quadratischen Bild, z. B. https://example.com/logo.png",
+    email: "E-Mail",
+    role: "Rolle",
+    team: "Team",
+  },
+  switcher: {
+    label: ({ current }) => `${current}: Organisation wechseln`,
+    menuLabel: "Organisationen",
+    personal: "Persönliches Konto",
+    none: "Keine Organisation",
+    create: "Organisation erstellen",
+  },
+  create: {
+    title: "Organisation erstellen",
+    description: "Arbeiten Sie mit anderen unter einem gemeinsamen Namen.",
+    submit: "Organisation erstellen",
+    slugHint: "Wird in Links verwendet: Kleinbuchstaben, Ziffern und Bindestriche.",
+    slugChecking: "Wir prüfen, ob dieser Kurzname frei ist …",
+    slugAvailable: "Dieser Kurzname ist verfügbar.",
+    slugTaken: "Dieser Kurzname ist bereits vergeben. Versuchen Sie einen anderen.",
+    slugInvalid: "Verwenden Sie Kleinbuchstaben und Ziffern, getrennt durch einzelne Bindestriche.",
+    logoInvalid: "Geben Sie einen vollständigen Link ein, der mit https:// beginnt.",
+    nameTooLong: ({ max }) => `Höchstens ${max} Zeichen.`,
+  },
+  settings: {
+    title: "Organisation",
+    noOrganization: "Sie haben keine aktive Organisation.",
+    createLink: "Organisation erstellen",
+  },
+  details: {
+    title: "Angaben",
+    saved: "Änderungen gespeichert.",
+    readOnly: "Nur Inhaber und Administratoren können diese Angaben ändern.",
+    leave: "Organisation verlassen",
+    leaveTitle: "Diese Organisation verlassen?",
+    leaveDescription: ({ name }) =>
+      `Sie verlieren den Zugriff auf ${name}, bis Sie erneut eingeladen werden.`,
+    leaveConfirm: "Verlassen",
+    delete: "Organisation löschen",
+    deleteTitle: "Diese Organisation löschen?",
+    deleteDescription: ({ name }) =>
+      `${name} wird mit allen Mitgliedern, Einladungen und Teams endgültig gelöscht. Das lässt sich nicht rückgängig machen.`,
+    deleteConfirmLabel: ({ name }) => `Geben Sie zur Bestätigung ${name} ein`,
+    deleteConfirm: "Endgültig löschen",
+  },
+  members: {
+    title: "Mitglieder",
+    you: "(Sie)",
+    alone:
+      "Bisher sind Sie das einzige Mitglied. Laden Sie Menschen ein, mit denen Sie arbeiten möchten.",
+    roleOf: ({ name }) => `Rolle von ${name}`,
+    remove: "Entfernen",
+    removeMember: ({ name }) => `${name} entfernen`,
+    removeTitle: "Dieses Mitglied entfernen?",
+    removeDescription: ({ name }) => `${name} verliert den Zugriff auf die Organisation.`,
+    removeConfirm: "Mitglied entfernen",
+  },
+  invite: {
+    title: "Mitglied einladen",
+    description: "Wir senden eine E-Mail mit einem Link zum Beitreten.",
+    submit: "Einladung senden",
+    noTeam: "Kein Team",
+    sent: ({ email }) => `Einladung an ${email} gesendet.`,
+    resent: ({ email }) => `Einladung erneut an ${email} gesendet.`,
+    alreadyInvited: "Für diese Adresse gibt es bereits eine offene Einladung.",
+    resend: "Erneut senden",
+  },
+  invitations: {
+    title: "Offene Einladungen",
+    empty: "Keine Einladungen warten auf eine Antwort.",
+    expires: ({ date }) => `Gültig bis ${date}`,
+    cancel: "Zurückziehen",
+    cancelFor: ({ email }) => `Einladung an ${email} zurückziehen`,
+    cancelTitle: "Diese Einladung zurückziehen?",
+    cancelDescription: ({ email }) =>
+      `Der an ${email} gesendete Link funktioniert dann nicht mehr.`,
+    cancelConfirm: "Einladung zurückziehen",
+  },
+};

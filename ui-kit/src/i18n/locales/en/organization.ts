@@ -1,1 +1,90 @@
-export const organization = {};
+/** Organizations: switching, creating, and the organization's settings. */
+export const organization = {
+  roles: {
+    owner: "Owner",
+    admin: "Admin",
+    member: "Member",
+  },
+  fields: {
+    name: "Organization name",
+    slug: "Slug",
+    logo: "Logo URL (optional)",
+    logoHint: "A link to a square image, e.g. https://example.com/logo.png",
+    email: "Email",
+    role: "Role",
+    team: "Team",
+  },
+  switcher: {
+    label: ({ current }: { current: string }) => `${current}: switch organization`,
+    menuLabel: "Organizations",
+    personal: "Personal account",
+    none: "No organization",
+    create: "Create organization",
+  },
+  create: {
+    title: "Create an organization",
+    description: "Work together with others under one name.",
+    submit: "Create organization",
+    slugHint: "Used in links: lowercase letters, digits and hyphens.",
+    slugChecking: "Checking whether this slug is free…",
+    slugAvailable: "This slug is available.",
+    slugTaken: "This slug is already taken. Try another one.",
+    slugInvalid: "Use lowercase letters and digits, separated by single hyphens.",
+    logoInvalid: "Enter a full link starting with https://",
+    nameTooLong: ({ max }: { max: number }) => `Use at most ${max} characters.`,
+  },
+  settings: {
+    title: "Organization",
+    noOrganization: "You have no active organization.",
+    createLink: "Create an organization",
+  },
+  details: {
+    title: "Details",
+    saved: "Changes saved.",
+    readOnly: "Only owners and admins can change these details.",
+    leave: "Leave organization",
+    leaveTitle: "Leave this organization?",
+    leaveDescription: ({ name }: { name: string }) =>
+      `You will lose access to ${name} until someone invites you again.`,
+    leaveConfirm: "Leave",
+    delete: "Delete organization",
+    deleteTitle: "Delete this organization?",
+    deleteDescription: ({ name }: { name: string }) =>
+      `${name}, its members, invitations and teams will be deleted for good. This cannot be undone.`,
+    deleteConfirmLabel: ({ name }: { name: string }) => `Type ${name} to confirm`,
+    deleteConfirm: "Delete for good",
+  },
+  members: {
+    title: "Members",
+    you: "(you)",
+    alone: "You are the only member so far. Invite people to work with you.",
+    roleOf: ({ name }: { name: string }) => `Role of ${name}`,
+    remove: "Remove",
+    removeMember: ({ name }: { name: string }) => `Remove ${name}`,
+    removeTitle: "Remove this member?",
+    removeDescription: ({ name }: { name: string }) =>
+      `${name} will lose access to the organization.`,
+    removeConfirm: "Remove member",
+  },
+  invite: {
+    title: "Invite a member",
+    description: "We will email them a link to join.",
+    submit: "Send invitation",
+    noTeam: "No team",
+    sent: ({ email }: { email: string }) => `Invitation sent to ${email}.`,
+    resent: ({ email }: { email: string }) => `Invitation sent to ${email} again.`,
+    alreadyInvited: "This address already has a pending invitation.",
+    resend: "Send it again",
+  },
+  invitations: {
+    title: "Pending invitations",
+    empty: "No invitations are waiting for an answer.",
+    expires: ({ date }: { date: string }) => `Expires ${date}`,
+    cancel: "Cancel",
+    cancelFor: ({ email }: { email: string }) => `Cancel the invitation for ${email}`,
+    cancelTitle: "Cancel this invitation?",
+    cancelDescription: ({ email }: { email: string }) =>
+      `The link sent to ${email} will stop working.`,
+    cancelConfirm: "Cancel invitation",
+  },
+};

@@ -1,3 +1,90 @@
 import type { Messages } from "../../types.js";
 
-export const organization: Messages["organization"] = {};
+export const organization: Messages["organization"] = {
+  roles: {
+    owner: "Propriétaire",
+    admin: "Administrateur",
+    member: "Membre",
+  },
+  fields: {
+    name: "Nom de l’organisation",
+    slug: "Identifiant",
+    logo: "URL du logo (facultatif)",
+    logoHint: "Un lien vers une image carrée, par ex. https://example.com/logo.png",
+    email: "E-mail",
+    role: "Rôle",
+    team: "Équipe",
+  },
+  switcher: {
+    label: ({ current }) => `${current} : changer d’organisation`,
+    menuLabel: "Organisations",
+    personal: "Compte personnel",
+    none: "Aucune organisation",
+    create: "Créer une organisation",
+  },
+  create: {
+    title: "Créer une organisation",
+    description: "Travaillez avec d’autres sous un même nom.",
+    submit: "Créer l’organisation",
+    slugHint: "Utilisé dans les liens : minuscules, chiffres et traits d’union.",
+    slugChecking: "Vérification de la disponibilité de cet identifiant…",
+    slugAvailable: "Cet identifiant est disponible.",
+    slugTaken: "Cet identifiant est déjà pris. Essayez-en un autre.",
+    slugInvalid: "Utilisez des minuscules et des chiffres séparés par des traits d’union simples.",
+    logoInvalid: "Saisissez un lien complet commençant par https://",
+    nameTooLong: ({ max }) => `${max} caractères au maximum.`,
+  },
+  settings: {
+    title: "Organisation",
+    noOrganization: "Vous n’avez aucune organisation active.",
+    createLink: "Créer une organisation",
+  },
+  details: {
+    title: "Informations",
+    saved: "Modifications enregistrées.",
+    readOnly: "Seuls les propriétaires et les administrateurs peuvent modifier ces informations.",
+    leave: "Quitter l’organisation",
+    leaveTitle: "Quitter cette organisation ?",
+    leaveDescription: ({ name }) =>
+      `Vous n’aurez plus accès à ${name} tant que personne ne vous aura invité à nouveau.`,
+    leaveConfirm: "Quitter",
+    delete: "Supprimer l’organisation",
+    deleteTitle: "Supprimer cette organisation ?",
+    deleteDescription: ({ name }) =>
+      `${name}, ses membres, ses invitations et ses équipes seront supprimés définitivement. Cette action est irréversible.`,
+    deleteConfirmLabel: ({ name }) => `Saisissez ${name} pour confirmer`,
+    deleteConfirm: "Supprimer définitivement",
+  },
+  members: {
+    title: "Membres",
+    you: "(vous)",
+    alone:
+      "Vous êtes pour l’instant le seul membre. Invitez les personnes avec qui vous voulez travailler.",
+    roleOf: ({ name }) => `Rôle de ${name}`,
+    remove: "Retirer",
+    removeMember: ({ name }) => `Retirer ${name}`,
+    removeTitle: "Retirer ce membre ?",
+    removeDescription: ({ name }) => `${name} n’aura plus accès à l’organisation.`,
+    removeConfirm: "Retirer le membre",
+  },
+  invite: {
+    title: "Inviter un membre",
+    description: "Nous lui enverrons un e-mail avec un lien pour nous rejoindre.",
+    submit: "Envoyer l’invitation",
+    noTeam: "Aucune équipe",
+    sent: ({ email }) => `Invitation envoyée à ${email}.`,
+    resent: ({ email }) => `Invitation renvoyée à ${email}.`,
+    alreadyInvited: "Cette adresse a déjà une invitation en attente.",
+    resend: "La renvoyer",
+  },
+  invitations: {
+    title: "Invitations en attente",
+    empty: "Aucune invitation n’attend de réponse.",
+    expires: ({ date }) => `Expire le ${date}`,
+    cancel: "Annuler",
+    cancelFor: ({ email }) => `Annuler l’invitation de ${email}`,
+    cancelTitle: "Annuler cette invitation ?",
+    cancelDescription: ({ email }) => `Le lien envoyé à ${email} ne fonctionnera plus.`,
+    cancelConfirm: "Annuler l’invitation",
+  },
+};
