@@ -7,6 +7,7 @@
 import { act, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import type { Result } from "../../src/client/request.js";
 import { messages as german } from "../../src/i18n/locales/de/index.js";
 import { pseudoString } from "../../src/i18n/pseudo.js";
 import {
@@ -20,6 +21,7 @@ import {
   useListOrganizations,
   useSession,
 } from "../../src/index.js";
+import { createQueryCache } from "../../src/query-cache.js";
 import { renderWithAuth, sessionOf } from "./harness.js";
 
 function organization(id: string, name: string): Organization {
@@ -272,5 +274,53 @@ describe("<AuthProvider> shared answers", () => {
   it("shows signed out on the first render when the page knew nobody was signed in", () => {
     renderWithAuth(<Who label="me" />, {}, { initialSession: null });
     expect(screen.getByText("me: signed out")).toBeInTheDocument();
+  });
+});
+
+describe("the answer cache", () => {
+  function deferred<T>() {
+    let resolve: (value: T) => void = () => {};
+    const promise = new Promise<T>((done) => {
+      resolve = done;
+    });
+    return { promise, resolve };
+  }
+
+  it("loads again when an action changes a key whose answer is still on its way", async () => {
+    const cache = createQueryCache();
+    const answers = [deferred<Result<string>>(), deferred<Result<string>>()];
+    let calls = 0;
+    const load = () => (answers[calls++] as (typeof answers)[number]).promise;
+    cache.subscribe(`${QUERY_KEYS.organizations}user-1`, load, () => {});
+    expect(calls).toBe(1);
+
+    // The action finished after the list was asked for: that answer may predate it.
+    const invalidated = cache.invalidate(QUERY_KEYS.organizations);
+    answers[0]?.resolve({ data: "before", error: null });
+    await vi.waitFor(() => expect(calls).toBe(2));
+    answers[1]?.resolve({ data: "after", error: null });
+    await invalidated;
+    expect(cache.getSnapshot(`${QUERY_KEYS.organizations}user-1`)).toEqual({
+      data: "after",
+      error: null,
+      isPending: false,
+    });
+  });
+
+  it("asks once more for a burst of invalidations, not once per action", async () => {
+    const cache = createQueryCache();
+    const load = vi.fn(async (): Promise<Result<string>> => ({ data: "list", error: null }));
+    cache.subscribe(`${QUERY_KEYS.teams}org-1`, load, () => {});
+    await cache.invalidate(QUERY_KEYS.teams, QUERY_KEYS.organizations);
+    expect(load).toHaveBeenCalledTimes(2);
+    await cache.invalidate(QUERY_KEYS.organizations);
+    expect(load).toHaveBeenCalledTimes(2);
+    // One request now, and one after it for the two actions that finished meanwhile.
+    await Promise.all([
+      cache.invalidate(QUERY_KEYS.teams),
+      cache.invalidate(QUERY_KEYS.teams),
+      cache.invalidate(QUERY_KEYS.teams),
+    ]);
+    expect(load).toHaveBeenCalledTimes(4);
   });
 });
