@@ -4,7 +4,7 @@
  * preference, pseudo), answers shared between components, refetching after an action,
  * and a session known before the first render.
  */
-import { act, render, screen, waitFor } from "@testing-library/react";
+import { act, configure, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Result } from "../../src/client/request.js";
@@ -216,6 +216,30 @@ describe("<AuthProvider> shared answers", () => {
     expect(screen.getByText("list: Acme")).toBeInTheDocument();
     expect(screen.getByText("switcher: Acme")).toBeInTheDocument();
     expect(harness.sent("/organization/list")).toHaveLength(1);
+  });
+
+  it("still asks once under StrictMode, which mounts everything twice", async () => {
+    configure({ reactStrictMode: true });
+    try {
+      const harness = renderWithAuth(
+        <>
+          <Who label="one" />
+          <Organizations label="menu" />
+          <Organizations label="list" />
+        </>,
+        {
+          "/get-session": { body: sessionOf() },
+          "/organization/list": { body: [organization("org-1", "Acme")] },
+        },
+        { locale: "de" },
+      );
+      expect(await screen.findByText("list: Acme")).toBeInTheDocument();
+      expect(screen.getByText("one: Ada Lovelace")).toBeInTheDocument();
+      expect(harness.sent("/get-session")).toHaveLength(1);
+      expect(harness.sent("/organization/list")).toHaveLength(1);
+    } finally {
+      configure({ reactStrictMode: false });
+    }
   });
 
   it("asks for no organizations when signed out", async () => {
