@@ -295,6 +295,28 @@ describe("<AuthProvider> shared answers", () => {
     await waitFor(() => expect(harness.sent("/get-session")).toHaveLength(1));
   });
 
+  it("forgets the session known before rendering once the server has answered", async () => {
+    const user = userEvent.setup();
+    const seen: string[] = [];
+    function Watch() {
+      const { data, isPending, refetch } = useSession();
+      seen.push(isPending ? "loading" : (data?.user.name ?? "signed out"));
+      return (
+        <button type="button" onClick={() => void refetch()}>
+          {data ? data.user.name : "signed out"}
+        </button>
+      );
+    }
+    // The page was rendered signed in, but the session has ended since.
+    const harness = renderWithAuth(<Watch />, {}, { initialSession: sessionOf() });
+    expect(seen[0]).toBe("Ada Lovelace");
+    await user.click(await screen.findByRole("button", { name: "signed out" }));
+    await waitFor(() => expect(harness.sent("/get-session")).toHaveLength(2));
+    await waitFor(() => expect(seen.at(-1)).toBe("signed out"));
+    const afterAnswer = seen.slice(seen.indexOf("signed out"));
+    expect(afterAnswer).not.toContain("Ada Lovelace");
+  });
+
   it("shows signed out on the first render when the page knew nobody was signed in", () => {
     renderWithAuth(<Who label="me" />, {}, { initialSession: null });
     expect(screen.getByText("me: signed out")).toBeInTheDocument();
