@@ -54,7 +54,7 @@ export const errors: Messages["errors"] = {
   EMAIL_PASSWORD_SIGN_UP_DISABLED: "Регистрация по электронной почте и паролю отключена.",
   RESET_PASSWORD_DISABLED: "Сброс пароля отключён.",
   CHANGE_EMAIL_DISABLED: "Смена адреса электронной почты отключена.",
-  PASSWORD_ALREADY_SET: "Пароль у вас уже есть.",
+  PASSWORD_ALREADY_SET: "У вас уже есть пароль.",
   USER_ALREADY_HAS_PASSWORD: "У вас есть пароль: введите его, чтобы удалить аккаунт.",
   USER_NOT_FOUND: "Пользователь не найден.",
   FAILED_TO_CREATE_USER: "Не удалось создать аккаунт. Попробуйте ещё раз.",
