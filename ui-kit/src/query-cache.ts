@@ -19,6 +19,8 @@ interface Entry {
   load: Loader<unknown>;
   listeners: Set<() => void>;
   inFlight: Promise<void> | null;
+  /** The load queued behind `inFlight` by invalidations that arrived while it ran. */
+  next: Promise<void> | null;
   /** Set when an action changed what this key holds while nobody listened. */
   stale: boolean;
 }
@@ -68,11 +70,29 @@ export function createQueryCache(): QueryCache {
     return entry.inFlight;
   };
 
+  // An answer already on its way may have been read before the change, so an
+  // invalidation loads again after it; a burst of invalidations shares that one load.
+  const runAfterInFlight = (entry: Entry): Promise<void> => {
+    if (!entry.inFlight) return run(entry);
+    entry.next ??= entry.inFlight.then(() => {
+      entry.next = null;
+      return run(entry);
+    });
+    return entry.next;
+  };
+
   return {
     subscribe(key, load, listener) {
       let entry = entries.get(key);
       if (!entry) {
-        entry = { state: PENDING, load, listeners: new Set(), inFlight: null, stale: true };
+        entry = {
+          state: PENDING,
+          load,
+          listeners: new Set(),
+          inFlight: null,
+          next: null,
+          stale: true,
+        };
         entries.set(key, entry);
       }
       // The newest loader wins: it closes over the newest client and arguments.
@@ -95,7 +115,7 @@ export function createQueryCache(): QueryCache {
       const runs: Promise<void>[] = [];
       for (const [key, entry] of entries) {
         if (!prefixes.some((prefix) => key.startsWith(prefix))) continue;
-        if (entry.listeners.size > 0) runs.push(run(entry));
+        if (entry.listeners.size > 0) runs.push(runAfterInFlight(entry));
         else entry.stale = true;
       }
       await Promise.all(runs);

@@ -25,7 +25,9 @@ export function useSession(): UseSessionResult {
     store.getSnapshot,
     store.getServerSnapshot,
   );
-  if (state.isPending && state.data === null && initialSession !== undefined) {
+  // Only until the store's first answer (its state is then a new object): a later
+  // refetch while signed out must not bring back the session the page started with.
+  if (state === store.getServerSnapshot() && initialSession !== undefined) {
     return { data: initialSession, error: null, isPending: false, refetch: store.refetch };
   }
   return {
