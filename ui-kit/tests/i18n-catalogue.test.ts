@@ -19,6 +19,12 @@ const CLIENT_CODES = ["NETWORK_ERROR", "INVALID_RESPONSE", "HTTP_ERROR"];
 const SAME_AS_ENGLISH = new Set<string>([
   // German writes a person's name field as "Name", exactly like English.
   "de:common.name",
+  // German borrowed "Team" and its plural "Teams" from English.
+  "de:organization.fields.team",
+  "de:teams.title",
+  // French spells "Invitation(s)" like English.
+  "fr:invitations.title",
+  "fr:invitations.page.title",
 ]);
 
 const OTHER_LOCALES = LOCALES.filter((code) => code !== "en");
