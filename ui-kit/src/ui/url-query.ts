@@ -7,7 +7,8 @@ import { useEffect, useState } from "react";
 export function useUrlQuery(): URLSearchParams | null {
   const [query, setQuery] = useState<URLSearchParams | null>(null);
   useEffect(() => {
-    setQuery(new URLSearchParams(window.location.search));
+    const { location } = globalThis as { location?: { search?: string } };
+    setQuery(new URLSearchParams(location?.search ?? ""));
   }, []);
   return query;
 }
