@@ -40,6 +40,9 @@ describe("<ForgotPassword/>", () => {
 
     await user.click(screen.getByRole("button", { name: "Use another email" }));
     expect(screen.getByLabelText("Email")).toHaveValue("ada@example.com");
+    await waitFor(() =>
+      expect(screen.getByRole("heading", { name: "Forgot your password?" })).toHaveFocus(),
+    );
   });
 
   it("uses the provider's reset path, or the one it is given", async () => {

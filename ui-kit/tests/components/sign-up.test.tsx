@@ -54,7 +54,9 @@ describe("<SignUp/>", () => {
 
     await user.click(screen.getByRole("button", { name: "Use another email" }));
     expect(screen.getByLabelText("Email")).toHaveValue("ada@example.com");
-    expect(screen.getByRole("heading", { name: "Create your account" })).toBeInTheDocument();
+    await waitFor(() =>
+      expect(screen.getByRole("heading", { name: "Create your account" })).toHaveFocus(),
+    );
   });
 
   it("checks every field before asking the server and focuses the first invalid one", async () => {

@@ -5,6 +5,7 @@ import { Alert } from "../../ui/alert.js";
 import { Button, Footer, Form, Header, Text, Title } from "../../ui/elements.js";
 import { TextField } from "../../ui/fields.js";
 import { useFocusOnChange } from "../../ui/focus.js";
+import { useFocusOnStep } from "../../ui/focus-step.js";
 import { hasErrors } from "../../ui/form-errors.js";
 import { Root, type StyleProps } from "../../ui/root.js";
 import { type UseForgotPasswordOptions, useForgotPassword } from "./use-forgot-password.js";
@@ -36,7 +37,7 @@ export function ForgotPassword({ className, classNames, ...options }: ForgotPass
   const title = useRef<HTMLHeadingElement>(null);
   const fieldsInvalid = hasErrors(state.fieldErrors);
   useFocusOnChange(state.error ?? (fieldsInvalid ? state.fieldErrors : null), form, alert);
-  useFocusOnChange(state.step === "form" ? null : state.step, form, title);
+  useFocusOnStep(state.step, title);
   const footer = (
     <Footer>
       <Text>

@@ -5,6 +5,7 @@ import { Alert } from "../../ui/alert.js";
 import { Button, Footer, Form, Header, Loading, Text, Title } from "../../ui/elements.js";
 import { PasswordField } from "../../ui/fields.js";
 import { useFocusOnChange } from "../../ui/focus.js";
+import { useFocusOnStep } from "../../ui/focus-step.js";
 import { hasErrors } from "../../ui/form-errors.js";
 import { Root, type StyleProps } from "../../ui/root.js";
 import { type UseResetPasswordOptions, useResetPassword } from "./use-reset-password.js";
@@ -38,12 +39,7 @@ export function ResetPassword({ className, classNames, ...options }: ResetPasswo
   const title = useRef<HTMLHeadingElement>(null);
   const fieldsInvalid = hasErrors(state.fieldErrors);
   useFocusOnChange(state.error ?? (fieldsInvalid ? state.fieldErrors : null), form, alert);
-  // Landing on the form needs no move; a step the visitor's action led to does.
-  useFocusOnChange(
-    state.step === "form" || state.step === "loading" ? null : state.step,
-    form,
-    title,
-  );
+  useFocusOnStep(state.step, title);
   const root = { component: "reset-password", className, classNames };
 
   if (state.step === "loading") {

@@ -5,6 +5,7 @@ import { Alert } from "../../ui/alert.js";
 import { Button, Divider, Footer, Form, Header, Text, Title } from "../../ui/elements.js";
 import { PasswordField, TextField } from "../../ui/fields.js";
 import { useFocusOnChange } from "../../ui/focus.js";
+import { useFocusOnStep } from "../../ui/focus-step.js";
 import { hasErrors } from "../../ui/form-errors.js";
 import { Root, type StyleProps } from "../../ui/root.js";
 import { SocialButtons } from "../social/SocialButtons.js";
@@ -40,7 +41,7 @@ export function SignUp({ hideSignInLink, className, classNames, ...options }: Si
   const title = useRef<HTMLHeadingElement>(null);
   const fieldsInvalid = hasErrors(state.fieldErrors);
   useFocusOnChange(state.error ?? (fieldsInvalid ? state.fieldErrors : null), form, alert);
-  useFocusOnChange(state.step === "form" ? null : state.step, form, title);
+  useFocusOnStep(state.step, title);
   const providers = state.providers.data ?? [];
   const footer = hideSignInLink ? null : (
     <Footer>

@@ -37,6 +37,7 @@ export interface UseSignUpOptions {
   showImage?: boolean;
   /** The invitation being answered, so following the mailed link also joins its organization. */
   invitationId?: string;
+  /** Called with the server's answer; `token` null means the "check your inbox" step follows. */
   onSuccess?: (answer: SignUpAnswer) => void;
 }
 

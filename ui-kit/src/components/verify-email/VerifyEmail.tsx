@@ -4,6 +4,7 @@ import { useErrorText, useMessages } from "../../hooks/use-messages.js";
 import { Alert } from "../../ui/alert.js";
 import { Button, Footer, Header, Loading, Text, Title } from "../../ui/elements.js";
 import { useFocusOnChange } from "../../ui/focus.js";
+import { useFocusOnStep } from "../../ui/focus-step.js";
 import { Root, type StyleProps } from "../../ui/root.js";
 import { type UseVerifyEmailOptions, useVerifyEmail } from "./use-verify-email.js";
 
@@ -29,11 +30,7 @@ export function VerifyEmail({ className, classNames, ...options }: VerifyEmailPr
   const alert = useRef<HTMLDivElement>(null);
   const none = useRef<HTMLElement>(null);
   const { verifyEmail: text } = auth;
-  useFocusOnChange(
-    state.step === "loading" || state.step === "verifying" ? null : state.step,
-    none,
-    title,
-  );
+  useFocusOnStep(state.step, title);
   useFocusOnChange(state.resendError, none, alert);
   const root = { component: "verify-email", state: state.step, className, classNames };
 
