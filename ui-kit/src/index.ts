@@ -36,6 +36,17 @@ export {
   useCreateOrganization,
 } from "./components/create-organization/use-create-organization.js";
 export {
+  ForgotPassword,
+  type ForgotPasswordPart,
+  type ForgotPasswordProps,
+} from "./components/forgot-password/ForgotPassword.js";
+export {
+  type ForgotPasswordStep,
+  type UseForgotPasswordOptions,
+  type UseForgotPasswordResult,
+  useForgotPassword,
+} from "./components/forgot-password/use-forgot-password.js";
+export {
   Invitations,
   type InvitationsPart,
   type InvitationsProps,
@@ -119,6 +130,18 @@ export {
   type UseOrganizationSwitcherResult,
   useOrganizationSwitcher,
 } from "./components/organization-switcher/use-organization-switcher.js";
+export {
+  ResetPassword,
+  type ResetPasswordPart,
+  type ResetPasswordProps,
+} from "./components/reset-password/ResetPassword.js";
+export {
+  type ResetPasswordField,
+  type ResetPasswordStep,
+  type UseResetPasswordOptions,
+  type UseResetPasswordResult,
+  useResetPassword,
+} from "./components/reset-password/use-reset-password.js";
 export { SignIn, type SignInPart, type SignInProps } from "./components/sign-in/SignIn.js";
 export {
   type SignInField,
@@ -126,6 +149,14 @@ export {
   type UseSignInResult,
   useSignIn,
 } from "./components/sign-in/use-sign-in.js";
+export { SignUp, type SignUpPart, type SignUpProps } from "./components/sign-up/SignUp.js";
+export {
+  type SignUpField,
+  type SignUpStep,
+  type UseSignUpOptions,
+  type UseSignUpResult,
+  useSignUp,
+} from "./components/sign-up/use-sign-up.js";
 export { SocialButtons, type SocialButtonsProps } from "./components/social/SocialButtons.js";
 export { Teams, type TeamsPart, type TeamsProps } from "./components/teams/Teams.js";
 export {
@@ -140,6 +171,17 @@ export {
   useTeamMembers,
   useTeamPermissions,
 } from "./components/teams/use-teams.js";
+export {
+  type UseVerifyEmailOptions,
+  type UseVerifyEmailResult,
+  useVerifyEmail,
+  type VerifyEmailStep,
+} from "./components/verify-email/use-verify-email.js";
+export {
+  VerifyEmail,
+  type VerifyEmailPart,
+  type VerifyEmailProps,
+} from "./components/verify-email/VerifyEmail.js";
 export {
   type InvitationDetails,
   QUERY_KEYS,

@@ -1,3 +1,5 @@
+import { plural } from "../../plural.js";
+
 /** Signing in and up, passwords and email verification. */
 export const auth = {
   signIn: {
@@ -12,5 +14,64 @@ export const auth = {
     emailNotVerified: "Verify your email address first: we sent you a link.",
     resendVerification: "Send the link again",
     verificationSent: ({ email }: { email: string }) => `We sent a new link to ${email}.`,
+  },
+  signUp: {
+    title: "Create your account",
+    description: "Enter your details to get started.",
+    submit: "Create account",
+    passwordHint: ({ min }: { min: number }) =>
+      plural("en", min, { one: "At least # character.", other: "At least # characters." }),
+    imageLabel: "Profile picture URL",
+    imageHint: "Optional: a link to an image of you.",
+    invalidImage: "Enter a full web address, starting with https://.",
+    haveAccount: "Already have an account?",
+    signInLink: "Sign in",
+    checkEmailTitle: "Check your inbox",
+    checkEmail: ({ email }: { email: string }) =>
+      `We sent a link to ${email}. Open it to confirm your address and finish signing up.`,
+    useAnotherEmail: "Use another email",
+  },
+  forgotPassword: {
+    title: "Forgot your password?",
+    description: "Enter your email and we will send you a link to choose a new password.",
+    submit: "Send reset link",
+    sentTitle: "Check your inbox",
+    sent: ({ email }: { email: string }) =>
+      `If an account uses ${email}, a link to reset its password is on its way. It can be used once.`,
+    useAnotherEmail: "Use another email",
+    backToSignIn: "Back to sign in",
+  },
+  resetPassword: {
+    title: "Choose a new password",
+    description: "Enter the new password for your account twice.",
+    newPassword: "New password",
+    confirmPassword: "Repeat new password",
+    mismatch: "The passwords do not match.",
+    submit: "Save password",
+    doneTitle: "Password changed",
+    done: "Your password has been changed. Sign in with the new one.",
+    signIn: "Sign in",
+    invalidTitle: "This link does not work",
+    invalid: "The link is not valid or was already used. Ask for a new one.",
+    expired: "The link has expired. Ask for a new one.",
+    requestNew: "Get a new link",
+  },
+  verifyEmail: {
+    verifyingTitle: "Verifying your email",
+    verifying: "Confirming your address…",
+    verifiedTitle: "Email verified",
+    verified: "Thank you: your email address is confirmed.",
+    alreadyVerified: "Your email address was already confirmed.",
+    continue: "Continue",
+    failedTitle: "Your email could not be verified",
+    signInForNewLink: "Sign in to get a new link",
+    unverifiedTitle: "Verify your email",
+    unverified: ({ email }: { email: string }) =>
+      `Open the link we sent to ${email} to confirm your address. No email? We can send it again.`,
+    resend: "Send the link again",
+    sentTitle: "Check your inbox",
+    sent: ({ email }: { email: string }) => `We sent a new link to ${email}.`,
+    signedOut: "Open the link in the email we sent you to confirm your address.",
+    signIn: "Sign in",
   },
 };

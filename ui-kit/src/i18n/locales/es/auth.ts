@@ -1,3 +1,4 @@
+import { plural } from "../../plural.js";
 import type { Messages } from "../../types.js";
 
 export const auth: Messages["auth"] = {
@@ -13,5 +14,64 @@ export const auth: Messages["auth"] = {
     emailNotVerified: "Primero verifica tu correo electrónico: te enviamos un enlace.",
     resendVerification: "Enviar el enlace de nuevo",
     verificationSent: ({ email }: { email: string }) => `Enviamos un nuevo enlace a ${email}.`,
+  },
+  signUp: {
+    title: "Crea tu cuenta",
+    description: "Introduce tus datos para empezar.",
+    submit: "Crear cuenta",
+    passwordHint: ({ min }: { min: number }) =>
+      plural("es", min, { one: "Al menos # carácter.", other: "Al menos # caracteres." }),
+    imageLabel: "URL de la foto de perfil",
+    imageHint: "Opcional: un enlace a una imagen tuya.",
+    invalidImage: "Introduce una dirección web completa que empiece por https://.",
+    haveAccount: "¿Ya tienes una cuenta?",
+    signInLink: "Inicia sesión",
+    checkEmailTitle: "Revisa tu correo",
+    checkEmail: ({ email }: { email: string }) =>
+      `Hemos enviado un enlace a ${email}. Ábrelo para confirmar tu dirección y terminar el registro.`,
+    useAnotherEmail: "Usar otro correo",
+  },
+  forgotPassword: {
+    title: "¿Has olvidado tu contraseña?",
+    description: "Introduce tu correo y te enviaremos un enlace para elegir una contraseña nueva.",
+    submit: "Enviar enlace",
+    sentTitle: "Revisa tu correo",
+    sent: ({ email }: { email: string }) =>
+      `Si ${email} corresponde a una cuenta, le hemos enviado un enlace para restablecer la contraseña. Solo se puede usar una vez.`,
+    useAnotherEmail: "Usar otro correo",
+    backToSignIn: "Volver a iniciar sesión",
+  },
+  resetPassword: {
+    title: "Elige una contraseña nueva",
+    description: "Escribe dos veces la nueva contraseña de tu cuenta.",
+    newPassword: "Nueva contraseña",
+    confirmPassword: "Repite la nueva contraseña",
+    mismatch: "Las contraseñas no coinciden.",
+    submit: "Guardar contraseña",
+    doneTitle: "Contraseña cambiada",
+    done: "Tu contraseña se ha cambiado. Inicia sesión con la nueva.",
+    signIn: "Iniciar sesión",
+    invalidTitle: "Este enlace no funciona",
+    invalid: "El enlace no es válido o ya se ha usado. Pide uno nuevo.",
+    expired: "El enlace ha caducado. Pide uno nuevo.",
+    requestNew: "Pedir un enlace nuevo",
+  },
+  verifyEmail: {
+    verifyingTitle: "Verificando tu correo",
+    verifying: "Estamos confirmando tu dirección…",
+    verifiedTitle: "Correo verificado",
+    verified: "Gracias: tu dirección de correo está confirmada.",
+    alreadyVerified: "Tu dirección de correo ya estaba confirmada.",
+    continue: "Continuar",
+    failedTitle: "No hemos podido verificar tu correo",
+    signInForNewLink: "Inicia sesión para recibir un enlace nuevo",
+    unverifiedTitle: "Verifica tu correo",
+    unverified: ({ email }: { email: string }) =>
+      `Abre el enlace que enviamos a ${email} para confirmar tu dirección. ¿No te ha llegado? Podemos enviarlo de nuevo.`,
+    resend: "Reenviar el enlace",
+    sentTitle: "Revisa tu correo",
+    sent: ({ email }: { email: string }) => `Hemos enviado un enlace nuevo a ${email}.`,
+    signedOut: "Abre el enlace del correo que te enviamos para confirmar tu dirección.",
+    signIn: "Iniciar sesión",
   },
 };

@@ -1,3 +1,4 @@
+import { plural } from "../../plural.js";
 import type { Messages } from "../../types.js";
 
 export const auth: Messages["auth"] = {
@@ -13,5 +14,69 @@ export const auth: Messages["auth"] = {
     emailNotVerified: "Najpierw potwierdź adres e-mail: wysłaliśmy Ci link.",
     resendVerification: "Wyślij link ponownie",
     verificationSent: ({ email }: { email: string }) => `Wysłaliśmy nowy link na adres ${email}.`,
+  },
+  signUp: {
+    title: "Załóż konto",
+    description: "Podaj swoje dane, aby zacząć.",
+    submit: "Załóż konto",
+    passwordHint: ({ min }: { min: number }) =>
+      plural("pl", min, {
+        one: "Co najmniej # znak.",
+        few: "Co najmniej # znaki.",
+        many: "Co najmniej # znaków.",
+        other: "Co najmniej # znaku.",
+      }),
+    imageLabel: "Adres URL zdjęcia profilowego",
+    imageHint: "Opcjonalnie: link do Twojego zdjęcia.",
+    invalidImage: "Wpisz pełny adres strony zaczynający się od https://.",
+    haveAccount: "Masz już konto?",
+    signInLink: "Zaloguj się",
+    checkEmailTitle: "Sprawdź skrzynkę",
+    checkEmail: ({ email }: { email: string }) =>
+      `Wysłaliśmy link na adres ${email}. Otwórz go, aby potwierdzić adres i dokończyć rejestrację.`,
+    useAnotherEmail: "Użyj innego adresu",
+  },
+  forgotPassword: {
+    title: "Nie pamiętasz hasła?",
+    description: "Podaj adres e-mail, a wyślemy Ci link do ustawienia nowego hasła.",
+    submit: "Wyślij link",
+    sentTitle: "Sprawdź skrzynkę",
+    sent: ({ email }: { email: string }) =>
+      `Jeśli adres ${email} należy do konta, wysłaliśmy na niego link do zresetowania hasła. Można go użyć tylko raz.`,
+    useAnotherEmail: "Użyj innego adresu",
+    backToSignIn: "Wróć do logowania",
+  },
+  resetPassword: {
+    title: "Ustaw nowe hasło",
+    description: "Wpisz dwukrotnie nowe hasło do konta.",
+    newPassword: "Nowe hasło",
+    confirmPassword: "Powtórz nowe hasło",
+    mismatch: "Hasła nie są takie same.",
+    submit: "Zapisz hasło",
+    doneTitle: "Hasło zmienione",
+    done: "Hasło zostało zmienione. Zaloguj się nowym hasłem.",
+    signIn: "Zaloguj się",
+    invalidTitle: "Ten link nie działa",
+    invalid: "Link jest nieprawidłowy lub został już użyty. Poproś o nowy.",
+    expired: "Link wygasł. Poproś o nowy.",
+    requestNew: "Wyślij nowy link",
+  },
+  verifyEmail: {
+    verifyingTitle: "Potwierdzamy adres e-mail",
+    verifying: "Sprawdzamy Twój adres…",
+    verifiedTitle: "Adres e-mail potwierdzony",
+    verified: "Dziękujemy, Twój adres e-mail jest potwierdzony.",
+    alreadyVerified: "Twój adres e-mail był już potwierdzony.",
+    continue: "Dalej",
+    failedTitle: "Nie udało się potwierdzić adresu e-mail",
+    signInForNewLink: "Zaloguj się, aby dostać nowy link",
+    unverifiedTitle: "Potwierdź adres e-mail",
+    unverified: ({ email }: { email: string }) =>
+      `Otwórz link wysłany na adres ${email}, aby potwierdzić adres. Nie ma wiadomości? Możemy wysłać ją ponownie.`,
+    resend: "Wyślij link ponownie",
+    sentTitle: "Sprawdź skrzynkę",
+    sent: ({ email }: { email: string }) => `Wysłaliśmy nowy link na adres ${email}.`,
+    signedOut: "Otwórz link z wiadomości, którą Ci wysłaliśmy, aby potwierdzić adres.",
+    signIn: "Zaloguj się",
   },
 };

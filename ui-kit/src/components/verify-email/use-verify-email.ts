@@ -1,0 +1,143 @@
+/**
+ * The verify-email logic without markup: the token from the mailed link (a prop or the
+ * page's `?token=`) is sent once; an `?error=` authd redirected with is a failure;
+ * without either, a signed-in but unverified user can have the link sent again.
+ * <VerifyEmail/> is this plus markup.
+ */
+import { useCallback, useEffect, useRef, useState } from "react";
+import { useAuthContext } from "../../auth-context.js";
+import type { AuthError } from "../../client/request.js";
+import { useSession } from "../../hooks/use-session.js";
+import { useUrlQuery } from "../../ui/url-query.js";
+import { absoluteURL } from "../../ui/urls.js";
+
+export interface UseVerifyEmailOptions {
+  /** The verification token; by default the page's `?token=` query parameter. */
+  token?: string;
+  /** Where "Continue" goes once verified; default the provider's `paths.afterSignIn`. */
+  redirectTo?: string;
+  onVerified?: () => void;
+}
+
+/**
+ * "loading" until the address and session are known; "verifying" while the token is
+ * checked; "unverified" when signed in without a verified address and no link was
+ * followed; "signed-out" when there is nothing to verify and nobody to send a link to.
+ */
+export type VerifyEmailStep =
+  | "loading"
+  | "verifying"
+  | "verified"
+  | "failed"
+  | "unverified"
+  | "sent"
+  | "signed-out";
+
+export interface UseVerifyEmailResult {
+  step: VerifyEmailStep;
+  /** Why verifying failed, in the "failed" step. */
+  error: AuthError | null;
+  /** True when the address had been verified before (the link was followed twice). */
+  alreadyVerified: boolean;
+  /** The signed-in user's address, if any: where a new link goes. */
+  email: string | null;
+  /** True when a new link can be asked for (signed in with an unverified address). */
+  canResend: boolean;
+  resend: () => Promise<void>;
+  resendPending: boolean;
+  resendError: AuthError | null;
+  /** Goes on to `redirectTo`. */
+  continueToApp: () => void;
+}
+
+/** authd's redirect codes (`token_expired`…) as the error codes the messages know. */
+function redirectError(code: string): AuthError {
+  const upper = code.toUpperCase();
+  return { code: upper, message: "", status: 400 };
+}
+
+type Outcome = { ok: true; already: boolean } | { ok: false; error: AuthError };
+
+export function useVerifyEmail(options: UseVerifyEmailOptions = {}): UseVerifyEmailResult {
+  const { client, navigate, paths } = useAuthContext();
+  const session = useSession();
+  const query = useUrlQuery();
+  const requested = useRef<string | null>(null);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const [resendPending, setResendPending] = useState(false);
+  const [resendError, setResendError] = useState<AuthError | null>(null);
+  const [sent, setSent] = useState(false);
+  const redirectTo = options.redirectTo ?? paths.afterSignIn;
+  const onVerifiedRef = useRef(options.onVerified);
+  onVerifiedRef.current = options.onVerified;
+
+  const token = options.token ?? query?.get("token") ?? undefined;
+  const urlError = query?.get("error");
+
+  useEffect(() => {
+    // Strict mode runs effects twice and the ref survives: one token, one request.
+    if (!token || urlError || requested.current === token) return;
+    requested.current = token;
+    setOutcome(null);
+    void client.verifyEmail({ token }).then((result) => {
+      if (requested.current !== token) return;
+      if (!result.error) {
+        setOutcome({ ok: true, already: false });
+        onVerifiedRef.current?.();
+      } else if (result.error.code === "EMAIL_ALREADY_VERIFIED") {
+        setOutcome({ ok: true, already: true });
+      } else {
+        setOutcome({ ok: false, error: result.error });
+      }
+    });
+  }, [client, token, urlError]);
+
+  const user = session.data?.user ?? null;
+  const email = user?.email ?? null;
+  const canResend = Boolean(user && !user.emailVerified);
+
+  let step: VerifyEmailStep;
+  let error: AuthError | null = null;
+  if (urlError) {
+    step = "failed";
+    error = redirectError(urlError);
+  } else if (token) {
+    if (!outcome) step = "verifying";
+    else if (outcome.ok) step = "verified";
+    else {
+      step = "failed";
+      error = outcome.error;
+    }
+  } else if (query === null || session.isPending) step = "loading";
+  else if (!user) step = "signed-out";
+  else if (user.emailVerified) step = "verified";
+  else step = sent ? "sent" : "unverified";
+  if (step === "failed" && sent) step = "sent";
+
+  const resend = useCallback(async () => {
+    if (!email) return;
+    setResendPending(true);
+    setResendError(null);
+    const result = await client.sendVerificationEmail({
+      email,
+      callbackURL: absoluteURL(paths.verifyEmail),
+    });
+    setResendPending(false);
+    if (result.error) setResendError(result.error);
+    else setSent(true);
+  }, [client, email, paths.verifyEmail]);
+
+  const continueToApp = useCallback(() => navigate(redirectTo), [navigate, redirectTo]);
+
+  return {
+    step,
+    error,
+    alreadyVerified: outcome?.ok === true && outcome.already,
+    email,
+    canResend,
+    resend,
+    resendPending,
+    resendError,
+    continueToApp,
+  };
+}
