@@ -81,22 +81,12 @@ const deleteCallbackQuery = z.object({
 });
 
 /**
- * sign-up answers the user, or (a duplicate while no session would be issued) a stand-in
- * that looks like a new, unverified user.
+ * sign-up answers the user, or (a duplicate while no session would be issued) a
+ * look-alike of a new user in the same shape.
  */
 const signUpAnswer = z.object({
   token: z.string().nullable(),
-  user: z.union([
-    userSchema,
-    z.object({
-      id: z.string(),
-      email: z.string(),
-      emailVerified: z.boolean(),
-      image: z.string().nullable(),
-      createdAt: z.date(),
-      updatedAt: z.date(),
-    }),
-  ]),
+  user: userSchema,
 });
 
 const deletedAnswer = z.object({ success: z.boolean(), message: z.string() });
@@ -123,23 +113,10 @@ export function userRoutes(context: AuthContext) {
           callbackURL,
           invitationId,
         });
-        if (!outcome.created) {
-          const now = new Date();
-          return {
-            token: null,
-            user: {
-              id: outcome.existingUserId ?? "",
-              name,
-              email: outcome.email,
-              emailVerified: false,
-              image: image ?? null,
-              createdAt: now,
-              updatedAt: now,
-            },
-          };
+        if (!outcome.created || !outcome.signIn) {
+          return { token: null, user: userResponse(outcome.user) };
         }
         const { user } = outcome;
-        if (!outcome.signIn) return { token: null, user: userResponse(user) };
         const { token } = await issueSession(context, request, reply, user, {
           rememberMe: request.body.rememberMe !== false,
         });
