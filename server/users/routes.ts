@@ -26,16 +26,12 @@ import {
   redirectAnswer,
   statusAnswer,
 } from "../http/schemas.js";
-import {
-  clearSessionCookies,
-  readDontRemember,
-  setSessionDataCookie,
-} from "../http/session-cookies.js";
-import { issueSession } from "../http/session-response.js";
+import { clearSessionCookies } from "../http/session-cookies.js";
+import { issueSession, rewriteSessionCache } from "../http/session-response.js";
 import type { ZodTypeProvider } from "../http/validation.js";
 import { assertDelivered } from "../mail/mailer.js";
 import { userSchema } from "../sessions/schemas.js";
-import { isFresh, sessionResponse, userResponse } from "../sessions/sessions.js";
+import { isFresh, userResponse } from "../sessions/sessions.js";
 import { deleteUserWithToken, requestAccountDeletion } from "../verification/account-deletion.js";
 import { deleteUser, updateProfile } from "./users.js";
 
@@ -150,15 +146,7 @@ export function userRoutes(context: AuthContext) {
           name: body.name,
           image: body.image,
         });
-        setSessionDataCookie(
-          request,
-          reply,
-          context.cookies,
-          current.token,
-          { session: sessionResponse(current.session), user: userResponse(user) },
-          // A rememberMe: false login keeps browser-session cookies (as get-session does).
-          !readDontRemember(request, context.cookies),
-        );
+        await rewriteSessionCache(context, request, reply, current, { user });
         return { status: true };
       },
     );
