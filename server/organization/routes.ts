@@ -250,11 +250,13 @@ export function organizationRoutes(context: AuthContext) {
         ) {
           return null;
         }
+        // A non-member is refused with 403, as the established implementation answers.
         const { organization } = await accessOrganization(
           sql,
           current.user.id,
           request.query,
           current.session.activeOrganizationId,
+          { notMemberStatus: 403 },
         );
         return organizationResponse(organization);
       },
@@ -298,7 +300,7 @@ export function organizationRoutes(context: AuthContext) {
         );
         if (found.kind === "not-found") throw new AuthError("ORGANIZATION_NOT_FOUND");
         if (found.kind === "not-member") {
-          throw new AuthError("USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
+          throw new AuthError("USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION", { status: 403 });
         }
         return reply.type("application/json; charset=utf-8").send(found.body);
       },
@@ -464,11 +466,13 @@ export function organizationRoutes(context: AuthContext) {
       },
       async (request) => {
         const current = await requireSession(context, request);
+        // A non-member is refused with 401, as the established implementation answers.
         const { member } = await accessOrganization(
           sql,
           current.user.id,
           { organizationId: request.body.organizationId },
           current.session.activeOrganizationId,
+          { notMemberStatus: 401 },
         );
         // The legacy `permission` key is accepted and answers false, as the established client expects.
         const permissions = request.body.permissions;
