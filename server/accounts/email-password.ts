@@ -3,6 +3,7 @@
  * the routes only translate them to HTTP (cookies, redirects).
  */
 import { needsRehash, type PasswordHasher } from "../crypto/password.js";
+import { generateId } from "../crypto/random.js";
 import type { Sql } from "../db/connection.js";
 import { AuthError } from "../errors.js";
 import { findInvitationForSignUp } from "../invitations/accept.js";
@@ -27,10 +28,34 @@ export type SignUpOutcome =
   /** The account exists now; `signIn` says whether a session starts at once. */
   | { created: true; user: UserRow; signIn: boolean }
   /**
-   * The address already has an account, and no session would start anyway: the caller
-   * answers as if it had been created, so sign-up tells no one which addresses exist.
+   * The address already has an account, and no session would start anyway: `user` is a
+   * look-alike of the user a new sign-up would have made (a fresh id, nothing of the
+   * existing account), answered in its place so sign-up tells no one which addresses
+   * exist. Nothing is written and no mail is sent.
    */
-  | { created: false; existingUserId: string | null; email: string };
+  | { created: false; user: UserRow };
+
+/**
+ * The user a sign-up with this input would create, as insertUser would answer it, but
+ * never stored: a new id of the same format, the address lower-cased, unverified, the
+ * default role, not banned, created now.
+ */
+function lookAlikeNewUser(config: CredentialDeps["config"], input: SignUpInput): UserRow {
+  const now = new Date();
+  return {
+    id: generateId(),
+    email: requireValidEmail(input.email),
+    emailVerified: false,
+    name: input.name,
+    image: input.image ?? null,
+    role: config.admin.defaultRole,
+    banned: false,
+    banReason: null,
+    banExpires: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
 
 /**
  * sign-up with email and password: the account, then the verification mail where it is
@@ -47,13 +72,13 @@ export async function signUpWithEmail(
     config.emailAndPassword.autoSignIn && !config.emailAndPassword.requireEmailVerification;
   let user: UserRow;
   try {
+    // The password is hashed before the insert finds the address taken, so a duplicate
+    // costs the same hashing as a new account.
     user = await createUserWithPassword(deps.sql, config, deps.passwords, input);
   } catch (error) {
     // Without an immediate session, a duplicate looks like a success (as in Better Auth).
     if (error instanceof AuthError && error.code === "USER_ALREADY_EXISTS" && !signIn) {
-      const email = requireValidEmail(input.email);
-      const existing = await findUserByEmail(deps.sql, email);
-      return { created: false, existingUserId: existing?.id ?? null, email };
+      return { created: false, user: lookAlikeNewUser(config, input) };
     }
     throw error;
   }
@@ -66,7 +91,10 @@ export async function signUpWithEmail(
       ? await findInvitationForSignUp(deps.sql, input.invitationId, user.email)
       : undefined;
   if (sendOnSignUp || invitation) {
-    await sendVerificationMail(deps, link, user, input.callbackURL, invitation?.id);
+    const mail = sendVerificationMail(deps, link, user, input.callbackURL, invitation?.id);
+    // Where a duplicate would get the look-alike answer, the mail goes in the background
+    // so that a new address is not told apart by the time its answer takes.
+    if (signIn) await mail;
   }
   return { created: true, user, signIn };
 }

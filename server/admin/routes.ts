@@ -5,7 +5,7 @@
  * `admin.enabled: false` no route exists (404 NOT_FOUND).
  */
 
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { UserActor } from "../actor.js";
 import { AuthError } from "../errors.js";
@@ -34,9 +34,11 @@ import {
   setSessionCookie,
   setSessionDataCookie,
 } from "../http/session-cookies.js";
+import { rewriteSessionCache } from "../http/session-response.js";
 import type { ZodTypeProvider } from "../http/validation.js";
 import { sessionAndUserSchema, sessionSchema, userSchema } from "../sessions/schemas.js";
 import { findLiveSession, sessionResponse, userResponse } from "../sessions/sessions.js";
+import type { UserRow } from "../users/queries.js";
 import { ADMIN_STATEMENTS, hasPermission, type PermissionCheck } from "./access.js";
 import type { AdminDeps } from "./admin.js";
 import { listUsers, listUsersQuery } from "./list-users.js";
@@ -129,6 +131,17 @@ export function adminRoutes(context: AuthContext) {
       passwords: context.passwords,
     };
 
+    /** An admin changing their own user sees the change in their cached session at once. */
+    const rewriteCacheOfSelf = async (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      user: UserRow | null,
+    ) => {
+      const current = await requireSession(context, request);
+      if (user && user.id === current.user.id) {
+        await rewriteSessionCache(context, request, reply, current, { user });
+      }
+    };
     const actorOf = async (request: FastifyRequest) => {
       const { user, session } = await requireSession(context, request);
       const client = clientInfo(request);
@@ -202,9 +215,11 @@ export function adminRoutes(context: AuthContext) {
           response: { 200: userSchema, ...errorResponses(401, 403, 404) },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const actor = await actorOf(request);
-        return userResponse(await updateUser(deps, actor, request.body.userId, request.body.data));
+        const user = await updateUser(deps, actor, request.body.userId, request.body.data);
+        await rewriteCacheOfSelf(request, reply, user);
+        return userResponse(user);
       },
     );
 
@@ -216,11 +231,11 @@ export function adminRoutes(context: AuthContext) {
           response: { 200: userAnswer, ...errorResponses(401, 403, 404) },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const actor = await actorOf(request);
-        return {
-          user: userResponse(await setRole(deps, actor, request.body.userId, request.body.role)),
-        };
+        const user = await setRole(deps, actor, request.body.userId, request.body.role);
+        await rewriteCacheOfSelf(request, reply, user);
+        return { user: userResponse(user) };
       },
     );
 

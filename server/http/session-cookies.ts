@@ -193,6 +193,19 @@ export function setSessionDataCookie(
   );
 }
 
+/** Expires the cache cookie alone (where the request carries one). */
+export function clearSessionDataCookie(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  context: CookieContext,
+): void {
+  const secure = isSecureRequest(context.config, request);
+  const names = cookieNames(context.config, secure);
+  if (request.cookies[names.sessionData] !== undefined) {
+    reply.setCookie(names.sessionData, "", attributes(secure, 0));
+  }
+}
+
 /**
  * Cache cookies already verified: signature -> what it was verified for. SPAs ask
  * get-session again and again with the same cookies; a hit skips the HMAC and the base64

@@ -5,10 +5,22 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { type AcceptedInvitation, acceptInvitation } from "../invitations/accept.js";
 import type { SessionRow } from "../sessions/queries.js";
-import { endSession, sessionResponse, startSession, userResponse } from "../sessions/sessions.js";
+import {
+  endSession,
+  findLiveSession,
+  sessionResponse,
+  startSession,
+  userResponse,
+} from "../sessions/sessions.js";
 import type { UserRow } from "../users/queries.js";
 import { type AuthContext, clientInfo, currentSession } from "./auth-context.js";
-import { clearSessionCookies, setSessionCookie, setSessionDataCookie } from "./session-cookies.js";
+import {
+  clearSessionCookies,
+  clearSessionDataCookie,
+  readDontRemember,
+  setSessionCookie,
+  setSessionDataCookie,
+} from "./session-cookies.js";
 
 export interface IssuedSession {
   token: string;
@@ -59,6 +71,48 @@ export async function closeSession(
 }
 
 /**
+ * After a call changed what get-session shows for the caller's own session (the active
+ * organization or team, the user's name, image, email, role), the signed cache cookie is
+ * rewritten in the same answer, so get-session served from the cache never shows the
+ * state from before the call. Every such route goes through here.
+ *
+ * `changed` gives the new rows where the call already has them; without any, the
+ * session and its user are read again (one statement, and only with the cache on). A
+ * session that is gone by then loses its cache cookie. `rememberMe` is for a session
+ * issued in this same request, whose cookies the request does not carry yet.
+ */
+export async function rewriteSessionCache(
+  context: AuthContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  current: { token: string; session: SessionRow; user: UserRow },
+  changed: { session?: SessionRow; user?: UserRow; rememberMe?: boolean } = {},
+): Promise<void> {
+  if (!context.config.session.cookieCache.enabled) return;
+  let session = changed.session;
+  let user = changed.user;
+  if (!session && !user) {
+    const found = await findLiveSession(context.sql, context.sessionLookups, current.token);
+    if (!found) {
+      clearSessionDataCookie(request, reply, context.cookies);
+      return;
+    }
+    ({ session, user } = found);
+  }
+  setSessionDataCookie(
+    request,
+    reply,
+    context.cookies,
+    current.token,
+    {
+      session: sessionResponse(session ?? current.session),
+      user: userResponse(user ?? current.user),
+    },
+    changed.rememberMe ?? !readDontRemember(request, context.cookies),
+  );
+}
+
+/**
  * Accepts for a signed-in session and keeps its cookie cache in step with the new
  * active organization. Also used by verify-email (a sign-up from an invitation).
  */
@@ -74,18 +128,14 @@ export async function acceptInvitationForSession(
     { user: signedIn.user, sessionId: signedIn.session.id },
     invitationId,
   );
-  const session = {
-    ...signedIn.session,
-    activeOrganizationId: accepted.activeOrganizationId,
-    activeTeamId: accepted.activeTeamId,
-  };
-  setSessionDataCookie(
-    request,
-    reply,
-    context.cookies,
-    signedIn.token,
-    { session: sessionResponse(session), user: userResponse(signedIn.user) },
-    signedIn.rememberMe,
-  );
+  await rewriteSessionCache(context, request, reply, signedIn, {
+    session: {
+      ...signedIn.session,
+      activeOrganizationId: accepted.activeOrganizationId,
+      activeTeamId: accepted.activeTeamId,
+    },
+    user: signedIn.user,
+    rememberMe: signedIn.rememberMe,
+  });
   return accepted;
 }

@@ -68,7 +68,7 @@ export async function accessOrganization(
   userId: string,
   selector: OrganizationSelector,
   activeOrganizationId: string | null,
-  codes: { missing?: ErrorCode; notMember?: ErrorCode } = {},
+  codes: { missing?: ErrorCode; notMember?: ErrorCode; notMemberStatus?: number } = {},
 ): Promise<OrganizationAccess> {
   const id =
     selector.organizationId || (selector.organizationSlug ? undefined : activeOrganizationId);
@@ -76,8 +76,11 @@ export async function accessOrganization(
   if (!id && !slug) throw new AuthError(codes.missing ?? "NO_ACTIVE_ORGANIZATION");
   const found = await findOrganizationWithMember(sql, id ? { id } : { slug }, userId);
   if (!found) throw new AuthError("ORGANIZATION_NOT_FOUND");
-  if (!found.member)
-    throw new AuthError(codes.notMember ?? "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
+  if (!found.member) {
+    throw new AuthError(codes.notMember ?? "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION", {
+      status: codes.notMemberStatus,
+    });
+  }
   return { organization: found.organization, member: found.member };
 }
 

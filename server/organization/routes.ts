@@ -14,6 +14,7 @@ import {
 } from "../http/auth-context.js";
 import { errorResponses, statusAnswer } from "../http/schemas.js";
 import { fastSerializerCompiler } from "../http/serialization.js";
+import { rewriteSessionCache } from "../http/session-response.js";
 import type { ZodTypeProvider } from "../http/validation.js";
 import { invitationSchema } from "../invitations/schemas.js";
 import { teamSchema } from "../teams/schemas.js";
@@ -109,12 +110,17 @@ export function organizationRoutes(context: AuthContext) {
           response: { 200: createdOrganizationSchema, ...errorResponses(401, 403, 404) },
         },
       },
-      async (request) => {
+      async (request, reply) => {
+        const current = await requireSession(context, request);
         const { organization, member } = await createOrganization(
           deps,
-          await actor(request),
+          userActor(current, request),
           request.body,
         );
+        // The new organization (and its default team) may now be the active one.
+        if (!request.body.keepCurrentActiveOrganization) {
+          await rewriteSessionCache(context, request, reply, current);
+        }
         // The organization with metadata and members (the creator's record).
         return { ...organizationResponse(organization), members: [memberResponse(member)] };
       },
@@ -162,12 +168,17 @@ export function organizationRoutes(context: AuthContext) {
           response: { 200: organizationSchema, ...errorResponses(401, 403, 404) },
         },
       },
-      async (request) => {
+      async (request, reply) => {
+        const current = await requireSession(context, request);
         const deleted = await deleteOrganization(
           deps,
-          await actor(request),
+          userActor(current, request),
           request.body.organizationId,
         );
+        // Deleting the active organization clears it (and its team) on the session.
+        if (current.session.activeOrganizationId === deleted.id) {
+          await rewriteSessionCache(context, request, reply, current);
+        }
         return organizationResponse(deleted);
       },
     );
@@ -196,13 +207,28 @@ export function organizationRoutes(context: AuthContext) {
           response: { 200: organizationSchema.nullable(), ...errorResponses(401, 403, 404) },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const current = await requireSession(context, request);
-        const organization = await setActiveOrganization(
-          sql,
-          userActor(current, request),
-          request.body,
-        );
+        let organization: Awaited<ReturnType<typeof setActiveOrganization>>;
+        try {
+          organization = await setActiveOrganization(
+            sql,
+            userActor(current, request),
+            request.body,
+          );
+        } catch (error) {
+          // A non-member loses the active organization: the refusal rewrites the cache too.
+          if (
+            error instanceof AuthError &&
+            error.code === "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION"
+          ) {
+            await rewriteSessionCache(context, request, reply, current);
+          }
+          throw error;
+        }
+        if ((organization?.id ?? null) !== current.session.activeOrganizationId) {
+          await rewriteSessionCache(context, request, reply, current);
+        }
         return organization ? organizationResponse(organization) : null;
       },
     );
@@ -224,11 +250,13 @@ export function organizationRoutes(context: AuthContext) {
         ) {
           return null;
         }
+        // A non-member is refused with 403, as the established implementation answers.
         const { organization } = await accessOrganization(
           sql,
           current.user.id,
           request.query,
           current.session.activeOrganizationId,
+          { notMemberStatus: 403 },
         );
         return organizationResponse(organization);
       },
@@ -272,7 +300,7 @@ export function organizationRoutes(context: AuthContext) {
         );
         if (found.kind === "not-found") throw new AuthError("ORGANIZATION_NOT_FOUND");
         if (found.kind === "not-member") {
-          throw new AuthError("USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
+          throw new AuthError("USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION", { status: 403 });
         }
         return reply.type("application/json; charset=utf-8").send(found.body);
       },
@@ -286,12 +314,17 @@ export function organizationRoutes(context: AuthContext) {
           response: { 200: memberWithUserSchema, ...errorResponses(401, 403, 404) },
         },
       },
-      async (request) => {
+      async (request, reply) => {
+        const current = await requireSession(context, request);
         const removed = await leaveOrganization(
           deps,
-          await actor(request),
+          userActor(current, request),
           request.body.organizationId,
         );
+        // Leaving the active organization clears it on the session.
+        if (current.session.activeOrganizationId === removed.organizationId) {
+          await rewriteSessionCache(context, request, reply, current);
+        }
         return memberWithUserResponse(removed);
       },
     );
@@ -307,13 +340,21 @@ export function organizationRoutes(context: AuthContext) {
           },
         },
       },
-      async (request) => {
+      async (request, reply) => {
+        const current = await requireSession(context, request);
         const removed = await removeMember(
           deps,
-          await actor(request),
+          userActor(current, request),
           { organizationId: request.body.organizationId },
           request.body.memberIdOrEmail,
         );
+        // Removing oneself from the active organization clears it on the session.
+        if (
+          removed.userId === current.user.id &&
+          current.session.activeOrganizationId === removed.organizationId
+        ) {
+          await rewriteSessionCache(context, request, reply, current);
+        }
         return { member: memberWithUserResponse(removed) };
       },
     );
@@ -425,11 +466,13 @@ export function organizationRoutes(context: AuthContext) {
       },
       async (request) => {
         const current = await requireSession(context, request);
+        // A non-member is refused with 401, as the established implementation answers.
         const { member } = await accessOrganization(
           sql,
           current.user.id,
           { organizationId: request.body.organizationId },
           current.session.activeOrganizationId,
+          { notMemberStatus: 401 },
         );
         // The legacy `permission` key is accepted and answers false, as the established client expects.
         const permissions = request.body.permissions;

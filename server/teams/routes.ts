@@ -8,9 +8,8 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { type AuthContext, requireSession, userActor } from "../http/auth-context.js";
 import { boundedString, errorResponses } from "../http/schemas.js";
-import { readDontRemember, setSessionDataCookie } from "../http/session-cookies.js";
+import { rewriteSessionCache } from "../http/session-response.js";
 import type { ZodTypeProvider } from "../http/validation.js";
-import { sessionResponse, userResponse } from "../sessions/sessions.js";
 import { messageAnswer, teamMemberSchema, teamSchema } from "./schemas.js";
 import {
   addTeamMember,
@@ -134,8 +133,16 @@ export function teamRoutes(context: AuthContext) {
           response: { 200: messageAnswer, ...errorResponses(401, 403, 404) },
         },
       },
-      async (request) => {
-        await removeTeamMember(deps, await caller(request), request.body);
+      async (request, reply) => {
+        const current = await requireSession(context, request);
+        await removeTeamMember(deps, userActor(current, request), request.body);
+        // Taking oneself out of one's active team clears it on the session.
+        if (
+          request.body.userId === current.user.id &&
+          current.session.activeTeamId === request.body.teamId
+        ) {
+          await rewriteSessionCache(context, request, reply, current);
+        }
         return { message: "Team member removed successfully." };
       },
     );
@@ -155,17 +162,8 @@ export function teamRoutes(context: AuthContext) {
           userActor(current, request),
           request.body.teamId,
         );
-        if (session) {
-          // The cached session must show the new active team at once.
-          setSessionDataCookie(
-            request,
-            reply,
-            context.cookies,
-            current.token,
-            { session: sessionResponse(session), user: userResponse(current.user) },
-            !readDontRemember(request, context.cookies),
-          );
-        }
+        // The cached session must show the new active team at once.
+        if (session) await rewriteSessionCache(context, request, reply, current, { session });
         if (!team) return reply.type("application/json; charset=utf-8").send("null");
         return teamResponse(team);
       },

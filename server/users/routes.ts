@@ -26,16 +26,12 @@ import {
   redirectAnswer,
   statusAnswer,
 } from "../http/schemas.js";
-import {
-  clearSessionCookies,
-  readDontRemember,
-  setSessionDataCookie,
-} from "../http/session-cookies.js";
-import { issueSession } from "../http/session-response.js";
+import { clearSessionCookies } from "../http/session-cookies.js";
+import { issueSession, rewriteSessionCache } from "../http/session-response.js";
 import type { ZodTypeProvider } from "../http/validation.js";
 import { assertDelivered } from "../mail/mailer.js";
 import { userSchema } from "../sessions/schemas.js";
-import { isFresh, sessionResponse, userResponse } from "../sessions/sessions.js";
+import { isFresh, userResponse } from "../sessions/sessions.js";
 import { deleteUserWithToken, requestAccountDeletion } from "../verification/account-deletion.js";
 import { deleteUser, updateProfile } from "./users.js";
 
@@ -81,22 +77,12 @@ const deleteCallbackQuery = z.object({
 });
 
 /**
- * sign-up answers the user, or (a duplicate while no session would be issued) a stand-in
- * that looks like a new, unverified user.
+ * sign-up answers the user, or (a duplicate while no session would be issued) a
+ * look-alike of a new user in the same shape.
  */
 const signUpAnswer = z.object({
   token: z.string().nullable(),
-  user: z.union([
-    userSchema,
-    z.object({
-      id: z.string(),
-      email: z.string(),
-      emailVerified: z.boolean(),
-      image: z.string().nullable(),
-      createdAt: z.date(),
-      updatedAt: z.date(),
-    }),
-  ]),
+  user: userSchema,
 });
 
 const deletedAnswer = z.object({ success: z.boolean(), message: z.string() });
@@ -123,23 +109,10 @@ export function userRoutes(context: AuthContext) {
           callbackURL,
           invitationId,
         });
-        if (!outcome.created) {
-          const now = new Date();
-          return {
-            token: null,
-            user: {
-              id: outcome.existingUserId ?? "",
-              name,
-              email: outcome.email,
-              emailVerified: false,
-              image: image ?? null,
-              createdAt: now,
-              updatedAt: now,
-            },
-          };
+        if (!outcome.created || !outcome.signIn) {
+          return { token: null, user: userResponse(outcome.user) };
         }
         const { user } = outcome;
-        if (!outcome.signIn) return { token: null, user: userResponse(user) };
         const { token } = await issueSession(context, request, reply, user, {
           rememberMe: request.body.rememberMe !== false,
         });
@@ -173,15 +146,7 @@ export function userRoutes(context: AuthContext) {
           name: body.name,
           image: body.image,
         });
-        setSessionDataCookie(
-          request,
-          reply,
-          context.cookies,
-          current.token,
-          { session: sessionResponse(current.session), user: userResponse(user) },
-          // A rememberMe: false login keeps browser-session cookies (as get-session does).
-          !readDontRemember(request, context.cookies),
-        );
+        await rewriteSessionCache(context, request, reply, current, { user });
         return { status: true };
       },
     );

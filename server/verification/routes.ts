@@ -15,7 +15,11 @@ import {
   statusAnswer,
 } from "../http/schemas.js";
 import { readDontRemember } from "../http/session-cookies.js";
-import { acceptInvitationForSession, issueSession } from "../http/session-response.js";
+import {
+  acceptInvitationForSession,
+  issueSession,
+  rewriteSessionCache,
+} from "../http/session-response.js";
 import type { ZodTypeProvider } from "../http/validation.js";
 import { invitationSchema } from "../invitations/schemas.js";
 import { assertDelivered } from "../mail/mailer.js";
@@ -103,6 +107,7 @@ export function verificationRoutes(context: AuthContext) {
         // A sign-up from an invitation is verified, signed in and joined.
         const joining = newlyVerified ? verified.invitationId : undefined;
         let signedIn: Parameters<typeof acceptInvitationForSession>[3] | undefined;
+        let issuedHere = false;
         if (
           newlyVerified &&
           (context.config.emailVerification.autoSignInAfterVerification || joining)
@@ -111,6 +116,7 @@ export function verificationRoutes(context: AuthContext) {
           if (current?.user.id !== verified.user.id) {
             const issued = await issueSession(context, request, reply, verified.user);
             signedIn = { ...issued, user: verified.user, rememberMe: true };
+            issuedHere = true;
           } else {
             const rememberMe = !readDontRemember(request, context.cookies);
             signedIn = { ...current, user: verified.user, rememberMe };
@@ -124,6 +130,13 @@ export function verificationRoutes(context: AuthContext) {
             // The address stays verified and the session stands; only joining failed.
             if (!(error instanceof AuthError) || !callbackURL) throw error;
             return reply.redirect(withQuery(callbackURL, { error: error.code }), 302);
+          }
+        }
+        if (!issuedHere && !joined) {
+          // The visitor's own session shows the verified (or changed) address at once.
+          const current = await currentSession(context, request);
+          if (current?.user.id === verified.user.id) {
+            await rewriteSessionCache(context, request, reply, current, { user: verified.user });
           }
         }
         if (callbackURL) return reply.redirect(callbackURL, 302);

@@ -141,7 +141,7 @@ describe("session lookups", () => {
         expect(answer.statusCode).toBe(200);
         expect(answer.json().id).toBe(created[i]);
       } else {
-        expect(answer.statusCode).toBe(400);
+        expect(answer.statusCode).toBe(403);
         expect(answer.json().code).toBe("USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
       }
     });

@@ -635,7 +635,8 @@ describe("set-active, get-full-organization, has-permission", () => {
     const refused = await outsider.client.get("/organization/get-full-organization", {
       query: { organizationId: organization.id },
     });
-    expect(refused.statusCode).toBe(400);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().code).toBe("USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
     expect(refused.body).not.toContain(owner.email);
     expect((await outsider.client.get("/organization/get-full-organization")).body).toBe("null");
   });
