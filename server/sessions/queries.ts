@@ -3,7 +3,7 @@
  * up by their digest. The operator's paged list of sessions is in list-queries.ts.
  */
 import { Batcher } from "../db/batcher.js";
-import { columns, columnsOf, type Fragment } from "../db/columns.js";
+import { columns, columnsOf, type Fragment, selectRow } from "../db/columns.js";
 import type { Queryable, Sql } from "../db/connection.js";
 import type { UserRow } from "../users/queries.js";
 
@@ -35,16 +35,11 @@ export const SESSION_COLUMNS = columnsOf<SessionRow>()([
   "updatedAt",
 ]);
 
-export interface NewSession {
-  id: string;
-  userId: string;
-  tokenHash: string;
-  expiresAt: Date;
-  ipAddress: string | null;
-  userAgent: string | null;
-  impersonatedBy?: string | null;
-  activeOrganizationId?: string | null;
-}
+export type NewSession = Pick<
+  SessionRow,
+  "id" | "userId" | "tokenHash" | "expiresAt" | "ipAddress" | "userAgent"
+> &
+  Partial<Pick<SessionRow, "impersonatedBy" | "activeOrganizationId">>;
 
 export async function insertSession(sql: Queryable, session: NewSession): Promise<SessionRow> {
   const [row] = await sql<SessionRow[]>`
@@ -246,29 +241,27 @@ interface JoinedRow extends SessionRow {
   uUpdatedAt: Date;
 }
 
-export async function findSessionById(sql: Queryable, id: string): Promise<SessionRow | undefined> {
-  const [row] = await sql<SessionRow[]>`
-    select ${columns(sql, SESSION_COLUMNS)} from session where id = ${id}`;
-  return row;
+export function findSessionById(sql: Queryable, id: string): Promise<SessionRow | undefined> {
+  return selectRow<SessionRow>(sql, SESSION_COLUMNS, sql`session`, sql`id = ${id}`);
 }
 
-export async function findSessionByTokenHash(
+export function findSessionByTokenHash(
   sql: Queryable,
   tokenHash: string,
 ): Promise<SessionRow | undefined> {
-  const [row] = await sql<SessionRow[]>`
-    select ${columns(sql, SESSION_COLUMNS)} from session where token_hash = ${tokenHash}`;
-  return row;
+  const where = sql`token_hash = ${tokenHash}`;
+  return selectRow<SessionRow>(sql, SESSION_COLUMNS, sql`session`, where);
 }
 
-export async function listActiveSessionsOfUser(
-  sql: Queryable,
-  userId: string,
-): Promise<SessionRow[]> {
+/** The sessions `where` finds, newest first. */
+function listSessions(sql: Queryable, where: Fragment): Promise<SessionRow[]> {
   return sql<SessionRow[]>`
-    select ${columns(sql, SESSION_COLUMNS)} from session
-    where user_id = ${userId} and expires_at > now()
+    select ${columns(sql, SESSION_COLUMNS)} from session where ${where}
     order by created_at desc, id`;
+}
+
+export function listActiveSessionsOfUser(sql: Queryable, userId: string): Promise<SessionRow[]> {
+  return listSessions(sql, sql`user_id = ${userId} and expires_at > now()`);
 }
 
 export async function extendSession(
@@ -413,10 +406,8 @@ export function activateOrganizationStep(
 // --- Sessions as the platform admin and the operator see them -------------------------
 
 /** Every session of the user, expired ones included (list-user-sessions, as in Better Auth). */
-export async function listAllSessionsOfUser(sql: Queryable, userId: string): Promise<SessionRow[]> {
-  return sql<SessionRow[]>`
-    select ${columns(sql, SESSION_COLUMNS)} from session where user_id = ${userId}
-    order by created_at desc, id`;
+export function listAllSessionsOfUser(sql: Queryable, userId: string): Promise<SessionRow[]> {
+  return listSessions(sql, sql`user_id = ${userId}`);
 }
 
 /** Deletes a session by id or token digest, whoever it belongs to; answers its row. */
