@@ -123,15 +123,13 @@ export async function insertTeamMember(
   return row;
 }
 
-export async function findTeamMember(
+export function findTeamMember(
   sql: Queryable,
   teamId: string,
   userId: string,
 ): Promise<TeamMemberRow | undefined> {
-  const [row] = await sql<TeamMemberRow[]>`
-    select ${columns(sql, TEAM_MEMBER_COLUMNS)} from team_member
-    where team_id = ${teamId} and user_id = ${userId}`;
-  return row;
+  const where = sql`team_id = ${teamId} and user_id = ${userId}`;
+  return selectRow<TeamMemberRow>(sql, TEAM_MEMBER_COLUMNS, sql`team_member`, where);
 }
 
 export async function countTeamMembers(sql: Queryable, teamId: string): Promise<number> {
