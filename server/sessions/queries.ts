@@ -5,6 +5,7 @@
 import { Batcher } from "../db/batcher.js";
 import { columns, columnsOf, type Fragment, selectRow } from "../db/columns.js";
 import type { Queryable, Sql } from "../db/connection.js";
+import { deleteExpiredRows } from "../db/expired.js";
 import type { UserRow } from "../users/queries.js";
 
 export interface SessionRow {
@@ -312,18 +313,7 @@ export async function deleteExpiredSessions(
   /** Delete at most this many (a batch of `authd db cleanup --batch-size`). */
   limit?: number,
 ): Promise<number> {
-  if (dryRun) {
-    const [row] = await sql<{ count: number }[]>`
-      select count(*)::int as count from session where expires_at < ${before}`;
-    return row?.count ?? 0;
-  }
-  const rows =
-    limit === undefined
-      ? await sql`delete from session where expires_at < ${before}`
-      : await sql`
-          delete from session where id in (
-            select id from session where expires_at < ${before} limit ${limit})`;
-  return rows.count;
+  return deleteExpiredRows(sql, sql`session`, before, dryRun, limit);
 }
 
 // --- A session's active organization and team -------------------------------------
