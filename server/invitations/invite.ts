@@ -22,7 +22,7 @@ import {
 import { hasPermission, isCreatorRole, requireKnownRoles } from "../organization/permissions.js";
 import type { MemberRow, OrganizationRow } from "../organization/queries.js";
 import type { TeamRow } from "../teams/queries.js";
-import { countTeamMembers, findTeamInOrganization, findTeamMember } from "../teams/teams.js";
+import { countTeamMembers, findTeamMember, requireTeam } from "../teams/teams.js";
 import type { UserRow } from "../users/queries.js";
 import { findUserById, requireValidEmail } from "../users/users.js";
 import type { LinkContext } from "../verification/verification.js";
@@ -142,8 +142,7 @@ async function requireTeams(
   if (!config.organization.teams.enabled) throw new AuthError("TEAM_NOT_FOUND");
   const teams: TeamRow[] = [];
   for (const id of teamIds) {
-    const team = await findTeamInOrganization(sql, organizationId, id);
-    if (!team) throw new AuthError("TEAM_NOT_FOUND");
+    const team = await requireTeam(sql, organizationId, id);
     teams.push(team);
   }
   return teams;

@@ -1,16 +1,18 @@
 /**
  * What every team operation shares: its dependencies, the invitations port, the team
- * limits, the audit record and the organization an actor may act on. Kept apart so
- * team and team-member operations can both use it without importing each other.
+ * limits, the audit record, the organization an actor may act on and its team by id.
+ * Kept apart so team and team-member operations can both use it without importing
+ * each other.
  */
 import { type Actor, auditActorOf } from "../actor.js";
 import { recordAuditEvent } from "../audit/audit.js";
 import type { AuthdConfig } from "../config.js";
-import type { Sql, TransactionSql } from "../db/connection.js";
-import type { ErrorCode } from "../errors.js";
+import type { Queryable, Sql, TransactionSql } from "../db/connection.js";
+import { AuthError, type ErrorCode } from "../errors.js";
 import { organizationOfActor } from "../organization/access.js";
 import type { PermissionRequest } from "../organization/permissions.js";
 import type { OrganizationRow } from "../organization/queries.js";
+import { findTeamInOrganization, type TeamRow } from "./queries.js";
 
 /**
  * What teams need from invitations, which sit above them (an invitation names teams):
@@ -81,4 +83,15 @@ export function organizationFor(
   return organizationOfActor(deps.sql, deps.config, actor, { organizationId }, rule).then(
     (access) => access.organization,
   );
+}
+
+/** The organization's team by id: one of another organization, or none, is TEAM_NOT_FOUND. */
+export async function requireTeam(
+  sql: Queryable,
+  organizationId: string,
+  teamId: string,
+): Promise<TeamRow> {
+  const team = await findTeamInOrganization(sql, organizationId, teamId);
+  if (!team) throw new AuthError("TEAM_NOT_FOUND");
+  return team;
 }
