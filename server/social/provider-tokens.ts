@@ -50,6 +50,13 @@ export interface TokenAccountSelector {
   userId?: string;
 }
 
+/** A signed-in user's request for the tokens of one of their accounts. */
+export interface TokenRequest {
+  userId: string;
+  selector: TokenAccountSelector;
+  logger: LogSink;
+}
+
 export interface AccessTokenAnswer {
   accessToken: string;
   accessTokenExpiresAt: Date | null;
@@ -256,7 +263,7 @@ async function withFreshAccessToken(
 export async function getAccessToken(
   social: SocialContext,
   sql: Sql,
-  input: { userId: string; selector: TokenAccountSelector; logger: LogSink },
+  input: TokenRequest,
 ): Promise<AccessTokenAnswer> {
   const { logger } = input;
   const failure = "FAILED_TO_GET_ACCESS_TOKEN";
@@ -283,7 +290,7 @@ export async function getAccessToken(
 export async function refreshTokens(
   social: SocialContext,
   sql: Sql,
-  input: { userId: string; selector: TokenAccountSelector; logger: LogSink },
+  input: TokenRequest,
 ): Promise<RefreshAnswer> {
   const { logger } = input;
   const failure = "FAILED_TO_REFRESH_ACCESS_TOKEN";
