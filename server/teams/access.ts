@@ -78,11 +78,28 @@ export function organizationFor(
   deps: TeamDeps,
   actor: Actor,
   organizationId: string | undefined,
-  rule: { notMember?: ErrorCode; permission: PermissionRequest; denied: ErrorCode },
+  rule: AccessRule,
 ): Promise<OrganizationRow> {
   return organizationOfActor(deps.sql, deps.config, actor, { organizationId }, rule).then(
     (access) => access.organization,
   );
+}
+
+/** Who may act on an organization in one operation, and the codes of those who may not. */
+type AccessRule = { notMember?: ErrorCode; permission: PermissionRequest; denied: ErrorCode };
+
+/**
+ * The team `input` names, in the organization the actor may act on under `rule`
+ * (organizationFor); a team of another organization is TEAM_NOT_FOUND.
+ */
+export async function teamFor(
+  deps: TeamDeps,
+  actor: Actor,
+  input: { teamId: string; organizationId?: string },
+  rule: AccessRule,
+): Promise<{ organization: OrganizationRow; team: TeamRow }> {
+  const organization = await organizationFor(deps, actor, input.organizationId, rule);
+  return { organization, team: await requireTeam(deps.sql, organization.id, input.teamId) };
 }
 
 /** The organization's team by id: one of another organization, or none, is TEAM_NOT_FOUND. */

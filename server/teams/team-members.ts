@@ -13,7 +13,7 @@ import { hasPermission } from "../organization/permissions.js";
 import type { OrganizationRow } from "../organization/queries.js";
 import type { SessionRow } from "../sessions/queries.js";
 import { clearActiveTeamOfUser, setActiveTeamOfSession } from "../sessions/sessions.js";
-import { auditTeam, organizationFor, requireTeam, resolveLimit, type TeamDeps } from "./access.js";
+import { auditTeam, requireTeam, resolveLimit, type TeamDeps, teamFor } from "./access.js";
 import {
   countTeamMembers,
   deleteTeamMember,
@@ -156,11 +156,10 @@ export async function addTeamMember(
   actor: Actor,
   input: { teamId: string; userId: string; organizationId?: string },
 ): Promise<{ member: TeamMemberRow; added: boolean }> {
-  const organization = await organizationFor(deps, actor, input.organizationId, {
+  const { organization, team } = await teamFor(deps, actor, input, {
     permission: { member: ["update"] },
     denied: "YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_TEAM_MEMBER",
   });
-  const team = await requireTeam(deps.sql, organization.id, input.teamId);
   return addMemberToTeam(deps, actor, organization, team, input.userId);
 }
 
@@ -191,11 +190,10 @@ export async function removeTeamMember(
   actor: Actor,
   input: { teamId: string; userId: string; organizationId?: string },
 ): Promise<void> {
-  const organization = await organizationFor(deps, actor, input.organizationId, {
+  const { organization, team } = await teamFor(deps, actor, input, {
     permission: { member: ["delete"] },
     denied: "YOU_ARE_NOT_ALLOWED_TO_REMOVE_A_TEAM_MEMBER",
   });
-  const team = await requireTeam(deps.sql, organization.id, input.teamId);
   await removeMemberFromTeam(deps, actor, organization, team, input.userId);
 }
 

@@ -13,7 +13,14 @@ import { AuthError } from "../errors.js";
 import { findMember, lockOrganization } from "../organization/access.js";
 import type { TeamsOfOrganizations } from "../organization/organization.js";
 import type { OrganizationRow } from "../organization/queries.js";
-import { auditTeam, organizationFor, requireTeam, resolveLimit, type TeamDeps } from "./access.js";
+import {
+  auditTeam,
+  organizationFor,
+  requireTeam,
+  resolveLimit,
+  type TeamDeps,
+  teamFor,
+} from "./access.js";
 import {
   countTeams,
   deleteTeamMembershipsInOrganization,
@@ -259,12 +266,11 @@ export async function updateTeam(
   actor: Actor,
   input: { teamId: string; name?: string; organizationId?: string },
 ): Promise<TeamRow> {
-  const organization = await organizationFor(deps, actor, input.organizationId, {
+  const { organization, team } = await teamFor(deps, actor, input, {
     notMember: "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_TEAM",
     permission: { team: ["update"] },
     denied: "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_TEAM",
   });
-  const team = await requireTeam(deps.sql, organization.id, input.teamId);
   if (input.name === undefined) return team;
   return renameTeamInOrganization(deps, actor, organization, team, requireTeamName(input.name));
 }
