@@ -162,13 +162,7 @@ export async function leaveOrganization(
     const { member } = await accessOrganization(tx, actor.user.id, { organizationId }, null, {
       notMember: "MEMBER_NOT_FOUND",
     });
-    const creatorRole = config.organization.creatorRole;
-    if (
-      isCreatorRole(config, member.role) &&
-      (await countMembersWithRole(tx, organizationId, creatorRole)) <= 1
-    ) {
-      throw new AuthError("YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER");
-    }
+    await refuseRemovingTheOnlyOwner(tx, config, organization, member);
     const withUser = await findMemberWithUser(tx, member.id);
     await removeMembership(tx, deps.teams, member);
     if (!withUser) throw new AuthError("MEMBER_NOT_FOUND");
