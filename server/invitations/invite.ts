@@ -3,7 +3,7 @@
  * room left in them, the membership and invitation limits, and who an operator's
  * invitation names as its inviter. Accepting checks the same limits (accept.ts).
  */
-import { type Actor, auditActorOf } from "../actor.js";
+import { type Actor, auditActorOf, namedOrActiveOrganization } from "../actor.js";
 import { recordAuditEvent } from "../audit/audit.js";
 import type { AuthdConfig } from "../config.js";
 import { generateId } from "../crypto/random.js";
@@ -187,9 +187,7 @@ export async function inviteMember(
 ): Promise<InvitedMember> {
   const { config } = deps;
   const email = requireValidEmail(input.email);
-  const organizationId =
-    input.organizationId ||
-    (actor.kind === "user" ? actor.session?.activeOrganizationId : undefined);
+  const organizationId = namedOrActiveOrganization(actor, input.organizationId);
   if (!organizationId) throw new AuthError("ORGANIZATION_NOT_FOUND");
   let inviting: MemberRow | undefined;
   if (actor.kind === "user") {
