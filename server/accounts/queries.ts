@@ -1,5 +1,5 @@
 /** Every SQL statement on the account table. */
-import { columns, columnsOf, type Fragment, selectRow } from "../db/columns.js";
+import { columns, columnsOf, type Fragment, selectRow, selectRowsByKeys } from "../db/columns.js";
 import type { Queryable } from "../db/connection.js";
 
 /** The email-and-password account's provider id (Better Auth's). */
@@ -126,10 +126,15 @@ export async function findCredentialAccountsOfUsers(
   sql: Queryable,
   userIds: string[],
 ): Promise<AccountRow[]> {
-  if (userIds.length === 0) return [];
-  return sql<AccountRow[]>`
-    select ${columns(sql, ACCOUNT_COLUMNS)} from account
-    where provider_id = ${CREDENTIAL_PROVIDER} and user_id = any(${userIds}::text[])`;
+  const credential = sql`provider_id = ${CREDENTIAL_PROVIDER}`;
+  return selectRowsByKeys<AccountRow>(
+    sql,
+    ACCOUNT_COLUMNS,
+    sql`account`,
+    sql`user_id`,
+    userIds,
+    credential,
+  );
 }
 
 export interface NewAccount {

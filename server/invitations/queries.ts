@@ -3,7 +3,7 @@
  * function takes the pool or a transaction first. Times are compared with the
  * application's clock (`now` arguments), the same clock that wrote `expires_at`.
  */
-import { columns, columnsOf, type Fragment, selectRow } from "../db/columns.js";
+import { columns, columnsOf, type Fragment, selectRow, selectRowsByKeys } from "../db/columns.js";
 import type { Queryable } from "../db/connection.js";
 import type { MemberRow, OrganizationRow } from "../organization/queries.js";
 
@@ -297,10 +297,14 @@ export async function listPendingInvitationsOfOrganizations(
   sql: Queryable,
   organizationIds: string[],
 ): Promise<InvitationRow[]> {
-  if (organizationIds.length === 0) return [];
-  return sql<InvitationRow[]>`
-    select ${columns(sql, INVITATION_COLUMNS)} from invitation
-    where organization_id = any(${organizationIds}::text[]) and status = 'pending'`;
+  return selectRowsByKeys<InvitationRow>(
+    sql,
+    INVITATION_COLUMNS,
+    sql`invitation`,
+    sql`organization_id`,
+    organizationIds,
+    sql`status = 'pending'`,
+  );
 }
 
 export async function setInvitationRole(sql: Queryable, id: string, role: string): Promise<void> {

@@ -2,7 +2,7 @@
  * Every SQL statement that writes the member table, and the reads of memberships.
  * Creating an organization with its owner is one statement, kept in queries.ts.
  */
-import { columns, columnsOf, type Fragment, selectRow } from "../db/columns.js";
+import { columns, columnsOf, type Fragment, selectRow, selectRowsByKeys } from "../db/columns.js";
 import type { Queryable } from "../db/connection.js";
 
 export interface MemberRow {
@@ -242,10 +242,13 @@ export async function listMembersOfOrganizations(
   sql: Queryable,
   organizationIds: string[],
 ): Promise<MemberRow[]> {
-  if (organizationIds.length === 0) return [];
-  return sql<MemberRow[]>`
-    select ${columns(sql, MEMBER_COLUMNS)} from member
-    where organization_id = any(${organizationIds}::text[])`;
+  return selectRowsByKeys<MemberRow>(
+    sql,
+    MEMBER_COLUMNS,
+    sql`member`,
+    sql`organization_id`,
+    organizationIds,
+  );
 }
 
 /** One multi-row INSERT (callers keep batches to a few hundred rows). */

@@ -5,7 +5,7 @@
  */
 import type { NewAuditEvent } from "../audit/queries.js";
 import { Batcher } from "../db/batcher.js";
-import { columns, columnsOf, type Fragment, selectRow } from "../db/columns.js";
+import { columns, columnsOf, type Fragment, selectRow, selectRowsByKeys } from "../db/columns.js";
 import type { Queryable, Sql } from "../db/connection.js";
 import { compactJson, organizationJson } from "../db/json.js";
 import { type SessionRider, sessionRider } from "../sessions/sessions.js";
@@ -352,10 +352,13 @@ export async function findOrganizationsBySlugs(
   sql: Queryable,
   slugs: string[],
 ): Promise<OrganizationRow[]> {
-  if (slugs.length === 0) return [];
-  return sql<OrganizationRow[]>`
-    select ${columns(sql, ORGANIZATION_COLUMNS)} from organization
-    where slug = any(${slugs}::text[])`;
+  return selectRowsByKeys<OrganizationRow>(
+    sql,
+    ORGANIZATION_COLUMNS,
+    sql`organization`,
+    sql`slug`,
+    slugs,
+  );
 }
 
 /** Every organization, oldest first (the operator's `authd org list`). */

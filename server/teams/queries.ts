@@ -1,5 +1,5 @@
 /** Every SQL statement that writes the team and team_member tables. */
-import { columns, columnsOf, type Fragment, selectRow } from "../db/columns.js";
+import { columns, columnsOf, type Fragment, selectRow, selectRowsByKeys } from "../db/columns.js";
 import type { Queryable } from "../db/connection.js";
 
 export interface TeamRow {
@@ -186,20 +186,26 @@ export async function listTeamsOfOrganizations(
   sql: Queryable,
   organizationIds: string[],
 ): Promise<TeamRow[]> {
-  if (organizationIds.length === 0) return [];
-  return sql<TeamRow[]>`
-    select ${columns(sql, TEAM_COLUMNS)} from team
-    where organization_id = any(${organizationIds}::text[])`;
+  return selectRowsByKeys<TeamRow>(
+    sql,
+    TEAM_COLUMNS,
+    sql`team`,
+    sql`organization_id`,
+    organizationIds,
+  );
 }
 
 export async function listMembersOfTeams(
   sql: Queryable,
   teamIds: string[],
 ): Promise<TeamMemberRow[]> {
-  if (teamIds.length === 0) return [];
-  return sql<TeamMemberRow[]>`
-    select ${columns(sql, TEAM_MEMBER_COLUMNS)} from team_member
-    where team_id = any(${teamIds}::text[])`;
+  return selectRowsByKeys<TeamMemberRow>(
+    sql,
+    TEAM_MEMBER_COLUMNS,
+    sql`team_member`,
+    sql`team_id`,
+    teamIds,
+  );
 }
 
 /** One multi-row INSERT (callers keep batches to a few hundred rows). */

@@ -1,5 +1,5 @@
 /** Every SQL statement on the "user" table: one place per table. */
-import { columns, columnsOf, type Fragment, selectRow } from "../db/columns.js";
+import { columns, columnsOf, type Fragment, selectRow, selectRowsByKeys } from "../db/columns.js";
 import type { Queryable } from "../db/connection.js";
 
 export interface UserRow {
@@ -126,10 +126,7 @@ export function lockUser(sql: Queryable, id: string): Promise<UserRow | undefine
 
 /** The users with these (lowercased) emails, for seeding by natural key. */
 export async function findUsersByEmails(sql: Queryable, emails: string[]): Promise<UserRow[]> {
-  if (emails.length === 0) return [];
-  return sql<
-    UserRow[]
-  >`select ${columns(sql, USER_COLUMNS)} from "user" where email = any(${emails}::text[])`;
+  return selectRowsByKeys<UserRow>(sql, USER_COLUMNS, sql`"user"`, sql`email`, emails);
 }
 
 /** One multi-row INSERT (callers keep batches to a few hundred rows). */
