@@ -37,6 +37,14 @@ export function auditActorOf(actor: Actor): AuditActor {
     : { actorType: "cli", actorId: null, ipAddress: null };
 }
 
+/** The organization a call names, else the user's active one; the operator has none. */
+export function namedOrActiveOrganization(
+  actor: Actor,
+  named: string | null | undefined,
+): string | null | undefined {
+  return named || (actor.kind === "user" ? actor.session?.activeOrganizationId : undefined);
+}
+
 /** The operator as the CLI names it. */
 export function operator(name = "authd"): OperatorActor {
   return { kind: "operator", name };

@@ -3,7 +3,7 @@
  * `cleanup sql`). get-session removes the expired sessions it meets; this
  * removes the rest, e.g. from a nightly job.
  */
-import { type Command, InvalidArgumentError } from "commander";
+import type { Command } from "commander";
 import { recordAuditEvent } from "../../server/audit/audit.js";
 import type { TransactionSql } from "../../server/db/connection.js";
 import { transaction } from "../../server/db/transaction.js";
@@ -11,7 +11,7 @@ import { deleteExpiredSessions } from "../../server/sessions/queries.js";
 import { deleteExpiredVerifications } from "../../server/verification/queries.js";
 import { emit, type GlobalOptions } from "../output.js";
 import { withDatabase } from "../with-database.js";
-import { parseDuration } from "./user-flags.js";
+import { parseDuration, wholeNumberUpTo } from "./user-flags.js";
 
 interface CleanupFlags {
   olderThan: number;
@@ -19,12 +19,7 @@ interface CleanupFlags {
   dryRun?: boolean;
 }
 
-function parseBatchSize(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 100_000) {
-    throw new InvalidArgumentError("expected a whole number from 1 to 100000");
-  }
-  return Number(value);
-}
+const parseBatchSize = wholeNumberUpTo(100_000);
 
 /** A duration as `parseDuration` reads it, or zero. */
 function parseAge(value: string): number {

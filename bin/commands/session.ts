@@ -3,7 +3,7 @@
  * one for browser tests when `cli.allowSessionMint` is on and the profile is not
  * production. Same domain functions as `/admin/*`.
  */
-import { type Command, InvalidArgumentError } from "commander";
+import type { Command } from "commander";
 import { resolveUser } from "../../server/admin/admin.js";
 import { mintSession, revokeUserSession, revokeUserSessions } from "../../server/admin/sessions.js";
 import { ensureSecret } from "../../server/config.js";
@@ -19,17 +19,11 @@ import {
 import { UsageError } from "../exit-codes.js";
 import { didOrWould, emit, formatTable, type GlobalOptions, note } from "../output.js";
 import { CLI_ACTOR, withAdmin } from "../with-admin.js";
-import { parseDuration } from "./user-flags.js";
+import { parseDuration, wholeNumberUpTo } from "./user-flags.js";
 
 const MAX_PAGE = 1000;
 
-function parseLimit(value: string): number {
-  const limit = Number(value);
-  if (!/^\d+$/.test(value) || limit < 1 || limit > MAX_PAGE) {
-    throw new InvalidArgumentError(`expected a whole number from 1 to ${MAX_PAGE}`);
-  }
-  return limit;
-}
+const parseLimit = wholeNumberUpTo(MAX_PAGE);
 
 function printSessions(sessions: ListedSession[]): void {
   process.stdout.write(

@@ -24,12 +24,17 @@ export function parseBoolean(value: string): boolean {
   throw new InvalidArgumentError("expected true or false");
 }
 
-export function parseLimit(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 1000) {
-    throw new InvalidArgumentError("expected a whole number from 1 to 1000");
-  }
-  return Number(value);
+/** A flag's parser for a whole number from 1 to `maximum` (page sizes, batch sizes). */
+export function wholeNumberUpTo(maximum: number): (value: string) => number {
+  return (value) => {
+    if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > maximum) {
+      throw new InvalidArgumentError(`expected a whole number from 1 to ${maximum}`);
+    }
+    return Number(value);
+  };
 }
+
+export const parseLimit = wholeNumberUpTo(1000);
 
 export function parseOffset(value: string): number {
   if (!/^\d+$/.test(value)) throw new InvalidArgumentError("expected a whole number >= 0");

@@ -18,7 +18,7 @@ import type { ImportFailure } from "../../server/import/validate.js";
 import { EXIT, UsageError } from "../exit-codes.js";
 import { emit, formatTable, type GlobalOptions, note, outputFormat } from "../output.js";
 import { CLI_ACTOR, withAdmin } from "../with-admin.js";
-import { readStdin } from "./user-flags.js";
+import { readStdin, wholeNumberUpTo } from "./user-flags.js";
 
 interface ImportFlags {
   format?: ImportFormat;
@@ -29,12 +29,7 @@ interface ImportFlags {
   continueOnError?: boolean;
 }
 
-function parseBatchSize(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 10000) {
-    throw new InvalidArgumentError("expected a whole number from 1 to 10000");
-  }
-  return Number(value);
-}
+const parseBatchSize = wholeNumberUpTo(10_000);
 
 function parseResumeFrom(value: string): number {
   if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) {

@@ -47,6 +47,18 @@ async function resolveAll(admin: AdminSession, targets: string[]): Promise<UserR
   return users;
 }
 
+/** Runs `operation` on the user `target` names (id or email) and prints the user it answers. */
+async function onUser(
+  globals: GlobalOptions,
+  target: string,
+  operation: (deps: AdminSession["deps"], userId: string) => Promise<UserRow>,
+): Promise<void> {
+  await withAdmin(globals, async (admin) => {
+    const found = await resolveUser(admin.deps.sql, target);
+    printUser(await operation(admin.deps, found.id), globals);
+  });
+}
+
 /** The `user` group; answers it for `user import`, which registers itself there. */
 export function registerUser(program: Command): Command {
   const user = program.command("user").description("manage users (platform admin)");
@@ -100,10 +112,7 @@ export function registerUser(program: Command): Command {
     .description("show a user (by id or email)")
     .action(async (target: string, _flags: unknown, command: Command) => {
       const globals = command.optsWithGlobals<GlobalOptions>();
-      await withAdmin(globals, async (admin) => {
-        const found = await resolveUser(admin.deps.sql, target);
-        printUser(await getUser(admin.deps, CLI_ACTOR, found.id), globals);
-      });
+      await onUser(globals, target, (deps, userId) => getUser(deps, CLI_ACTOR, userId));
     });
 
   user
@@ -128,10 +137,7 @@ export function registerUser(program: Command): Command {
             "nothing to update: give --name, --email, --email-verified or --image",
           );
         }
-        await withAdmin(globals, async (admin) => {
-          const found = await resolveUser(admin.deps.sql, target);
-          printUser(await updateUser(admin.deps, CLI_ACTOR, found.id, data), globals);
-        });
+        await onUser(globals, target, (deps, userId) => updateUser(deps, CLI_ACTOR, userId, data));
       },
     );
 
@@ -191,10 +197,7 @@ export function registerUser(program: Command): Command {
     .description("set the platform role (comma-separated for several)")
     .action(async (target: string, role: string, _flags: unknown, command: Command) => {
       const globals = command.optsWithGlobals<GlobalOptions>();
-      await withAdmin(globals, async (admin) => {
-        const found = await resolveUser(admin.deps.sql, target);
-        printUser(await setRole(admin.deps, CLI_ACTOR, found.id, role), globals);
-      });
+      await onUser(globals, target, (deps, userId) => setRole(deps, CLI_ACTOR, userId, role));
     });
 
   user

@@ -1,21 +1,25 @@
 /** Every SQL statement on the account table. */
-import { columns, columnsOf } from "../db/columns.js";
+import { columns, columnsOf, type Fragment, selectRow, selectRowsByKeys } from "../db/columns.js";
 import type { Queryable } from "../db/connection.js";
 
 /** The email-and-password account's provider id (Better Auth's). */
 export const CREDENTIAL_PROVIDER = "credential";
 
-export interface AccountRow {
-  id: string;
-  userId: string;
-  providerId: string;
-  accountId: string;
+/** A provider's tokens as stored: each already encrypted by the caller. */
+export interface StoredProviderTokens {
   accessToken: string | null;
   refreshToken: string | null;
   idToken: string | null;
   accessTokenExpiresAt: Date | null;
   refreshTokenExpiresAt: Date | null;
   scope: string | null;
+}
+
+export interface AccountRow extends StoredProviderTokens {
+  id: string;
+  userId: string;
+  providerId: string;
+  accountId: string;
   password: string | null;
   createdAt: Date;
   updatedAt: Date;
@@ -50,14 +54,16 @@ export async function insertCredentialAccount(
   return row;
 }
 
+/** The account `where` finds; each caller's condition names at most one. */
+function selectAccount(sql: Queryable, where: Fragment): Promise<AccountRow | undefined> {
+  return selectRow<AccountRow>(sql, ACCOUNT_COLUMNS, sql`account`, where);
+}
+
 export async function findCredentialAccount(
   sql: Queryable,
   userId: string,
 ): Promise<AccountRow | undefined> {
-  const [row] = await sql<AccountRow[]>`
-    select ${columns(sql, ACCOUNT_COLUMNS)} from account
-    where user_id = ${userId} and provider_id = ${CREDENTIAL_PROVIDER}`;
-  return row;
+  return selectAccount(sql, sql`user_id = ${userId} and provider_id = ${CREDENTIAL_PROVIDER}`);
 }
 
 export async function setCredentialPassword(
@@ -120,10 +126,15 @@ export async function findCredentialAccountsOfUsers(
   sql: Queryable,
   userIds: string[],
 ): Promise<AccountRow[]> {
-  if (userIds.length === 0) return [];
-  return sql<AccountRow[]>`
-    select ${columns(sql, ACCOUNT_COLUMNS)} from account
-    where provider_id = ${CREDENTIAL_PROVIDER} and user_id = any(${userIds}::text[])`;
+  const credential = sql`provider_id = ${CREDENTIAL_PROVIDER}`;
+  return selectRowsByKeys<AccountRow>(
+    sql,
+    ACCOUNT_COLUMNS,
+    sql`account`,
+    sql`user_id`,
+    userIds,
+    credential,
+  );
 }
 
 export interface NewAccount {
@@ -158,26 +169,13 @@ export async function replacePasswordHash(
   return rows.count > 0;
 }
 
-/** A provider's tokens as stored: each already encrypted by the caller. */
-export interface StoredProviderTokens {
-  accessToken: string | null;
-  refreshToken: string | null;
-  idToken: string | null;
-  accessTokenExpiresAt: Date | null;
-  refreshTokenExpiresAt: Date | null;
-  scope: string | null;
-}
-
 /** The account of a provider identity, whoever it belongs to. */
 export async function findAccountByProviderKey(
   sql: Queryable,
   providerId: string,
   accountId: string,
 ): Promise<AccountRow | undefined> {
-  const [row] = await sql<AccountRow[]>`
-    select ${columns(sql, ACCOUNT_COLUMNS)} from account
-    where provider_id = ${providerId} and account_id = ${accountId}`;
-  return row;
+  return selectAccount(sql, sql`provider_id = ${providerId} and account_id = ${accountId}`);
 }
 
 export async function insertProviderAccount(
@@ -201,24 +199,35 @@ export async function insertProviderAccount(
 }
 
 /**
- * A new sign-in's tokens: the access token always; the refresh token, id token and
- * scope only when the provider sent new ones (many send a refresh token only once).
+ * The assignments of new provider tokens: the access token always; the refresh token,
+ * id token and scope only when the provider sent new ones (many send a refresh token
+ * only once). `keptRefreshExpiry` is the refresh token's expiry when no new refresh
+ * token came.
  */
+function tokenAssignments(
+  sql: Queryable,
+  tokens: StoredProviderTokens,
+  keptRefreshExpiry: Fragment,
+): Fragment {
+  return sql`
+      access_token = ${tokens.accessToken},
+      access_token_expires_at = ${tokens.accessTokenExpiresAt}::timestamptz,
+      refresh_token = coalesce(${tokens.refreshToken}::text, refresh_token),
+      refresh_token_expires_at = case when ${tokens.refreshToken}::text is null
+        then ${keptRefreshExpiry} else ${tokens.refreshTokenExpiresAt}::timestamptz end,
+      id_token = coalesce(${tokens.idToken}::text, id_token),
+      scope = coalesce(${tokens.scope}::text, scope),
+      updated_at = now()`;
+}
+
+/** A new sign-in's tokens, as `tokenAssignments` writes them. */
 export async function updateProviderTokens(
   sql: Queryable,
   id: string,
   tokens: StoredProviderTokens,
 ): Promise<void> {
   await sql`
-    update account set
-      access_token = ${tokens.accessToken},
-      access_token_expires_at = ${tokens.accessTokenExpiresAt}::timestamptz,
-      refresh_token = coalesce(${tokens.refreshToken}::text, refresh_token),
-      refresh_token_expires_at = case when ${tokens.refreshToken}::text is null
-        then refresh_token_expires_at else ${tokens.refreshTokenExpiresAt}::timestamptz end,
-      id_token = coalesce(${tokens.idToken}::text, id_token),
-      scope = coalesce(${tokens.scope}::text, scope),
-      updated_at = now()
+    update account set ${tokenAssignments(sql, tokens, sql`refresh_token_expires_at`)}
     where id = ${id}`;
 }
 
@@ -235,17 +244,10 @@ export async function storeRefreshedTokens(
   expectedRefreshToken: string,
   tokens: StoredProviderTokens,
 ): Promise<AccountRow | undefined> {
+  const keptRefreshExpiry = sql`
+    coalesce(${tokens.refreshTokenExpiresAt}::timestamptz, refresh_token_expires_at)`;
   const [row] = await sql<AccountRow[]>`
-    update account set
-      access_token = ${tokens.accessToken},
-      access_token_expires_at = ${tokens.accessTokenExpiresAt}::timestamptz,
-      refresh_token = coalesce(${tokens.refreshToken}::text, refresh_token),
-      refresh_token_expires_at = case when ${tokens.refreshToken}::text is null
-        then coalesce(${tokens.refreshTokenExpiresAt}::timestamptz, refresh_token_expires_at)
-        else ${tokens.refreshTokenExpiresAt}::timestamptz end,
-      id_token = coalesce(${tokens.idToken}::text, id_token),
-      scope = coalesce(${tokens.scope}::text, scope),
-      updated_at = now()
+    update account set ${tokenAssignments(sql, tokens, keptRefreshExpiry)}
     where id = ${id} and refresh_token = ${expectedRefreshToken}
     returning ${columns(sql, ACCOUNT_COLUMNS)}`;
   return row;

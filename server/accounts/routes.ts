@@ -31,6 +31,12 @@ export function accountRoutes(context: AuthContext) {
     const typed = app.withTypeProvider<ZodTypeProvider>();
     const readProfile = (request: FastifyRequest) =>
       providerProfileReader(context.social, context.sql, request.log);
+    // account-info answers the same whether the account id comes in a body or a query.
+    const accountInfoAnswers = { 200: accountInfoSchema, ...errorResponses(401, 404, 502) };
+    const answerAccountInfo = async (request: FastifyRequest, accountId: string) => {
+      const { user } = await requireSession(context, request);
+      return accountInfo(context.sql, user.id, accountId, readProfile(request));
+    };
 
     typed.get(
       "/list-accounts",
@@ -43,30 +49,14 @@ export function accountRoutes(context: AuthContext) {
 
     typed.post(
       "/account-info",
-      {
-        schema: {
-          body: accountInfoInput,
-          response: { 200: accountInfoSchema, ...errorResponses(401, 404, 502) },
-        },
-      },
-      async (request) => {
-        const { user } = await requireSession(context, request);
-        return accountInfo(context.sql, user.id, request.body.accountId, readProfile(request));
-      },
+      { schema: { body: accountInfoInput, response: accountInfoAnswers } },
+      (request) => answerAccountInfo(request, request.body.accountId),
     );
 
     typed.get(
       "/account-info",
-      {
-        schema: {
-          querystring: accountInfoInput,
-          response: { 200: accountInfoSchema, ...errorResponses(401, 404, 502) },
-        },
-      },
-      async (request) => {
-        const { user } = await requireSession(context, request);
-        return accountInfo(context.sql, user.id, request.query.accountId, readProfile(request));
-      },
+      { schema: { querystring: accountInfoInput, response: accountInfoAnswers } },
+      (request) => answerAccountInfo(request, request.query.accountId),
     );
 
     typed.post(

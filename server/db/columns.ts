@@ -55,3 +55,38 @@ export function columns(sql: Queryable, list: ColumnList, alias?: string): Fragm
   if (!PLAIN_NAME.test(alias)) throw new Error(`not a plain alias: ${alias}`);
   return sql.unsafe(list.columns.map((column) => `"${alias}"."${column}"`).join(", "));
 }
+
+/**
+ * The first row of `select <list> from <table> where <where> <lock>`: the lookup of one
+ * row by a condition, with a locking clause (`for update`, `for share`) when given.
+ */
+export async function selectRow<Row extends object>(
+  sql: Queryable,
+  list: ColumnList,
+  table: Fragment,
+  where: Fragment,
+  lock: Fragment = sql``,
+): Promise<Row | undefined> {
+  const [row] = await sql<Row[]>`
+    select ${columns(sql, list)} from ${table} where ${where} ${lock}`;
+  return row;
+}
+
+/**
+ * The rows of `table` whose `key` column holds one of `values` (and that meet `also`, when
+ * given): how the seed and the import read rows in bulk by their natural keys. No values,
+ * no round trip.
+ */
+export async function selectRowsByKeys<Row extends object>(
+  sql: Queryable,
+  list: ColumnList,
+  table: Fragment,
+  key: Fragment,
+  values: string[],
+  also?: Fragment,
+): Promise<Row[]> {
+  if (values.length === 0) return [];
+  return sql<Row[]>`
+    select ${columns(sql, list)} from ${table}
+    where ${key} = any(${values}::text[]) ${also ? sql`and ${also}` : sql``}`;
+}

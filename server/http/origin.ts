@@ -52,19 +52,25 @@ function comparableOrigin(url: URL): string {
   return `${url.protocol}//localhost${url.port ? `:${url.port}` : ""}`;
 }
 
+/** `value` as an http: or https: URL; null when it is not one. */
+function httpUrl(value: string): URL | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    return null;
+  }
+  return parsed.protocol === "http:" || parsed.protocol === "https:" ? parsed : null;
+}
+
 /** Is `origin` (scheme://host[:port]) one of the trusted origins or patterns? */
 export function isTrustedOrigin(
   origin: string,
   config: AuthdConfig,
   request: FastifyRequest,
 ): boolean {
-  let parsed: URL;
-  try {
-    parsed = new URL(origin);
-  } catch {
-    return false;
-  }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return false;
+  const parsed = httpUrl(origin);
+  if (!parsed) return false;
   const normalized = parsed.origin;
   const comparable = comparableOrigin(parsed);
   const own = ownOrigin(config, request);
@@ -111,13 +117,8 @@ export function isAllowedRedirect(
 ): boolean {
   if (value.startsWith("/")) return isSafeRelativePath(value);
   if (UNSAFE_CHARACTERS.test(value)) return false;
-  let parsed: URL;
-  try {
-    parsed = new URL(value);
-  } catch {
-    return false;
-  }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return false;
+  const parsed = httpUrl(value);
+  if (!parsed) return false;
   if (parsed.username || parsed.password) return false;
   return isTrustedOrigin(parsed.origin, config, request);
 }

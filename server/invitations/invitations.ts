@@ -7,7 +7,7 @@
  * accepts of one organization therefore run one after another, and the limits hold
  * under any concurrency.
  */
-import { type Actor, auditActorOf } from "../actor.js";
+import { type Actor, auditActorOf, namedOrActiveOrganization } from "../actor.js";
 import { recordAuditEvent } from "../audit/audit.js";
 import type { AuthdConfig } from "../config.js";
 import type { Queryable, Sql } from "../db/connection.js";
@@ -143,9 +143,7 @@ export async function listInvitations(
   actor: Actor,
   input: ListInvitationsInput,
 ): Promise<InvitationList> {
-  const organizationId =
-    input.organizationId ||
-    (actor.kind === "user" ? actor.session?.activeOrganizationId : undefined);
+  const organizationId = namedOrActiveOrganization(actor, input.organizationId);
   if (!organizationId) throw new AuthError("NO_ACTIVE_ORGANIZATION");
   let hiddenRole: string | undefined;
   if (actor.kind === "user") {

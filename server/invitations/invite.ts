@@ -3,7 +3,7 @@
  * room left in them, the membership and invitation limits, and who an operator's
  * invitation names as its inviter. Accepting checks the same limits (accept.ts).
  */
-import { type Actor, auditActorOf } from "../actor.js";
+import { type Actor, auditActorOf, namedOrActiveOrganization } from "../actor.js";
 import { recordAuditEvent } from "../audit/audit.js";
 import type { AuthdConfig } from "../config.js";
 import { generateId } from "../crypto/random.js";
@@ -22,7 +22,7 @@ import {
 import { hasPermission, isCreatorRole, requireKnownRoles } from "../organization/permissions.js";
 import type { MemberRow, OrganizationRow } from "../organization/queries.js";
 import type { TeamRow } from "../teams/queries.js";
-import { countTeamMembers, findTeamInOrganization, findTeamMember } from "../teams/teams.js";
+import { countTeamMembers, findTeamMember, requireTeam } from "../teams/teams.js";
 import type { UserRow } from "../users/queries.js";
 import { findUserById, requireValidEmail } from "../users/users.js";
 import type { LinkContext } from "../verification/verification.js";
@@ -142,8 +142,7 @@ async function requireTeams(
   if (!config.organization.teams.enabled) throw new AuthError("TEAM_NOT_FOUND");
   const teams: TeamRow[] = [];
   for (const id of teamIds) {
-    const team = await findTeamInOrganization(sql, organizationId, id);
-    if (!team) throw new AuthError("TEAM_NOT_FOUND");
+    const team = await requireTeam(sql, organizationId, id);
     teams.push(team);
   }
   return teams;
@@ -188,9 +187,7 @@ export async function inviteMember(
 ): Promise<InvitedMember> {
   const { config } = deps;
   const email = requireValidEmail(input.email);
-  const organizationId =
-    input.organizationId ||
-    (actor.kind === "user" ? actor.session?.activeOrganizationId : undefined);
+  const organizationId = namedOrActiveOrganization(actor, input.organizationId);
   if (!organizationId) throw new AuthError("ORGANIZATION_NOT_FOUND");
   let inviting: MemberRow | undefined;
   if (actor.kind === "user") {

@@ -3,7 +3,7 @@
  * function takes the pool or a transaction first. Times are compared with the
  * application's clock (`now` arguments), the same clock that wrote `expires_at`.
  */
-import { columns, columnsOf, type Fragment } from "../db/columns.js";
+import { columns, columnsOf, type Fragment, selectRow, selectRowsByKeys } from "../db/columns.js";
 import type { Queryable } from "../db/connection.js";
 import type { MemberRow, OrganizationRow } from "../organization/queries.js";
 
@@ -70,14 +70,8 @@ export async function insertInvitation(
   return row;
 }
 
-export async function findInvitationById(
-  sql: Queryable,
-  id: string,
-): Promise<InvitationRow | undefined> {
-  const [row] = await sql<
-    InvitationRow[]
-  >`select ${columns(sql, INVITATION_COLUMNS)} from invitation where id = ${id}`;
-  return row;
+export function findInvitationById(sql: Queryable, id: string): Promise<InvitationRow | undefined> {
+  return selectRow<InvitationRow>(sql, INVITATION_COLUMNS, sql`invitation`, sql`id = ${id}`);
 }
 
 /**
@@ -177,45 +171,47 @@ export async function joinByInvitation(
 }
 
 /** The pending invitation of an address to an organization (at most one), locked. */
-export async function lockPendingInvitation(
+export function lockPendingInvitation(
   sql: Queryable,
   organizationId: string,
   email: string,
 ): Promise<InvitationRow | undefined> {
-  const [row] = await sql<InvitationRow[]>`
-    select ${columns(sql, INVITATION_COLUMNS)} from invitation
-    where organization_id = ${organizationId} and email = ${email} and status = 'pending'
-    for update`;
-  return row;
+  const where = sql`organization_id = ${organizationId} and email = ${email} and status = 'pending'`;
+  return selectRow<InvitationRow>(sql, INVITATION_COLUMNS, sql`invitation`, where, sql`for update`);
 }
 
 /**
- * Moves a pending invitation to `status`; answers undefined when it is no longer
- * pending (someone else accepted, rejected or canceled it first).
+ * Writes `assignments` to the invitation while it is still pending; undefined when it is
+ * no longer (someone else accepted, rejected or canceled it first).
  */
-export async function settleInvitation(
+async function updatePendingInvitation(
+  sql: Queryable,
+  id: string,
+  assignments: Fragment,
+): Promise<InvitationRow | undefined> {
+  const [row] = await sql<InvitationRow[]>`
+    update invitation set ${assignments}, updated_at = now()
+    where id = ${id} and status = 'pending'
+    returning ${columns(sql, INVITATION_COLUMNS)}`;
+  return row;
+}
+
+/** Moves a pending invitation to `status`, as `updatePendingInvitation` writes. */
+export function settleInvitation(
   sql: Queryable,
   id: string,
   status: Exclude<InvitationStatus, "pending">,
 ): Promise<InvitationRow | undefined> {
-  const [row] = await sql<InvitationRow[]>`
-    update invitation set status = ${status}, updated_at = now()
-    where id = ${id} and status = 'pending'
-    returning ${columns(sql, INVITATION_COLUMNS)}`;
-  return row;
+  return updatePendingInvitation(sql, id, sql`status = ${status}`);
 }
 
 /** A resent invitation lives again for the full lifetime. */
-export async function extendInvitation(
+export function extendInvitation(
   sql: Queryable,
   id: string,
   expiresAt: Date,
 ): Promise<InvitationRow | undefined> {
-  const [row] = await sql<InvitationRow[]>`
-    update invitation set expires_at = ${expiresAt}, updated_at = now()
-    where id = ${id} and status = 'pending'
-    returning ${columns(sql, INVITATION_COLUMNS)}`;
-  return row;
+  return updatePendingInvitation(sql, id, sql`expires_at = ${expiresAt}`);
 }
 
 /** Pending invitations that can still be accepted: what `invitationLimit` counts. */
@@ -301,10 +297,14 @@ export async function listPendingInvitationsOfOrganizations(
   sql: Queryable,
   organizationIds: string[],
 ): Promise<InvitationRow[]> {
-  if (organizationIds.length === 0) return [];
-  return sql<InvitationRow[]>`
-    select ${columns(sql, INVITATION_COLUMNS)} from invitation
-    where organization_id = any(${organizationIds}::text[]) and status = 'pending'`;
+  return selectRowsByKeys<InvitationRow>(
+    sql,
+    INVITATION_COLUMNS,
+    sql`invitation`,
+    sql`organization_id`,
+    organizationIds,
+    sql`status = 'pending'`,
+  );
 }
 
 export async function setInvitationRole(sql: Queryable, id: string, role: string): Promise<void> {

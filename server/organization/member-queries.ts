@@ -2,7 +2,7 @@
  * Every SQL statement that writes the member table, and the reads of memberships.
  * Creating an organization with its owner is one statement, kept in queries.ts.
  */
-import { columns, columnsOf, type Fragment } from "../db/columns.js";
+import { columns, columnsOf, type Fragment, selectRow, selectRowsByKeys } from "../db/columns.js";
 import type { Queryable } from "../db/connection.js";
 
 export interface MemberRow {
@@ -43,15 +43,25 @@ export async function insertMember(
   return row;
 }
 
+/** The membership `where` finds, with `lock` (a locking clause) if given. */
+function selectMember(
+  sql: Queryable,
+  where: Fragment,
+  lock?: Fragment,
+): Promise<MemberRow | undefined> {
+  return selectRow<MemberRow>(sql, MEMBER_COLUMNS, sql`member`, where, lock);
+}
+
+function memberOf(sql: Queryable, organizationId: string, userId: string): Fragment {
+  return sql`organization_id = ${organizationId} and user_id = ${userId}`;
+}
+
 export async function findMember(
   sql: Queryable,
   organizationId: string,
   userId: string,
 ): Promise<MemberRow | undefined> {
-  const [row] = await sql<MemberRow[]>`
-    select ${columns(sql, MEMBER_COLUMNS)} from member
-    where organization_id = ${organizationId} and user_id = ${userId}`;
-  return row;
+  return selectMember(sql, memberOf(sql, organizationId, userId));
 }
 
 /**
@@ -64,11 +74,7 @@ export async function lockMemberForShare(
   organizationId: string,
   userId: string,
 ): Promise<MemberRow | undefined> {
-  const [row] = await sql<MemberRow[]>`
-    select ${columns(sql, MEMBER_COLUMNS)} from member
-    where organization_id = ${organizationId} and user_id = ${userId}
-    for share`;
-  return row;
+  return selectMember(sql, memberOf(sql, organizationId, userId), sql`for share`);
 }
 
 export async function findMemberById(
@@ -76,10 +82,7 @@ export async function findMemberById(
   organizationId: string,
   memberId: string,
 ): Promise<MemberRow | undefined> {
-  const [row] = await sql<MemberRow[]>`
-    select ${columns(sql, MEMBER_COLUMNS)} from member
-    where organization_id = ${organizationId} and id = ${memberId}`;
-  return row;
+  return selectMember(sql, sql`organization_id = ${organizationId} and id = ${memberId}`);
 }
 
 export async function findMemberByEmail(
@@ -87,10 +90,11 @@ export async function findMemberByEmail(
   organizationId: string,
   email: string,
 ): Promise<MemberRow | undefined> {
-  const [row] = await sql<MemberRow[]>`
-    select ${columns(sql, MEMBER_COLUMNS, "m")} from member m join "user" u on u.id = m.user_id
-    where m.organization_id = ${organizationId} and u.email = ${email}`;
-  return row;
+  return selectMember(
+    sql,
+    sql`organization_id = ${organizationId}
+      and user_id in (select id from "user" where email = ${email})`,
+  );
 }
 
 // Flat columns, shaped in JS: cheaper than building and re-parsing JSON per row.
@@ -157,22 +161,22 @@ export async function listMembersPage(
 ): Promise<{ members: MemberWithUser[]; total: number }> {
   const order = memberOrder(sql, page.sortBy, page.sortDirection);
   const search = page.search ? `%${page.search.replace(/[\\%_]/g, "\\$&").toLowerCase()}%` : null;
+  const filter = sql`
+    m.organization_id = ${organizationId}
+    and (${search}::text is null or lower(u.name) like ${search} or u.email like ${search})
+    and (${page.role ?? null}::text is null or ${page.role ?? null} = any(string_to_array(m.role, ',')))`;
   // One round trip: the page and, through a window, the total of the filter.
   const rows = await sql<(FlatMemberWithUser & { total: number })[]>`
     select ${MEMBER_WITH_USER(sql)}, count(*) over ()::int as total
     from member m join "user" u on u.id = m.user_id
-    where m.organization_id = ${organizationId}
-      and (${search}::text is null or lower(u.name) like ${search} or u.email like ${search})
-      and (${page.role ?? null}::text is null or ${page.role ?? null} = any(string_to_array(m.role, ',')))
+    where ${filter}
     order by ${order}, m.id
     limit ${page.limit} offset ${page.offset}`;
   if (rows.length === 0 && page.offset > 0) {
     // Past the end there is no row to carry the total: count it on its own.
     const [count] = await sql<{ total: number }[]>`
       select count(*)::int as total from member m join "user" u on u.id = m.user_id
-      where m.organization_id = ${organizationId}
-        and (${search}::text is null or lower(u.name) like ${search} or u.email like ${search})
-        and (${page.role ?? null}::text is null or ${page.role ?? null} = any(string_to_array(m.role, ',')))`;
+      where ${filter}`;
     return { members: [], total: count?.total ?? 0 };
   }
   const total = rows[0]?.total ?? 0;
@@ -238,10 +242,13 @@ export async function listMembersOfOrganizations(
   sql: Queryable,
   organizationIds: string[],
 ): Promise<MemberRow[]> {
-  if (organizationIds.length === 0) return [];
-  return sql<MemberRow[]>`
-    select ${columns(sql, MEMBER_COLUMNS)} from member
-    where organization_id = any(${organizationIds}::text[])`;
+  return selectRowsByKeys<MemberRow>(
+    sql,
+    MEMBER_COLUMNS,
+    sql`member`,
+    sql`organization_id`,
+    organizationIds,
+  );
 }
 
 /** One multi-row INSERT (callers keep batches to a few hundred rows). */

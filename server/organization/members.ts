@@ -57,6 +57,37 @@ export function memberWithUserResponse(member: MemberWithUser) {
   return { ...memberResponse(member), user: member.user };
 }
 
+/** An audit event about a user's membership of an organization: the user is its target. */
+async function recordMembershipEvent(
+  tx: Queryable,
+  action: string,
+  who: AuditActor,
+  membership: { organizationId: string; userId: string },
+  details?: unknown,
+): Promise<void> {
+  await recordAuditEvent(tx, {
+    action,
+    ...who,
+    targetType: "user",
+    targetId: membership.userId,
+    organizationId: membership.organizationId,
+    details,
+  });
+}
+
+/** Whether `target` is the organization's only owner. Runs under the organization lock. */
+async function isTheOnlyOwner(
+  tx: Queryable,
+  config: AuthdConfig,
+  organization: OrganizationRow,
+  target: MemberRow,
+): Promise<boolean> {
+  return (
+    isCreatorRole(config, target.role) &&
+    (await countMembersWithRole(tx, organization.id, config.organization.creatorRole)) <= 1
+  );
+}
+
 /** The last owner cannot be demoted. Runs under the organization lock. */
 async function changeMemberRole(
   tx: Queryable,
@@ -66,22 +97,13 @@ async function changeMemberRole(
   newRole: string,
   who: AuditActor,
 ): Promise<MemberRow> {
-  if (
-    isCreatorRole(config, target.role) &&
-    !isCreatorRole(config, newRole) &&
-    (await countMembersWithRole(tx, organization.id, config.organization.creatorRole)) <= 1
-  ) {
+  if (!isCreatorRole(config, newRole) && (await isTheOnlyOwner(tx, config, organization, target))) {
     throw new AuthError("YOU_CANNOT_LEAVE_THE_ORGANIZATION_WITHOUT_AN_OWNER");
   }
   const updated = await updateMemberRoleRow(tx, target.id, newRole);
   if (!updated) throw new AuthError("MEMBER_NOT_FOUND");
-  await recordAuditEvent(tx, {
-    action: "organization.member_role_changed",
-    ...who,
-    targetType: "user",
-    targetId: target.userId,
-    organizationId: organization.id,
-    details: { role: newRole },
+  await recordMembershipEvent(tx, "organization.member_role_changed", who, target, {
+    role: newRole,
   });
   return updated;
 }
@@ -93,10 +115,7 @@ async function refuseRemovingTheOnlyOwner(
   organization: OrganizationRow,
   target: MemberRow,
 ): Promise<void> {
-  if (
-    isCreatorRole(config, target.role) &&
-    (await countMembersWithRole(tx, organization.id, config.organization.creatorRole)) <= 1
-  ) {
+  if (await isTheOnlyOwner(tx, config, organization, target)) {
     throw new AuthError("YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER");
   }
 }
@@ -114,13 +133,7 @@ async function removeMemberKeepingAnOwner(
   const withUser = await findMemberWithUser(tx, target.id);
   if (!withUser) throw new AuthError("MEMBER_NOT_FOUND");
   await removeMembership(tx, teams, target);
-  await recordAuditEvent(tx, {
-    action: "organization.member_removed",
-    ...auditActorOf(actor),
-    targetType: "user",
-    targetId: target.userId,
-    organizationId: organization.id,
-  });
+  await recordMembershipEvent(tx, "organization.member_removed", auditActorOf(actor), target);
   return withUser;
 }
 
@@ -149,13 +162,7 @@ export async function leaveOrganization(
     const { member } = await accessOrganization(tx, actor.user.id, { organizationId }, null, {
       notMember: "MEMBER_NOT_FOUND",
     });
-    const creatorRole = config.organization.creatorRole;
-    if (
-      isCreatorRole(config, member.role) &&
-      (await countMembersWithRole(tx, organizationId, creatorRole)) <= 1
-    ) {
-      throw new AuthError("YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER");
-    }
+    await refuseRemovingTheOnlyOwner(tx, config, organization, member);
     const withUser = await findMemberWithUser(tx, member.id);
     await removeMembership(tx, deps.teams, member);
     if (!withUser) throw new AuthError("MEMBER_NOT_FOUND");
@@ -318,14 +325,13 @@ export async function addMember(
         userId: user.id,
         role: newRole,
       });
-      await recordAuditEvent(tx, {
-        action: "organization.member_added",
-        ...auditActorOf(actor),
-        targetType: "user",
-        targetId: user.id,
-        organizationId: organization.id,
-        details: teamId ? { role: newRole, teamId } : { role: newRole },
-      });
+      await recordMembershipEvent(
+        tx,
+        "organization.member_added",
+        auditActorOf(actor),
+        member,
+        teamId ? { role: newRole, teamId } : { role: newRole },
+      );
       const teamMember = joinTeam ? await joinTeam(tx) : null;
       return { member, teamMember };
     });

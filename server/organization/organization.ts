@@ -279,6 +279,24 @@ type OrganizationChanges = {
   metadata?: Record<string, unknown> | null;
 };
 
+/** An audit event about the organization itself: it is both the target and the scope. */
+async function recordOrganizationEvent(
+  sql: Queryable,
+  action: string,
+  who: AuditActor,
+  organization: OrganizationRow,
+  details: unknown,
+): Promise<void> {
+  await recordAuditEvent(sql, {
+    action,
+    ...who,
+    targetType: "organization",
+    targetId: organization.id,
+    organizationId: organization.id,
+    details,
+  });
+}
+
 /** Applies an update, audited; a slug in use is ORGANIZATION_SLUG_ALREADY_TAKEN. */
 async function applyOrganizationUpdate(
   sql: Sql,
@@ -291,17 +309,10 @@ async function applyOrganizationUpdate(
     return await transaction(sql, async (tx) => {
       const updated = await updateOrganizationRow(tx, organization.id, data);
       if (!updated) throw new AuthError("ORGANIZATION_NOT_FOUND");
-      await recordAuditEvent(tx, {
-        action: "organization.updated",
-        ...who,
-        targetType: "organization",
-        targetId: organization.id,
-        organizationId: organization.id,
-        details: {
-          fields: Object.entries(data)
-            .filter(([, value]) => value !== undefined)
-            .map(([key]) => key),
-        },
+      await recordOrganizationEvent(tx, "organization.updated", who, organization, {
+        fields: Object.entries(data)
+          .filter(([, value]) => value !== undefined)
+          .map(([key]) => key),
       });
       return updated;
     });
@@ -327,13 +338,9 @@ async function deleteOrganizationWithHooks(
   await runHook(config.organization.hooks?.beforeDeleteOrganization, { organization, user });
   const deleted = await deleteOrganizationRow(sql, organization.id);
   if (!deleted) throw new AuthError("ORGANIZATION_NOT_FOUND");
-  await recordAuditEvent(sql, {
-    action: "organization.deleted",
-    ...who,
-    targetType: "organization",
-    targetId: organization.id,
-    organizationId: organization.id,
-    details: { slug: organization.slug, name: organization.name },
+  await recordOrganizationEvent(sql, "organization.deleted", who, organization, {
+    slug: organization.slug,
+    name: organization.name,
   });
   await runHook(config.organization.hooks?.afterDeleteOrganization, {
     organization: deleted,

@@ -5,7 +5,7 @@
  */
 import type { NewAuditEvent } from "../audit/queries.js";
 import { Batcher } from "../db/batcher.js";
-import { columns, columnsOf, type Fragment } from "../db/columns.js";
+import { columns, columnsOf, type Fragment, selectRow, selectRowsByKeys } from "../db/columns.js";
 import type { Queryable, Sql } from "../db/connection.js";
 import { compactJson, organizationJson } from "../db/json.js";
 import { type SessionRider, sessionRider } from "../sessions/sessions.js";
@@ -203,22 +203,27 @@ export async function insertOrganizationsWithOwners(
   return creations.map((creation) => byId.get(creation.organization.id));
 }
 
-export async function findOrganizationById(
+/** The organization `where` finds, with `lock` (a locking clause) if given. */
+function selectOrganization(
+  sql: Queryable,
+  where: Fragment,
+  lock?: Fragment,
+): Promise<OrganizationRow | undefined> {
+  return selectRow<OrganizationRow>(sql, ORGANIZATION_COLUMNS, sql`organization`, where, lock);
+}
+
+export function findOrganizationById(
   sql: Queryable,
   id: string,
 ): Promise<OrganizationRow | undefined> {
-  const [row] = await sql<OrganizationRow[]>`
-    select ${columns(sql, ORGANIZATION_COLUMNS)} from organization where id = ${id}`;
-  return row;
+  return selectOrganization(sql, sql`id = ${id}`);
 }
 
-export async function findOrganizationBySlug(
+export function findOrganizationBySlug(
   sql: Queryable,
   slug: string,
 ): Promise<OrganizationRow | undefined> {
-  const [row] = await sql<OrganizationRow[]>`
-    select ${columns(sql, ORGANIZATION_COLUMNS)} from organization where slug = ${slug}`;
-  return row;
+  return selectOrganization(sql, sql`slug = ${slug}`);
 }
 
 /**
@@ -250,13 +255,8 @@ export async function findOrganizationWithMember(
 }
 
 /** Locks the organization row: membership limits are counted under this lock. */
-export async function lockOrganization(
-  sql: Queryable,
-  id: string,
-): Promise<OrganizationRow | undefined> {
-  const [row] = await sql<OrganizationRow[]>`
-    select ${columns(sql, ORGANIZATION_COLUMNS)} from organization where id = ${id} for update`;
-  return row;
+export function lockOrganization(sql: Queryable, id: string): Promise<OrganizationRow | undefined> {
+  return selectOrganization(sql, sql`id = ${id}`, sql`for update`);
 }
 
 export async function updateOrganizationRow(
@@ -352,10 +352,13 @@ export async function findOrganizationsBySlugs(
   sql: Queryable,
   slugs: string[],
 ): Promise<OrganizationRow[]> {
-  if (slugs.length === 0) return [];
-  return sql<OrganizationRow[]>`
-    select ${columns(sql, ORGANIZATION_COLUMNS)} from organization
-    where slug = any(${slugs}::text[])`;
+  return selectRowsByKeys<OrganizationRow>(
+    sql,
+    ORGANIZATION_COLUMNS,
+    sql`organization`,
+    sql`slug`,
+    slugs,
+  );
 }
 
 /** Every organization, oldest first (the operator's `authd org list`). */

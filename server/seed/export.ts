@@ -323,9 +323,23 @@ export async function exportSeed(
 }
 
 /** Collects the entities into one document (`-o json`, `-o yaml`). */
+type DocumentOrganization = NonNullable<SeedDocument["organizations"]>[number];
+type OrganizationPart = "teams" | "members" | "invitations";
+
 export class SeedDocumentBuilder {
   readonly document: SeedDocument = { version: 1 };
-  private organization: NonNullable<SeedDocument["organizations"]>[number] | undefined;
+  private organization: DocumentOrganization | undefined;
+
+  /** A team, member or invitation goes under the organization streamed before it. */
+  private addToOrganization<Part extends OrganizationPart>(
+    part: Part,
+    item: NonNullable<DocumentOrganization[Part]>[number],
+  ): void {
+    if (!this.organization) return;
+    const items: Array<typeof item> = this.organization[part] ?? [];
+    items.push(item);
+    this.organization[part] = items as DocumentOrganization[Part];
+  }
 
   add(entity: ExportEntity): void {
     const { document } = this;
@@ -347,23 +361,17 @@ export class SeedDocumentBuilder {
       }
       case "team": {
         const { kind: _kind, organization: _slug, ...team } = entity;
-        if (!this.organization) return;
-        this.organization.teams ??= [];
-        this.organization.teams.push(team);
+        this.addToOrganization("teams", team);
         return;
       }
       case "member": {
         const { kind: _kind, organization: _slug, ...member } = entity;
-        if (!this.organization) return;
-        this.organization.members ??= [];
-        this.organization.members.push(member);
+        this.addToOrganization("members", member);
         return;
       }
       case "invitation": {
         const { kind: _kind, organization: _slug, ...invitation } = entity;
-        if (!this.organization) return;
-        this.organization.invitations ??= [];
-        this.organization.invitations.push(invitation);
+        this.addToOrganization("invitations", invitation);
         return;
       }
     }

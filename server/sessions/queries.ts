@@ -3,8 +3,9 @@
  * up by their digest. The operator's paged list of sessions is in list-queries.ts.
  */
 import { Batcher } from "../db/batcher.js";
-import { columns, columnsOf, type Fragment } from "../db/columns.js";
+import { columns, columnsOf, type Fragment, selectRow } from "../db/columns.js";
 import type { Queryable, Sql } from "../db/connection.js";
+import { deleteExpiredRows } from "../db/expired.js";
 import type { UserRow } from "../users/queries.js";
 
 export interface SessionRow {
@@ -35,16 +36,11 @@ export const SESSION_COLUMNS = columnsOf<SessionRow>()([
   "updatedAt",
 ]);
 
-export interface NewSession {
-  id: string;
-  userId: string;
-  tokenHash: string;
-  expiresAt: Date;
-  ipAddress: string | null;
-  userAgent: string | null;
-  impersonatedBy?: string | null;
-  activeOrganizationId?: string | null;
-}
+export type NewSession = Pick<
+  SessionRow,
+  "id" | "userId" | "tokenHash" | "expiresAt" | "ipAddress" | "userAgent"
+> &
+  Partial<Pick<SessionRow, "impersonatedBy" | "activeOrganizationId">>;
 
 export async function insertSession(sql: Queryable, session: NewSession): Promise<SessionRow> {
   const [row] = await sql<SessionRow[]>`
@@ -246,29 +242,27 @@ interface JoinedRow extends SessionRow {
   uUpdatedAt: Date;
 }
 
-export async function findSessionById(sql: Queryable, id: string): Promise<SessionRow | undefined> {
-  const [row] = await sql<SessionRow[]>`
-    select ${columns(sql, SESSION_COLUMNS)} from session where id = ${id}`;
-  return row;
+export function findSessionById(sql: Queryable, id: string): Promise<SessionRow | undefined> {
+  return selectRow<SessionRow>(sql, SESSION_COLUMNS, sql`session`, sql`id = ${id}`);
 }
 
-export async function findSessionByTokenHash(
+export function findSessionByTokenHash(
   sql: Queryable,
   tokenHash: string,
 ): Promise<SessionRow | undefined> {
-  const [row] = await sql<SessionRow[]>`
-    select ${columns(sql, SESSION_COLUMNS)} from session where token_hash = ${tokenHash}`;
-  return row;
+  const where = sql`token_hash = ${tokenHash}`;
+  return selectRow<SessionRow>(sql, SESSION_COLUMNS, sql`session`, where);
 }
 
-export async function listActiveSessionsOfUser(
-  sql: Queryable,
-  userId: string,
-): Promise<SessionRow[]> {
+/** The sessions `where` finds, newest first. */
+function listSessions(sql: Queryable, where: Fragment): Promise<SessionRow[]> {
   return sql<SessionRow[]>`
-    select ${columns(sql, SESSION_COLUMNS)} from session
-    where user_id = ${userId} and expires_at > now()
+    select ${columns(sql, SESSION_COLUMNS)} from session where ${where}
     order by created_at desc, id`;
+}
+
+export function listActiveSessionsOfUser(sql: Queryable, userId: string): Promise<SessionRow[]> {
+  return listSessions(sql, sql`user_id = ${userId} and expires_at > now()`);
 }
 
 export async function extendSession(
@@ -319,18 +313,7 @@ export async function deleteExpiredSessions(
   /** Delete at most this many (a batch of `authd db cleanup --batch-size`). */
   limit?: number,
 ): Promise<number> {
-  if (dryRun) {
-    const [row] = await sql<{ count: number }[]>`
-      select count(*)::int as count from session where expires_at < ${before}`;
-    return row?.count ?? 0;
-  }
-  const rows =
-    limit === undefined
-      ? await sql`delete from session where expires_at < ${before}`
-      : await sql`
-          delete from session where id in (
-            select id from session where expires_at < ${before} limit ${limit})`;
-  return rows.count;
+  return deleteExpiredRows(sql, sql`session`, before, dryRun, limit);
 }
 
 // --- A session's active organization and team -------------------------------------
@@ -413,10 +396,8 @@ export function activateOrganizationStep(
 // --- Sessions as the platform admin and the operator see them -------------------------
 
 /** Every session of the user, expired ones included (list-user-sessions, as in Better Auth). */
-export async function listAllSessionsOfUser(sql: Queryable, userId: string): Promise<SessionRow[]> {
-  return sql<SessionRow[]>`
-    select ${columns(sql, SESSION_COLUMNS)} from session where user_id = ${userId}
-    order by created_at desc, id`;
+export function listAllSessionsOfUser(sql: Queryable, userId: string): Promise<SessionRow[]> {
+  return listSessions(sql, sql`user_id = ${userId}`);
 }
 
 /** Deletes a session by id or token digest, whoever it belongs to; answers its row. */

@@ -50,6 +50,13 @@ export interface TokenAccountSelector {
   userId?: string;
 }
 
+/** A signed-in user's request for the tokens of one of their accounts. */
+export interface TokenRequest {
+  userId: string;
+  selector: TokenAccountSelector;
+  logger: LogSink;
+}
+
 export interface AccessTokenAnswer {
   accessToken: string;
   accessTokenExpiresAt: Date | null;
@@ -153,18 +160,22 @@ async function providerOf(
   return provider;
 }
 
+/** What one refresh of an account's tokens works with. */
+interface Refresh {
+  social: SocialContext;
+  sql: Sql;
+  provider: ResolvedProvider;
+  account: AccountRow;
+  refreshToken: RefreshToken;
+  logger: LogSink;
+}
+
 /**
  * One refresh at the provider with the account's refresh token, written with a
  * compare-and-set (see the top of this file). Answers the account as stored afterwards.
  */
-async function refreshAccount(
-  social: SocialContext,
-  sql: Sql,
-  provider: ResolvedProvider,
-  account: AccountRow,
-  refreshToken: RefreshToken,
-  logger: LogSink,
-): Promise<AccountRow> {
+async function refreshAccount(refresh: Refresh): Promise<AccountRow> {
+  const { social, sql, provider, account, refreshToken, logger } = refresh;
   const current = () => findAccountOfUserById(sql, account.userId, account.id);
   let tokens: ProviderTokens;
   try {
@@ -206,18 +217,11 @@ async function refreshAccount(
  * refreshAccount, shared by every request of this app for the same account meanwhile;
  * a refresh the provider refused or failed answers the caller's own `failure` code.
  */
-async function sharedRefresh(
-  social: SocialContext,
-  sql: Sql,
-  provider: ResolvedProvider,
-  account: AccountRow,
-  refreshToken: RefreshToken,
-  logger: LogSink,
-  failure: ErrorCode,
-): Promise<AccountRow> {
+async function sharedRefresh(refresh: Refresh, failure: ErrorCode): Promise<AccountRow> {
+  const { social, account } = refresh;
   let pending = social.refreshes.get(account.id);
   if (!pending) {
-    const started = refreshAccount(social, sql, provider, account, refreshToken, logger);
+    const started = refreshAccount(refresh);
     social.refreshes.set(account.id, started);
     const done = () => {
       if (social.refreshes.get(account.id) === started) social.refreshes.delete(account.id);
@@ -252,14 +256,14 @@ async function withFreshAccessToken(
   if (open(social, account.accessToken) && !expiresSoon(account)) return account;
   const resolved = await provider();
   if (!resolved.tokenRefresh) return account;
-  return sharedRefresh(social, sql, resolved, account, refreshToken, logger, failure);
+  return sharedRefresh({ social, sql, provider: resolved, account, refreshToken, logger }, failure);
 }
 
 /** get-access-token: the caller's access token for the account, refreshed when due. */
 export async function getAccessToken(
   social: SocialContext,
   sql: Sql,
-  input: { userId: string; selector: TokenAccountSelector; logger: LogSink },
+  input: TokenRequest,
 ): Promise<AccessTokenAnswer> {
   const { logger } = input;
   const failure = "FAILED_TO_GET_ACCESS_TOKEN";
@@ -286,7 +290,7 @@ export async function getAccessToken(
 export async function refreshTokens(
   social: SocialContext,
   sql: Sql,
-  input: { userId: string; selector: TokenAccountSelector; logger: LogSink },
+  input: TokenRequest,
 ): Promise<RefreshAnswer> {
   const { logger } = input;
   const failure = "FAILED_TO_REFRESH_ACCESS_TOKEN";
@@ -295,7 +299,10 @@ export async function refreshTokens(
   if (!provider.tokenRefresh) throw new AuthError("TOKEN_REFRESH_NOT_SUPPORTED");
   const refreshToken = refreshTokenOf(social, account);
   if (!refreshToken) throw new AuthError("REFRESH_TOKEN_NOT_FOUND");
-  const row = await sharedRefresh(social, sql, provider, account, refreshToken, logger, failure);
+  const row = await sharedRefresh(
+    { social, sql, provider, account, refreshToken, logger },
+    failure,
+  );
   const accessToken = open(social, row.accessToken);
   if (!accessToken) throw new AuthError(failure);
   return {

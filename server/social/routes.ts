@@ -17,7 +17,12 @@ import { userResponse } from "../sessions/sessions.js";
 import { registeredCallbackURL } from "./callback-url.js";
 import { beginAuthorization, type CallbackOutcome, completeAuthorization } from "./flow.js";
 import { linkWithIdToken, signInWithIdToken } from "./id-token-sign-in.js";
-import { getAccessToken, refreshTokens } from "./provider-tokens.js";
+import {
+  getAccessToken,
+  refreshTokens,
+  type TokenAccountSelector,
+  type TokenRequest,
+} from "./provider-tokens.js";
 import { listConfiguredProviders, type ResolvedProvider, resolveProvider } from "./resolve.js";
 import {
   accessTokenAnswer,
@@ -53,6 +58,15 @@ export function socialRoutes(context: AuthContext) {
     const redirectURIOf = (provider: ResolvedProvider, request: FastifyRequest) =>
       registeredCallbackURL(context.config, provider.id) ??
       `${publicBaseUrl(context, request)}/callback/${provider.id}`;
+
+    /** The caller's request for an account's tokens, as both token routes read it. */
+    const tokenRequestOf = async (
+      request: FastifyRequest,
+      selector: TokenAccountSelector,
+    ): Promise<TokenRequest> => {
+      const { user } = await requireSession(context, request);
+      return { userId: user.id, selector, logger: request.log };
+    };
 
     /** `{url, redirect}`, with the Location header unless the client handles the redirect. */
     const answerWith = (reply: FastifyReply, url: string, disableRedirect: boolean | undefined) => {
@@ -231,14 +245,8 @@ export function socialRoutes(context: AuthContext) {
           response: { 200: accessTokenAnswer, ...errorResponses(401, 403) },
         },
       },
-      async (request) => {
-        const { user } = await requireSession(context, request);
-        return getAccessToken(social, context.sql, {
-          userId: user.id,
-          selector: request.body,
-          logger: request.log,
-        });
-      },
+      async (request) =>
+        getAccessToken(social, context.sql, await tokenRequestOf(request, request.body)),
     );
 
     typed.post(
@@ -249,14 +257,8 @@ export function socialRoutes(context: AuthContext) {
           response: { 200: refreshTokenAnswer, ...errorResponses(401, 403) },
         },
       },
-      async (request) => {
-        const { user } = await requireSession(context, request);
-        return refreshTokens(social, context.sql, {
-          userId: user.id,
-          selector: request.body,
-          logger: request.log,
-        });
-      },
+      async (request) =>
+        refreshTokens(social, context.sql, await tokenRequestOf(request, request.body)),
     );
 
     typed.get(

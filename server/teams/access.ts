@@ -1,16 +1,18 @@
 /**
  * What every team operation shares: its dependencies, the invitations port, the team
- * limits, the audit record and the organization an actor may act on. Kept apart so
- * team and team-member operations can both use it without importing each other.
+ * limits, the audit record, the organization an actor may act on and its team by id.
+ * Kept apart so team and team-member operations can both use it without importing
+ * each other.
  */
 import { type Actor, auditActorOf } from "../actor.js";
 import { recordAuditEvent } from "../audit/audit.js";
 import type { AuthdConfig } from "../config.js";
-import type { Sql, TransactionSql } from "../db/connection.js";
-import type { ErrorCode } from "../errors.js";
+import type { Queryable, Sql, TransactionSql } from "../db/connection.js";
+import { AuthError, type ErrorCode } from "../errors.js";
 import { organizationOfActor } from "../organization/access.js";
 import type { PermissionRequest } from "../organization/permissions.js";
 import type { OrganizationRow } from "../organization/queries.js";
+import { findTeamInOrganization, type TeamRow } from "./queries.js";
 
 /**
  * What teams need from invitations, which sit above them (an invitation names teams):
@@ -76,9 +78,37 @@ export function organizationFor(
   deps: TeamDeps,
   actor: Actor,
   organizationId: string | undefined,
-  rule: { notMember?: ErrorCode; permission: PermissionRequest; denied: ErrorCode },
+  rule: AccessRule,
 ): Promise<OrganizationRow> {
   return organizationOfActor(deps.sql, deps.config, actor, { organizationId }, rule).then(
     (access) => access.organization,
   );
+}
+
+/** Who may act on an organization in one operation, and the codes of those who may not. */
+type AccessRule = { notMember?: ErrorCode; permission: PermissionRequest; denied: ErrorCode };
+
+/**
+ * The team `input` names, in the organization the actor may act on under `rule`
+ * (organizationFor); a team of another organization is TEAM_NOT_FOUND.
+ */
+export async function teamFor(
+  deps: TeamDeps,
+  actor: Actor,
+  input: { teamId: string; organizationId?: string },
+  rule: AccessRule,
+): Promise<{ organization: OrganizationRow; team: TeamRow }> {
+  const organization = await organizationFor(deps, actor, input.organizationId, rule);
+  return { organization, team: await requireTeam(deps.sql, organization.id, input.teamId) };
+}
+
+/** The organization's team by id: one of another organization, or none, is TEAM_NOT_FOUND. */
+export async function requireTeam(
+  sql: Queryable,
+  organizationId: string,
+  teamId: string,
+): Promise<TeamRow> {
+  const team = await findTeamInOrganization(sql, organizationId, teamId);
+  if (!team) throw new AuthError("TEAM_NOT_FOUND");
+  return team;
 }

@@ -1,5 +1,5 @@
 /** Every SQL statement that writes the team and team_member tables. */
-import { columns, columnsOf } from "../db/columns.js";
+import { columns, columnsOf, type Fragment, selectRow, selectRowsByKeys } from "../db/columns.js";
 import type { Queryable } from "../db/connection.js";
 
 export interface TeamRow {
@@ -39,24 +39,32 @@ export async function insertTeam(
   return row;
 }
 
+/** The team `where` finds, with `lock` (a locking clause) if given. */
+function selectTeam(
+  sql: Queryable,
+  where: Fragment,
+  lock?: Fragment,
+): Promise<TeamRow | undefined> {
+  return selectRow<TeamRow>(sql, TEAM_COLUMNS, sql`team`, where, lock);
+}
+
+/** The team only if it belongs to the organization (tenant isolation). */
+function teamInOrganization(sql: Queryable, organizationId: string, teamId: string): Fragment {
+  return sql`id = ${teamId} and organization_id = ${organizationId}`;
+}
+
 /** A team only if it belongs to the organization (tenant isolation). */
 export async function findTeamInOrganization(
   sql: Queryable,
   organizationId: string,
   teamId: string,
 ): Promise<TeamRow | undefined> {
-  const [row] = await sql<TeamRow[]>`
-    select ${columns(sql, TEAM_COLUMNS)} from team
-    where id = ${teamId} and organization_id = ${organizationId}`;
-  return row;
+  return selectTeam(sql, teamInOrganization(sql, organizationId, teamId));
 }
 
 /** A team by id alone; callers then prove the caller belongs to its organization. */
 export async function findTeamById(sql: Queryable, teamId: string): Promise<TeamRow | undefined> {
-  const [row] = await sql<
-    TeamRow[]
-  >`select ${columns(sql, TEAM_COLUMNS)} from team where id = ${teamId}`;
-  return row;
+  return selectTeam(sql, sql`id = ${teamId}`);
 }
 
 /** Locks the team row: its member limit is counted under this lock. */
@@ -65,10 +73,7 @@ export async function lockTeam(
   organizationId: string,
   teamId: string,
 ): Promise<TeamRow | undefined> {
-  const [row] = await sql<TeamRow[]>`
-    select ${columns(sql, TEAM_COLUMNS)} from team
-    where id = ${teamId} and organization_id = ${organizationId} for update`;
-  return row;
+  return selectTeam(sql, teamInOrganization(sql, organizationId, teamId), sql`for update`);
 }
 
 export async function listTeamsOfOrganization(
@@ -118,15 +123,13 @@ export async function insertTeamMember(
   return row;
 }
 
-export async function findTeamMember(
+export function findTeamMember(
   sql: Queryable,
   teamId: string,
   userId: string,
 ): Promise<TeamMemberRow | undefined> {
-  const [row] = await sql<TeamMemberRow[]>`
-    select ${columns(sql, TEAM_MEMBER_COLUMNS)} from team_member
-    where team_id = ${teamId} and user_id = ${userId}`;
-  return row;
+  const where = sql`team_id = ${teamId} and user_id = ${userId}`;
+  return selectRow<TeamMemberRow>(sql, TEAM_MEMBER_COLUMNS, sql`team_member`, where);
 }
 
 export async function countTeamMembers(sql: Queryable, teamId: string): Promise<number> {
@@ -183,20 +186,26 @@ export async function listTeamsOfOrganizations(
   sql: Queryable,
   organizationIds: string[],
 ): Promise<TeamRow[]> {
-  if (organizationIds.length === 0) return [];
-  return sql<TeamRow[]>`
-    select ${columns(sql, TEAM_COLUMNS)} from team
-    where organization_id = any(${organizationIds}::text[])`;
+  return selectRowsByKeys<TeamRow>(
+    sql,
+    TEAM_COLUMNS,
+    sql`team`,
+    sql`organization_id`,
+    organizationIds,
+  );
 }
 
 export async function listMembersOfTeams(
   sql: Queryable,
   teamIds: string[],
 ): Promise<TeamMemberRow[]> {
-  if (teamIds.length === 0) return [];
-  return sql<TeamMemberRow[]>`
-    select ${columns(sql, TEAM_MEMBER_COLUMNS)} from team_member
-    where team_id = any(${teamIds}::text[])`;
+  return selectRowsByKeys<TeamMemberRow>(
+    sql,
+    TEAM_MEMBER_COLUMNS,
+    sql`team_member`,
+    sql`team_id`,
+    teamIds,
+  );
 }
 
 /** One multi-row INSERT (callers keep batches to a few hundred rows). */

@@ -13,12 +13,11 @@ import { hasPermission } from "../organization/permissions.js";
 import type { OrganizationRow } from "../organization/queries.js";
 import type { SessionRow } from "../sessions/queries.js";
 import { clearActiveTeamOfUser, setActiveTeamOfSession } from "../sessions/sessions.js";
-import { auditTeam, organizationFor, resolveLimit, type TeamDeps } from "./access.js";
+import { auditTeam, requireTeam, resolveLimit, type TeamDeps, teamFor } from "./access.js";
 import {
   countTeamMembers,
   deleteTeamMember,
   findTeamById,
-  findTeamInOrganization,
   findTeamMember,
   insertTeamMember,
   listTeamMembers,
@@ -157,12 +156,10 @@ export async function addTeamMember(
   actor: Actor,
   input: { teamId: string; userId: string; organizationId?: string },
 ): Promise<{ member: TeamMemberRow; added: boolean }> {
-  const organization = await organizationFor(deps, actor, input.organizationId, {
+  const { organization, team } = await teamFor(deps, actor, input, {
     permission: { member: ["update"] },
     denied: "YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_TEAM_MEMBER",
   });
-  const team = await findTeamInOrganization(deps.sql, organization.id, input.teamId);
-  if (!team) throw new AuthError("TEAM_NOT_FOUND");
   return addMemberToTeam(deps, actor, organization, team, input.userId);
 }
 
@@ -179,8 +176,7 @@ export async function prepareTeamMember(
   teamId: string,
   userId: string,
 ): Promise<(tx: TransactionSql) => Promise<TeamMemberRow>> {
-  const team = await findTeamInOrganization(deps.sql, organization.id, teamId);
-  if (!team) throw new AuthError("TEAM_NOT_FOUND");
+  const team = await requireTeam(deps.sql, organization.id, teamId);
   const maximum = await teamMemberLimit(deps, actor, organization, team, userId);
   return async (tx) => (await joinTeam(tx, actor, organization, team, userId, maximum)).member;
 }
@@ -194,12 +190,10 @@ export async function removeTeamMember(
   actor: Actor,
   input: { teamId: string; userId: string; organizationId?: string },
 ): Promise<void> {
-  const organization = await organizationFor(deps, actor, input.organizationId, {
+  const { organization, team } = await teamFor(deps, actor, input, {
     permission: { member: ["delete"] },
     denied: "YOU_ARE_NOT_ALLOWED_TO_REMOVE_A_TEAM_MEMBER",
   });
-  const team = await findTeamInOrganization(deps.sql, organization.id, input.teamId);
-  if (!team) throw new AuthError("TEAM_NOT_FOUND");
   await removeMemberFromTeam(deps, actor, organization, team, input.userId);
 }
 
@@ -223,8 +217,7 @@ export async function setActiveTeam(
   if (!organizationId) throw new AuthError("NO_ACTIVE_ORGANIZATION");
   const wanted = teamId ?? current.activeTeamId;
   if (!wanted) return { team: null, session: null };
-  const team = await findTeamInOrganization(deps.sql, organizationId, wanted);
-  if (!team) throw new AuthError("TEAM_NOT_FOUND");
+  const team = await requireTeam(deps.sql, organizationId, wanted);
   if (!(await findTeamMember(deps.sql, team.id, actor.user.id))) {
     // As in Better Auth, this endpoint answers the code with 403, the others with 400.
     throw new AuthError("USER_IS_NOT_A_MEMBER_OF_THE_TEAM", { status: 403 });

@@ -13,7 +13,14 @@ import { AuthError } from "../errors.js";
 import { findMember, lockOrganization } from "../organization/access.js";
 import type { TeamsOfOrganizations } from "../organization/organization.js";
 import type { OrganizationRow } from "../organization/queries.js";
-import { auditTeam, organizationFor, resolveLimit, type TeamDeps } from "./access.js";
+import {
+  auditTeam,
+  organizationFor,
+  requireTeam,
+  resolveLimit,
+  type TeamDeps,
+  teamFor,
+} from "./access.js";
 import {
   countTeams,
   deleteTeamMembershipsInOrganization,
@@ -33,6 +40,8 @@ const TEAM_NAME_INDEX = "team_organization_name_key";
 
 /** The dependencies and the invitations port, named where the team domain is built. */
 export type { InvitationsOfTeams, TeamDeps } from "./access.js";
+/** The organization's team, or TEAM_NOT_FOUND, as invitations name teams too. */
+export { requireTeam } from "./access.js";
 /** The team reads, locks and writes invitations use inside their transactions. */
 export {
   countTeamMembers,
@@ -95,9 +104,17 @@ export async function createDefaultTeam(
 }
 
 /** A rename or create that hit the (organization, name) index is a clean 400. */
-function duplicateNameToError(error: unknown): never {
-  if (isUniqueViolation(error, TEAM_NAME_INDEX)) throw new AuthError("TEAM_ALREADY_EXISTS");
-  throw error;
+/**
+ * A transaction that writes a team's name: a name taken in the organization is
+ * TEAM_ALREADY_EXISTS.
+ */
+async function namingTeam<T>(sql: Sql, work: (tx: TransactionSql) => Promise<T>): Promise<T> {
+  try {
+    return await transaction(sql, work);
+  } catch (error) {
+    if (isUniqueViolation(error, TEAM_NAME_INDEX)) throw new AuthError("TEAM_ALREADY_EXISTS");
+    throw error;
+  }
 }
 
 /**
@@ -115,33 +132,29 @@ async function createTeamInOrganization(
     organization,
     userId: actor.kind === "user" ? actor.user.id : null,
   });
-  try {
-    return await transaction(deps.sql, async (tx) => {
-      // Team limit: creates in one organization queue on its row, so the count holds.
-      if (!(await lockOrganization(tx, organization.id))) {
-        throw new AuthError("ORGANIZATION_NOT_FOUND");
-      }
-      if ((await countTeams(tx, organization.id)) >= maximum) {
-        throw new AuthError("YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_TEAMS");
-      }
-      const team = await insertTeam(tx, {
-        id: generateId(),
-        name,
-        organizationId: organization.id,
-      });
-      await auditTeam(
-        tx,
-        actor,
-        "team.created",
-        organization.id,
-        { type: "team", id: team.id },
-        { name },
-      );
-      return team;
+  return namingTeam(deps.sql, async (tx) => {
+    // Team limit: creates in one organization queue on its row, so the count holds.
+    if (!(await lockOrganization(tx, organization.id))) {
+      throw new AuthError("ORGANIZATION_NOT_FOUND");
+    }
+    if ((await countTeams(tx, organization.id)) >= maximum) {
+      throw new AuthError("YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_TEAMS");
+    }
+    const team = await insertTeam(tx, {
+      id: generateId(),
+      name,
+      organizationId: organization.id,
     });
-  } catch (error) {
-    duplicateNameToError(error);
-  }
+    await auditTeam(
+      tx,
+      actor,
+      "team.created",
+      organization.id,
+      { type: "team", id: team.id },
+      { name },
+    );
+    return team;
+  });
 }
 
 /** Only the name changes; a name taken in the organization is TEAM_ALREADY_EXISTS. */
@@ -152,26 +165,22 @@ async function renameTeamInOrganization(
   team: TeamRow,
   name: string,
 ): Promise<TeamRow> {
-  try {
-    return await transaction(deps.sql, async (tx) => {
-      const renamed = await renameTeam(tx, team.id, name);
-      if (!renamed) throw new AuthError("TEAM_NOT_FOUND");
-      await auditTeam(
-        tx,
-        actor,
-        "team.updated",
-        organization.id,
-        { type: "team", id: team.id },
-        {
-          name,
-          previousName: team.name,
-        },
-      );
-      return renamed;
-    });
-  } catch (error) {
-    duplicateNameToError(error);
-  }
+  return namingTeam(deps.sql, async (tx) => {
+    const renamed = await renameTeam(tx, team.id, name);
+    if (!renamed) throw new AuthError("TEAM_NOT_FOUND");
+    await auditTeam(
+      tx,
+      actor,
+      "team.updated",
+      organization.id,
+      { type: "team", id: team.id },
+      {
+        name,
+        previousName: team.name,
+      },
+    );
+    return renamed;
+  });
 }
 
 /**
@@ -191,8 +200,7 @@ async function removeTeamFromOrganization(
     if (!(await lockOrganization(tx, organization.id))) {
       throw new AuthError("ORGANIZATION_NOT_FOUND");
     }
-    const team = await findTeamInOrganization(tx, organization.id, teamId);
-    if (!team) throw new AuthError("TEAM_NOT_FOUND");
+    const team = await requireTeam(tx, organization.id, teamId);
     await refuse?.(tx, team);
     if (
       !deps.config.organization.teams.allowRemovingAllTeams &&
@@ -258,13 +266,11 @@ export async function updateTeam(
   actor: Actor,
   input: { teamId: string; name?: string; organizationId?: string },
 ): Promise<TeamRow> {
-  const organization = await organizationFor(deps, actor, input.organizationId, {
+  const { organization, team } = await teamFor(deps, actor, input, {
     notMember: "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_TEAM",
     permission: { team: ["update"] },
     denied: "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_TEAM",
   });
-  const team = await findTeamInOrganization(deps.sql, organization.id, input.teamId);
-  if (!team) throw new AuthError("TEAM_NOT_FOUND");
   if (input.name === undefined) return team;
   return renameTeamInOrganization(deps, actor, organization, team, requireTeamName(input.name));
 }

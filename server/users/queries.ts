@@ -1,5 +1,5 @@
 /** Every SQL statement on the "user" table: one place per table. */
-import { columns, columnsOf } from "../db/columns.js";
+import { columns, columnsOf, type Fragment, selectRow, selectRowsByKeys } from "../db/columns.js";
 import type { Queryable } from "../db/connection.js";
 
 export interface UserRow {
@@ -49,18 +49,21 @@ export async function insertUser(sql: Queryable, user: NewUser): Promise<UserRow
   return row;
 }
 
-export async function findUserById(sql: Queryable, id: string): Promise<UserRow | undefined> {
-  const [row] = await sql<
-    UserRow[]
-  >`select ${columns(sql, USER_COLUMNS)} from "user" where id = ${id}`;
-  return row;
+/** The user `where` finds, with `lock` (a locking clause) if given. */
+function selectUser(
+  sql: Queryable,
+  where: Fragment,
+  lock?: Fragment,
+): Promise<UserRow | undefined> {
+  return selectRow<UserRow>(sql, USER_COLUMNS, sql`"user"`, where, lock);
 }
 
-export async function findUserByEmail(sql: Queryable, email: string): Promise<UserRow | undefined> {
-  const [row] = await sql<
-    UserRow[]
-  >`select ${columns(sql, USER_COLUMNS)} from "user" where email = ${email}`;
-  return row;
+export function findUserById(sql: Queryable, id: string): Promise<UserRow | undefined> {
+  return selectUser(sql, sql`id = ${id}`);
+}
+
+export function findUserByEmail(sql: Queryable, email: string): Promise<UserRow | undefined> {
+  return selectUser(sql, sql`email = ${email}`);
 }
 
 export interface UserProfileChanges {
@@ -117,19 +120,13 @@ export async function liftBan(sql: Queryable, id: string): Promise<UserRow | und
 }
 
 /** Serializes per-user limits (organizations a user may create) inside a transaction. */
-export async function lockUser(sql: Queryable, id: string): Promise<UserRow | undefined> {
-  const [row] = await sql<
-    UserRow[]
-  >`select ${columns(sql, USER_COLUMNS)} from "user" where id = ${id} for update`;
-  return row;
+export function lockUser(sql: Queryable, id: string): Promise<UserRow | undefined> {
+  return selectUser(sql, sql`id = ${id}`, sql`for update`);
 }
 
 /** The users with these (lowercased) emails, for seeding by natural key. */
 export async function findUsersByEmails(sql: Queryable, emails: string[]): Promise<UserRow[]> {
-  if (emails.length === 0) return [];
-  return sql<
-    UserRow[]
-  >`select ${columns(sql, USER_COLUMNS)} from "user" where email = any(${emails}::text[])`;
+  return selectRowsByKeys<UserRow>(sql, USER_COLUMNS, sql`"user"`, sql`email`, emails);
 }
 
 /** One multi-row INSERT (callers keep batches to a few hundred rows). */

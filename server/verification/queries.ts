@@ -4,6 +4,7 @@
  */
 import { columns, columnsOf } from "../db/columns.js";
 import type { Queryable } from "../db/connection.js";
+import { deleteExpiredRows } from "../db/expired.js";
 
 export interface VerificationRow {
   id: string;
@@ -71,16 +72,5 @@ export async function deleteExpiredVerifications(
   /** Delete at most this many (a batch of `authd db cleanup --batch-size`). */
   limit?: number,
 ): Promise<number> {
-  if (dryRun) {
-    const [row] = await sql<{ count: number }[]>`
-      select count(*)::int as count from verification where expires_at < ${before}`;
-    return row?.count ?? 0;
-  }
-  const rows =
-    limit === undefined
-      ? await sql`delete from verification where expires_at < ${before}`
-      : await sql`
-          delete from verification where id in (
-            select id from verification where expires_at < ${before} limit ${limit})`;
-  return rows.count;
+  return deleteExpiredRows(sql, sql`verification`, before, dryRun, limit);
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AuthdConfigInput } from "../../server/config.js";
 import { sha256 } from "../../server/crypto/digest.js";
 import { generateId } from "../../server/crypto/random.js";
+import type { UserRow } from "../../server/users/queries.js";
 import { createTestApp, type TestApp } from "../helpers/app.js";
 import { createClient } from "../helpers/client.js";
 import {
@@ -52,15 +53,10 @@ async function signUp(app: TestApp = t, email = uniqueEmail()) {
   return { client, email, userId: response.json().user.id as string };
 }
 
-interface UserState {
-  email: string;
-  emailVerified: boolean;
-  name: string;
-  image: string | null;
-  role: string | null;
-  banned: boolean;
-  updatedAt: Date;
-}
+type UserState = Pick<
+  UserRow,
+  "email" | "emailVerified" | "name" | "image" | "role" | "banned" | "updatedAt"
+>;
 
 async function userRow(app: TestApp, userId: string): Promise<UserState | undefined> {
   const [row] = await app.db.sql<UserState[]>`

@@ -9,6 +9,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { AccountRow, StoredProviderTokens } from "../../server/accounts/queries.js";
 import { generateId } from "../../server/crypto/random.js";
 import { createLogger } from "../../server/logger.js";
 import { createSecondInstance, createTestApp, type TestApp } from "../helpers/app.js";
@@ -190,16 +191,7 @@ beforeEach(() => {
   });
 });
 
-interface StoredRow {
-  id: string;
-  accessToken: string | null;
-  refreshToken: string | null;
-  idToken: string | null;
-  accessTokenExpiresAt: Date | null;
-  refreshTokenExpiresAt: Date | null;
-  scope: string | null;
-  updatedAt: Date;
-}
+type StoredRow = Pick<AccountRow, "id" | keyof StoredProviderTokens | "updatedAt">;
 
 async function rowOf(id: string): Promise<StoredRow> {
   const [row] = await t.db.sql<StoredRow[]>`

@@ -4,7 +4,7 @@
  * animated); a user without one gets one of Discord's default avatars.
  */
 import type { ProviderDefinition } from "../provider.js";
-import { nameOf, readUserProfile, text } from "./read.js";
+import { emailFieldProfile, readUserProfile, text } from "./read.js";
 
 const CDN = "https://cdn.discordapp.com";
 
@@ -39,14 +39,11 @@ export const discord: ProviderDefinition = {
   tokenEndpointAuth: "client_secret_basic",
   fetchProfile: (request) =>
     readUserProfile(request, discord, {
-      profile: (user, id) => {
-        const email = text(user.email);
-        return {
-          email,
-          emailVerified: email !== null && user.verified === true,
-          name: nameOf([user.global_name, user.username], email, id),
+      profile: (user, id) =>
+        emailFieldProfile(user, id, {
+          names: [user.global_name, user.username],
           image: avatarUrl(id, text(user.avatar), text(user.discriminator)),
-        };
-      },
+          verified: user.verified === true,
+        }),
     }),
 };

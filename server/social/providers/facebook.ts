@@ -4,7 +4,7 @@
  * confirmed, so it is treated as unverified.
  */
 import type { ProviderDefinition } from "../provider.js";
-import { asRecord, imageUrl, nameOf, readUserProfile, text } from "./read.js";
+import { asRecord, emailFieldProfile, imageUrl, readUserProfile } from "./read.js";
 
 /** Graph API version: Facebook serves a version for about two years after its release. */
 const GRAPH = "v23.0";
@@ -26,14 +26,12 @@ export const facebook: ProviderDefinition = {
       // The Graph API returns only the fields asked for.
       query: { fields: "id,name,email,picture" },
       profile: (user, id) => {
-        const email = text(user.email);
         const picture = asRecord(asRecord(user.picture)?.data);
-        return {
-          email,
-          emailVerified: false,
-          name: nameOf([user.name], email, id),
+        return emailFieldProfile(user, id, {
+          names: [user.name],
           image: imageUrl(picture?.url),
-        };
+          verified: false,
+        });
       },
     }),
 };

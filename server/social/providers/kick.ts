@@ -3,7 +3,7 @@
  * in `data`; Kick does not say whether the email was verified, so it is treated as not.
  */
 import type { ProviderDefinition } from "../provider.js";
-import { imageUrl, nameOf, readUserProfile, text } from "./read.js";
+import { emailFieldProfile, imageUrl, readUserProfile } from "./read.js";
 
 export const kick: ProviderDefinition = {
   id: "kick",
@@ -18,14 +18,11 @@ export const kick: ProviderDefinition = {
     readUserProfile(request, kick, {
       userAt: ["data", 0],
       idField: "user_id",
-      profile: (user, id) => {
-        const email = text(user.email);
-        return {
-          email,
-          emailVerified: false,
-          name: nameOf([user.name], email, id),
+      profile: (user, id) =>
+        emailFieldProfile(user, id, {
+          names: [user.name],
           image: imageUrl(user.profile_picture),
-        };
-      },
+          verified: false,
+        }),
     }),
 };

@@ -110,6 +110,25 @@ export type ProfileMapping = (
 ) => Omit<SocialProfile, "id">;
 
 /**
+ * A profile whose email is the user's `email` field: the name is the first of `names`
+ * there is (else the email, else the id), and the email counts as verified only when
+ * there is one and `verified`, the provider's own statement about it, holds.
+ */
+export function emailFieldProfile(
+  user: Record<string, unknown>,
+  id: string,
+  fields: { names: readonly unknown[]; image: string | null; verified: boolean },
+): Omit<SocialProfile, "id"> {
+  const email = text(user.email);
+  return {
+    email,
+    emailVerified: email !== null && fields.verified,
+    name: nameOf(fields.names, email, id),
+    image: fields.image,
+  };
+}
+
+/**
  * The user as a profile, the user itself kept as the raw data; null when there is no
  * user or its `idField` holds no usable id.
  */
@@ -128,24 +147,17 @@ function profileResult(
  * `email_verified`, `name`, `preferred_username`, `picture`. For the providers whose
  * `email_verified` is their own statement about the address.
  */
-const standardClaims: ProfileMapping = (claims, id) => {
-  const email = text(claims.email);
-  return {
-    email,
-    emailVerified: email !== null && isTrue(claims.email_verified),
-    name: nameOf(
-      [
-        claims.name,
-        fullName(claims.given_name, claims.family_name),
-        claims.preferred_username,
-        claims.nickname,
-      ],
-      email,
-      id,
-    ),
+const standardClaims: ProfileMapping = (claims, id) =>
+  emailFieldProfile(claims, id, {
+    names: [
+      claims.name,
+      fullName(claims.given_name, claims.family_name),
+      claims.preferred_username,
+      claims.nickname,
+    ],
     image: imageUrl(claims.picture),
-  };
-};
+    verified: isTrue(claims.email_verified),
+  });
 
 /** A path into a JSON answer: object keys, and array indexes. */
 export type AnswerPath = readonly (string | number)[];

@@ -4,7 +4,7 @@
  * is kept.
  */
 import type { ProviderDefinition } from "../provider.js";
-import { asRecord, imageUrl, nameOf, readUserProfile, text } from "./read.js";
+import { asRecord, emailFieldProfile, imageUrl, readUserProfile } from "./read.js";
 
 function widestImage(images: unknown): string | null {
   if (!Array.isArray(images)) return null;
@@ -30,14 +30,11 @@ export const spotify: ProviderDefinition = {
   tokenEndpointAuth: "client_secret_basic",
   fetchProfile: (request) =>
     readUserProfile(request, spotify, {
-      profile: (user, id) => {
-        const email = text(user.email);
-        return {
-          email,
-          emailVerified: false,
-          name: nameOf([user.display_name], email, id),
+      profile: (user, id) =>
+        emailFieldProfile(user, id, {
+          names: [user.display_name],
           image: widestImage(user.images),
-        };
-      },
+          verified: false,
+        }),
     }),
 };

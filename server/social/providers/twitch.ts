@@ -5,7 +5,7 @@
  * against its key set.
  */
 import type { ProviderDefinition } from "../provider.js";
-import { imageUrl, nameOf, readUserProfile, requireClientId, text } from "./read.js";
+import { emailFieldProfile, imageUrl, readUserProfile, requireClientId } from "./read.js";
 
 export const twitch: ProviderDefinition = {
   id: "twitch",
@@ -26,14 +26,11 @@ export const twitch: ProviderDefinition = {
       }),
       // Without ids in the query, Helix answers the token's own user, alone in `data`.
       userAt: ["data", 0],
-      profile: (user, id) => {
-        const email = text(user.email);
-        return {
-          email,
-          emailVerified: email !== null,
-          name: nameOf([user.display_name, user.login], email, id),
+      profile: (user, id) =>
+        emailFieldProfile(user, id, {
+          names: [user.display_name, user.login],
           image: imageUrl(user.profile_image_url),
-        };
-      },
+          verified: true,
+        }),
     }),
 };

@@ -5,7 +5,7 @@
  * does not say whether the address was verified, so it is treated as not.
  */
 import type { ProviderDefinition } from "../provider.js";
-import { fullName, imageUrl, nameOf, readUserProfile, requireClientId, text } from "./read.js";
+import { emailFieldProfile, fullName, imageUrl, readUserProfile, requireClientId } from "./read.js";
 
 export const vk: ProviderDefinition = {
   id: "vk",
@@ -30,14 +30,11 @@ export const vk: ProviderDefinition = {
       }),
       userAt: ["user"],
       idField: "user_id",
-      profile: (user, id) => {
-        const email = text(user.email);
-        return {
-          email,
-          emailVerified: false,
-          name: nameOf([fullName(user.first_name, user.last_name)], email, id),
+      profile: (user, id) =>
+        emailFieldProfile(user, id, {
+          names: [fullName(user.first_name, user.last_name)],
           image: imageUrl(user.avatar),
-        };
-      },
+          verified: false,
+        }),
     }),
 };

@@ -5,7 +5,7 @@
  * `user:read`.
  */
 import type { ProviderDefinition } from "../provider.js";
-import { fullName, imageUrl, nameOf, readUserProfile, text } from "./read.js";
+import { emailFieldProfile, fullName, imageUrl, readUserProfile } from "./read.js";
 
 export const zoom: ProviderDefinition = {
   id: "zoom",
@@ -18,14 +18,11 @@ export const zoom: ProviderDefinition = {
   tokenEndpointAuth: "client_secret_basic",
   fetchProfile: (request) =>
     readUserProfile(request, zoom, {
-      profile: (user, id) => {
-        const email = text(user.email);
-        return {
-          email,
-          emailVerified: email !== null && user.verified === 1,
-          name: nameOf([user.display_name, fullName(user.first_name, user.last_name)], email, id),
+      profile: (user, id) =>
+        emailFieldProfile(user, id, {
+          names: [user.display_name, fullName(user.first_name, user.last_name)],
           image: imageUrl(user.pic_url),
-        };
-      },
+          verified: user.verified === 1,
+        }),
     }),
 };
