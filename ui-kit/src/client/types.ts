@@ -119,23 +119,14 @@ export interface FullOrganization extends Organization {
   teams: Team[] | null;
 }
 
-/**
- * What sign-up answers for an address that already has an account while no session
- * would be issued: a stand-in for a new, unverified user, so addresses cannot be probed.
- */
-export interface SignUpStandInUser {
-  id: string;
-  email: string;
-  emailVerified: boolean;
-  image: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
 export interface SignUpAnswer {
   /** Null when no session was issued (auto sign-in off, or verification required). */
   token: string | null;
-  user: User | SignUpStandInUser;
+  /**
+   * For an address that already has an account while no session would be issued, a
+   * look-alike of a new user (fresh id), so that addresses cannot be probed.
+   */
+  user: User;
 }
 
 export interface VerifyEmailAnswer {
