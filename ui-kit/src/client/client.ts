@@ -232,7 +232,12 @@ export function createAuthClient(options: AuthClientOptions) {
       }) => get<FullOrganization | null>("/organization/get-full-organization", query),
       checkSlug: (body: { slug: string }) => post<StatusAnswer>("/organization/check-slug", body),
       update: (body: {
-        data: { name?: string; slug?: string; logo?: string; metadata?: Record<string, unknown> };
+        data: {
+          name?: string;
+          slug?: string;
+          logo?: string | null;
+          metadata?: Record<string, unknown>;
+        };
         organizationId?: string;
       }) => post<Organization>("/organization/update", body),
       delete: (body: { organizationId: string }) =>

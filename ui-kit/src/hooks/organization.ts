@@ -30,9 +30,16 @@ export const QUERY_KEYS = {
   permission: "active-member|permission|",
 } as const;
 
-/** What a hook answers before it may ask (the session is still loading) or when it need not. */
+/**
+ * What a hook answers before it may ask (the session is not known yet) or when it need
+ * not. A session refetch with a known answer is not "pending" here, so nothing flickers.
+ */
 function idle<T>(pending: boolean, data: T | undefined): QueryResult<T> {
   return { data, error: null, isPending: pending, refetch: () => Promise.resolve() };
+}
+
+function sessionUnknown(session: { isPending: boolean; data: unknown }): boolean {
+  return session.isPending && session.data === null;
 }
 
 /** The organizations the signed-in user is a member of. */
@@ -43,7 +50,7 @@ export function useListOrganizations(): QueryResult<Organization[]> {
   const result = useQuery(userId && `${QUERY_KEYS.organizations}${userId}`, () =>
     client.organization.list(),
   );
-  return userId ? result : idle<never>(session.isPending, undefined);
+  return userId ? result : idle<never>(sessionUnknown(session), undefined);
 }
 
 /** The session's active organization with its members, invitations and teams; null when none is active. */
@@ -55,7 +62,9 @@ export function useActiveOrganization(): QueryResult<FullOrganization | null> {
   const result = useQuery(key, () =>
     client.organization.getFullOrganization({ organizationId: organizationId ?? undefined }),
   );
-  return organizationId ? result : idle(session.isPending, session.isPending ? undefined : null);
+  return organizationId
+    ? result
+    : idle(sessionUnknown(session), sessionUnknown(session) ? undefined : null);
 }
 
 /** The signed-in user's membership (with role) in the active organization; null when none is active. */
@@ -65,7 +74,9 @@ export function useActiveMember(): QueryResult<MemberWithUser | null> {
   const organizationId = session.data?.session.activeOrganizationId ?? null;
   const key = organizationId && `${QUERY_KEYS.activeMember}${organizationId}`;
   const result = useQuery(key, () => client.organization.getActiveMember());
-  return organizationId ? result : idle(session.isPending, session.isPending ? undefined : null);
+  return organizationId
+    ? result
+    : idle(sessionUnknown(session), sessionUnknown(session) ? undefined : null);
 }
 
 export type InvitationDetails = Invitation & {
@@ -83,7 +94,7 @@ export function useInvitation(
   const signedIn = Boolean(session.data);
   const key = invitationId && signedIn ? `${QUERY_KEYS.invitation}${invitationId}` : null;
   const result = useQuery(key, () => client.organization.getInvitation({ id: invitationId ?? "" }));
-  return key ? result : idle<never>(session.isPending, undefined);
+  return key ? result : idle<never>(sessionUnknown(session), undefined);
 }
 
 /** The teams of an organization (the active one by default). */
@@ -94,5 +105,5 @@ export function useTeams(organizationId?: string | null): QueryResult<Team[]> {
   const result = useQuery(id && `${QUERY_KEYS.teams}${id}`, () =>
     client.organization.listTeams({ organizationId: id ?? undefined }),
   );
-  return id ? result : idle<never>(session.isPending, undefined);
+  return id ? result : idle<never>(sessionUnknown(session), undefined);
 }

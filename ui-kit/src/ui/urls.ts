@@ -7,3 +7,11 @@ export function absoluteURL(path: string): string {
   if (!location?.origin || /^[a-z][a-z0-9+.-]*:/i.test(path)) return path;
   return new URL(path, location.origin).toString();
 }
+
+/** `path` with one query parameter set, keeping the rest of its query and its hash. */
+export function withQuery(path: string, name: string, value: string): string {
+  const url = new URL(path, "http://placeholder.invalid");
+  url.searchParams.set(name, value);
+  const absolute = /^[a-z][a-z0-9+.-]*:/i.test(path);
+  return absolute ? url.toString() : `${url.pathname}${url.search}${url.hash}`;
+}

@@ -163,7 +163,7 @@ describe("<VerifyEmail/>", () => {
     await waitFor(() => expect(heading).toHaveFocus());
     expect(harness.sent("/send-verification-email")[0]?.body).toEqual({
       email: "ada@example.com",
-      callbackURL: "http://localhost:3000/verify-email",
+      callbackURL: "http://localhost:3000/verify-email?verified=1",
     });
     expect(harness.sent("/verify-email")).toHaveLength(0);
   });

@@ -98,7 +98,7 @@ export function useOrganizationDetails(
   }, [loadedId, loadedName, loadedSlug, loadedLogo]);
 
   const update = useAction(
-    (data: { name: string; slug: string; logo?: string }) =>
+    (data: { name: string; slug: string; logo?: string | null }) =>
       client.organization.update({ data, organizationId }),
     { invalidates: [...ORGANIZATION_CHANGES, QUERY_KEYS.organizations] },
   );
@@ -129,8 +129,8 @@ export function useOrganizationDetails(
       const result = await update.run({
         name: name.trim(),
         slug,
-        // An emptied logo is sent as "" (the client's type has no null): it shows no image.
-        ...(logo.trim() || loadedLogo ? { logo: logo.trim() } : {}),
+        // An emptied logo removes the organization's logo.
+        ...(logo.trim() ? { logo: logo.trim() } : loadedLogo ? { logo: null } : {}),
       });
       if (result.error) {
         setFieldErrors(

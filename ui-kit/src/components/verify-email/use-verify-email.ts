@@ -9,7 +9,7 @@ import { useAuthContext } from "../../auth-context.js";
 import type { AuthError } from "../../client/request.js";
 import { useSession } from "../../hooks/use-session.js";
 import { useUrlQuery } from "../../ui/url-query.js";
-import { absoluteURL } from "../../ui/urls.js";
+import { absoluteURL, withQuery } from "../../ui/urls.js";
 
 export interface UseVerifyEmailOptions {
   /** The verification token; by default the page's `?token=` query parameter. */
@@ -108,7 +108,8 @@ export function useVerifyEmail(options: UseVerifyEmailOptions = {}): UseVerifyEm
       step = "failed";
       error = outcome.error;
     }
-  } else if (query === null || session.isPending) step = "loading";
+  } else if (query?.get("verified") === "1") step = "verified";
+  else if (query === null || (session.isPending && !session.data)) step = "loading";
   else if (!user) step = "signed-out";
   else if (user.emailVerified) step = "verified";
   else step = sent ? "sent" : "unverified";
@@ -120,7 +121,9 @@ export function useVerifyEmail(options: UseVerifyEmailOptions = {}): UseVerifyEm
     setResendError(null);
     const result = await client.sendVerificationEmail({
       email,
-      callbackURL: absoluteURL(paths.verifyEmail),
+      // A followed link comes back here without a token: the marker says it worked
+      // (a failure comes back with `error` as well, which wins).
+      callbackURL: absoluteURL(withQuery(paths.verifyEmail, "verified", "1")),
     });
     setResendPending(false);
     if (result.error) setResendError(result.error);
