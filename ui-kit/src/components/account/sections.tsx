@@ -371,9 +371,8 @@ export function LinkedAccountsSection({
           <ul {...list}>
             {state.accounts.map((entry) => (
               <li key={entry.account.id} data-provider={entry.account.providerId} {...item}>
-                <span>
-                  <strong>{entry.name}</strong> {entry.since ? <Text>{entry.since}</Text> : null}
-                </span>
+                <strong>{entry.name}</strong>
+                {entry.since ? <Text>{entry.since}</Text> : null}
                 {entry.isCredential ? null : (
                   <Button
                     variant="secondary"
