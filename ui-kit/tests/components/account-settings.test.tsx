@@ -257,6 +257,8 @@ describe("<PasswordSection/>", () => {
       revokeOtherSessions: true,
     });
     expect(screen.getByLabelText("Current password")).toHaveValue("");
+    // This device got a new session: it is read again.
+    expect(harness.sent("/get-session")).toHaveLength(2);
   });
 
   it("ties a wrong current password to its field", async () => {

@@ -124,7 +124,7 @@ export function useProfile(): UseProfileResult {
         found.image = account.profile.invalidImage;
       setChecked(found);
       setSaved(false);
-      if (hasErrors(found)) return;
+      if (hasErrors(found)) return action.reset();
       const result = await action.run({
         name: currentName.trim(),
         image: currentImage.trim() || null,
@@ -211,7 +211,7 @@ export function useChangeEmail(options: UseChangeEmailOptions = {}): UseChangeEm
       else if (!looksLikeEmail(newEmail)) found.newEmail = common.invalidEmail;
       setChecked(found);
       setSent(null);
-      if (hasErrors(found)) return;
+      if (hasErrors(found)) return action.reset();
       const address = newEmail.trim();
       const result = await action.run({
         newEmail: address,
@@ -315,15 +315,17 @@ export function useChangePassword(): UseChangePasswordResult {
       if (!newPassword) found.newPassword = common.required;
       setChecked(found);
       setChanged(false);
-      if (hasErrors(found)) return;
+      if (hasErrors(found)) return change.reset();
       const result = await change.run({ currentPassword, newPassword, revokeOtherSessions });
       if (result.error) return;
+      // Signing out the other devices gives this one a new session: read it again.
+      if (revokeOtherSessions) await client.session.refetch();
       setCurrentPassword("");
       setNewPassword("");
       setRevokeOtherSessions(false);
       setChanged(true);
     },
-    [change, common, currentPassword, newPassword, revokeOtherSessions],
+    [change, client, common, currentPassword, newPassword, revokeOtherSessions],
   );
 
   const sendSetPasswordLink = useCallback(async () => {
@@ -673,7 +675,7 @@ export function useDeleteAccount(options: UseDeleteAccountOptions = {}): UseDele
       const found: FieldErrors<"password"> = {};
       if (needsPassword && !password) found.password = common.required;
       setChecked(found);
-      if (hasErrors(found)) return;
+      if (hasErrors(found)) return action.reset();
       const result = await action.run({
         ...(needsPassword ? { password } : {}),
         callbackURL: absoluteURL(redirectTo),
