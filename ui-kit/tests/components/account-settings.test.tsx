@@ -613,4 +613,26 @@ describe("<AccountSettings/>", () => {
     );
     expect(screen.queryByRole("heading", { level: 3 })).toBeNull();
   });
+
+  it("passes the host's classes to every section's parts", async () => {
+    renderWithAuth(<AccountSettings sections={["profile"]} classNames={{ button: "btn" }} />, base);
+    expect(await screen.findByRole("button", { name: "Save" })).toHaveClass("btn");
+  });
+});
+
+describe("loading and failing lists", () => {
+  it("shows a placeholder while the devices load", async () => {
+    renderWithAuth(<SessionsSection />, { ...base, "/list-sessions": { body: [] } });
+    expect(await screen.findByRole("status")).toHaveTextContent("Loading…");
+    expect(await screen.findByText("No other devices are signed in.")).toBeInTheDocument();
+  });
+
+  it("announces sign-in methods that cannot be read", async () => {
+    renderWithAuth(<LinkedAccountsSection />, {
+      ...base,
+      "/list-accounts": { status: 401, body: errorBody("UNAUTHORIZED") },
+    });
+    await waitFor(() => expect(screen.getAllByRole("alert")[0]).not.toBeEmptyDOMElement());
+    expect(screen.queryByRole("list")).toBeNull();
+  });
 });

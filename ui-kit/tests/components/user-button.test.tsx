@@ -197,4 +197,27 @@ describe("<UserButton/>", () => {
     expect(await screen.findByRole("menuitem", { name: "Abmelden" })).toBeInTheDocument();
     expect(screen.getByRole("menu")).toHaveAccessibleName("Kontomenü von Ada Lovelace");
   });
+
+  it("follows a link item with Enter or Space and closes", async () => {
+    const user = userEvent.setup();
+    const harness = renderWithAuth(<UserButton showOrganizations={false} />, signedIn());
+    const button = await screen.findByRole("button", { name: "Ada Lovelace" });
+    button.focus();
+    await user.keyboard("{ArrowDown}");
+    await waitFor(() => expect(screen.getByRole("menuitem", { name: "Account" })).toHaveFocus());
+    await user.keyboard(" ");
+    expect(harness.navigations).toEqual(["/account"]);
+    expect(screen.queryByRole("menu")).toBeNull();
+  });
+
+  it("announces a failed switch", async () => {
+    const user = userEvent.setup();
+    renderWithAuth(<UserButton />, {
+      ...signedIn(),
+      "/organization/set-active": { status: 403, body: { code: "FORBIDDEN", message: "no" } },
+    });
+    await openMenu(user);
+    await user.click(await screen.findByRole("menuitemradio", { name: "Difference Ltd" }));
+    expect(await screen.findByRole("alert")).toHaveTextContent(/./);
+  });
 });
