@@ -19,6 +19,60 @@ export {
   type UseAcceptInvitationResult,
   useAcceptInvitation,
 } from "./components/accept-invitation/use-accept-invitation.js";
+// Account: the user menu and the account settings.
+export {
+  type AccountSectionName,
+  AccountSettings,
+  type AccountSettingsPart,
+  type AccountSettingsProps,
+  DEFAULT_ACCOUNT_SECTIONS,
+  type UseAccountSettingsOptions,
+  type UseAccountSettingsResult,
+  useAccountSettings,
+} from "./components/account/AccountSettings.js";
+export {
+  type ActiveSession,
+  type ChangePasswordField,
+  CREDENTIAL_PROVIDER,
+  deviceLabel,
+  type LinkedAccount,
+  lastActiveText,
+  type ProfileField,
+  type UseActiveSessionsResult,
+  type UseChangeEmailOptions,
+  type UseChangeEmailResult,
+  type UseChangePasswordResult,
+  type UseDeleteAccountOptions,
+  type UseDeleteAccountResult,
+  type UseLinkedAccountsOptions,
+  type UseLinkedAccountsResult,
+  type UseProfileResult,
+  useActiveSessions,
+  useChangeEmail,
+  useChangePassword,
+  useDeleteAccount,
+  useLinkedAccounts,
+  useListAccounts,
+  useListSessions,
+  useProfile,
+} from "./components/account/hooks.js";
+export {
+  type AccountSectionPart,
+  DeleteAccountSection,
+  type DeleteAccountSectionProps,
+  EmailSection,
+  type EmailSectionProps,
+  LinkedAccountsSection,
+  type LinkedAccountsSectionProps,
+  PasswordSection,
+  type PasswordSectionProps,
+  ProfileSection,
+  type ProfileSectionProps,
+  type SectionLayoutProps,
+  SessionsSection,
+  type SessionsSectionProps,
+} from "./components/account/sections.js";
+export { type ParsedUserAgent, parseUserAgent } from "./components/account/user-agent.js";
 // Organizations: switcher, creation and settings.
 export {
   CreateOrganization,
@@ -171,6 +225,16 @@ export {
   useTeamMembers,
   useTeamPermissions,
 } from "./components/teams/use-teams.js";
+export {
+  UserButton,
+  type UserButtonPart,
+  type UserButtonProps,
+} from "./components/user-button/UserButton.js";
+export {
+  type UseUserButtonOptions,
+  type UseUserButtonResult,
+  useUserButton,
+} from "./components/user-button/use-user-button.js";
 export {
   type UseVerifyEmailOptions,
   type UseVerifyEmailResult,

@@ -22,6 +22,8 @@ const SAME_AS_ENGLISH = new Set<string>([
   // German borrowed "Team" and its plural "Teams" from English.
   "de:organization.fields.team",
   "de:teams.title",
+  // German calls a web browser "Browser".
+  "de:account.sessions.unknownBrowser",
   // French spells "Invitation(s)" like English.
   "fr:invitations.title",
   "fr:invitations.page.title",
