@@ -1,5 +1,6 @@
-import type { CSSProperties, ReactNode } from "react";
-import { type ThemeVariables, useAuthContext } from "../auth-context.js";
+import type { ReactNode } from "react";
+import { useAuthContext } from "../auth-context.js";
+import { variableStyle } from "../theme/variables.js";
 import { type ClassNames, joinClasses, PartsContext } from "./parts.js";
 
 /** What every component takes to fit the host's styling. */
@@ -7,31 +8,6 @@ export interface StyleProps<Part extends string = string> {
   className?: string;
   /** The host's classes per part, e.g. `{ button: "btn btn-primary" }`. */
   classNames?: Partial<Record<Part, string>>;
-}
-
-const VARIABLE_NAMES: Record<keyof ThemeVariables, string> = {
-  colorPrimary: "--authd-color-primary",
-  colorPrimaryForeground: "--authd-color-primary-foreground",
-  colorBackground: "--authd-color-background",
-  colorForeground: "--authd-color-foreground",
-  colorMuted: "--authd-color-muted",
-  colorBorder: "--authd-color-border",
-  colorDanger: "--authd-color-danger",
-  colorSuccess: "--authd-color-success",
-  radius: "--authd-radius",
-  spacing: "--authd-spacing",
-  fontFamily: "--authd-font-family",
-  fontSize: "--authd-font-size",
-};
-
-function variableStyle(variables: ThemeVariables | undefined): CSSProperties | undefined {
-  if (!variables) return undefined;
-  const style: Record<string, string> = {};
-  for (const [name, value] of Object.entries(variables)) {
-    const property = VARIABLE_NAMES[name as keyof ThemeVariables];
-    if (property && typeof value === "string") style[property] = value;
-  }
-  return style as CSSProperties;
 }
 
 export interface RootProps extends StyleProps {

@@ -324,7 +324,7 @@ export function useChangePassword(): UseChangePasswordResult {
       setRevokeOtherSessions(false);
       setChanged(true);
     },
-    [change, client, common, currentPassword, newPassword, revokeOtherSessions],
+    [change, common, currentPassword, newPassword, revokeOtherSessions],
   );
 
   const sendSetPasswordLink = useCallback(async () => {

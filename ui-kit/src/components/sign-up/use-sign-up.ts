@@ -6,7 +6,7 @@
 import { type FormEvent, useCallback, useState } from "react";
 import { useAuthContext } from "../../auth-context.js";
 import type { AuthError } from "../../client/request.js";
-import type { SignUpAnswer, SocialProvider, User } from "../../client/types.js";
+import type { SignUpAnswer, SocialProvider } from "../../client/types.js";
 import { useErrorText, useMessages } from "../../hooks/use-messages.js";
 import type { QueryResult } from "../../hooks/use-query.js";
 import { useSocialProviders } from "../../hooks/use-social-providers.js";
