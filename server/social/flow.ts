@@ -14,6 +14,7 @@ import type { SocialContext } from "./context.js";
 import { authorizationUrl, exchangeCode } from "./oauth.js";
 import { verifiedIdTokenClaims } from "./oidc.js";
 import type { ProviderTokens, SocialProfile } from "./provider.js";
+import type { SocialRedirectError } from "./redirect-errors.js";
 import { isConfigured, type ResolvedProvider, resolveProvider } from "./resolve.js";
 import { type CheckedProfile, linkProfile, signInWithProfile } from "./sign-in.js";
 import { consumeState, createState, type StateData } from "./state.js";
@@ -94,7 +95,14 @@ function definedOnly(parameters: CallbackParameters): Record<string, string> {
   return present;
 }
 
-function failed(code: string, state: StateData | null, description?: string): CallbackOutcome {
+/** A provider's own OAuth error code, passed through to the app as it came. */
+type ProviderError = string & { readonly fromProvider: true };
+
+function failed(
+  code: SocialRedirectError | ProviderError,
+  state: StateData | null,
+  description?: string,
+): CallbackOutcome {
   return description
     ? { kind: "failed", code, description, state }
     : { kind: "failed", code, state };
@@ -130,7 +138,7 @@ export async function completeAuthorization(
   }
   if (parameters.error) {
     const code = PROVIDER_ERROR.test(parameters.error)
-      ? parameters.error
+      ? (parameters.error as ProviderError)
       : "invalid_callback_request";
     const description = parameters.error_description?.replace(CONTROL_CHARACTERS, "").slice(0, 300);
     return failed(code, data, description);

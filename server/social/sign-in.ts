@@ -25,14 +25,17 @@ import {
 } from "../users/users.js";
 import type { TokenCipher } from "./ports.js";
 import type { ProviderTokens, SocialProfile } from "./provider.js";
+import type { SocialRedirectError } from "./redirect-errors.js";
 
 /** Why a profile signs no one in (the `error` of the redirect). */
-export type Refusal =
+export type Refusal = Extract<
+  SocialRedirectError,
   | "unable_to_link_account"
   | "signup_disabled"
   | "account_already_linked_to_different_user"
   | "email_does_not_match"
-  | "BANNED_USER";
+  | "BANNED_USER"
+>;
 
 export type SignInOutcome = { kind: "signed-in"; user: UserRow; isNewUser: boolean } | Refused;
 

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { ERROR_CATALOGUE } from "../../server/errors.js";
+import { SOCIAL_REDIRECT_ERRORS } from "../../server/social/redirect-errors.js";
 import { english, LOCALES, loadMessages } from "../src/i18n/locale.js";
 import type { LocaleCode } from "../src/i18n/types.js";
 
@@ -124,7 +125,13 @@ const loaded = Object.fromEntries(
 ) as Record<LocaleCode, Awaited<ReturnType<typeof loadMessages>>>;
 
 describe("the message catalogue", () => {
-  const serverCodes = Object.keys(ERROR_CATALOGUE);
+  // A sign-in that comes back without signing in carries one of these in the address
+  // (the kit looks them up in upper case), or the provider's own OAuth refusal.
+  const redirectCodes = [
+    ...SOCIAL_REDIRECT_ERRORS.map((code) => code.toUpperCase()),
+    "ACCESS_DENIED",
+  ];
+  const serverCodes = [...new Set([...Object.keys(ERROR_CATALOGUE), ...redirectCodes])];
 
   it("knows the server's codes", () => {
     // Guards the import: an empty catalogue would make the checks below pass vacuously.

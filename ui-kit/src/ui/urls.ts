@@ -15,3 +15,10 @@ export function withQuery(path: string, name: string, value: string): string {
   const absolute = /^[a-z][a-z0-9+.-]*:/i.test(path);
   return absolute ? url.toString() : `${url.pathname}${url.search}${url.hash}`;
 }
+
+/** The page the browser is on, without its query (for "come back here" URLs); `fallback` outside a browser. */
+export function currentPageURL(fallback: string): string {
+  const { location } = globalThis as { location?: { origin?: string; pathname?: string } };
+  if (!location?.origin) return absoluteURL(fallback);
+  return `${location.origin}${location.pathname ?? "/"}`;
+}

@@ -91,7 +91,36 @@ describe("<SignIn/>", () => {
     expect(harness.sent("/sign-in/social")[0]?.body).toMatchObject({
       provider: "github",
       callbackURL: "http://localhost:3000/dashboard",
+      errorCallbackURL: "http://localhost:3000/",
     });
+  });
+
+  it("shows why a social sign-in came back without signing in", async () => {
+    window.history.replaceState(
+      null,
+      "",
+      "/sign-in?error=account_already_linked_to_different_user",
+    );
+    try {
+      renderWithAuth(<SignIn />, {});
+      await waitFor(() =>
+        expect(screen.getByRole("alert")).toHaveTextContent(
+          "This account is already linked to another user.",
+        ),
+      );
+    } finally {
+      window.history.replaceState(null, "", "/");
+    }
+  });
+
+  it("shows a ban that ended a social sign-in in the page's language", async () => {
+    window.history.replaceState(null, "", "/sign-in?error=BANNED_USER&error_description=spam");
+    try {
+      renderWithAuth(<SignIn />, {}, { locale: "fr" });
+      await waitFor(() => expect(screen.getByRole("alert")).toHaveTextContent(/banni/));
+    } finally {
+      window.history.replaceState(null, "", "/");
+    }
   });
 
   it("takes providers from a prop without asking the server", async () => {

@@ -2,7 +2,7 @@
  * The sign-in logic without markup: fields, validation, the email and social calls,
  * the unverified-email path and where to go afterwards. <SignIn/> is this plus markup.
  */
-import { type FormEvent, useCallback, useState } from "react";
+import { type FormEvent, useCallback, useEffect, useState } from "react";
 import { useAuthContext } from "../../auth-context.js";
 import type { AuthError } from "../../client/request.js";
 import type { SignInAnswer, SocialProvider } from "../../client/types.js";
@@ -15,7 +15,9 @@ import {
   hasErrors,
   looksLikeEmail,
 } from "../../ui/form-errors.js";
-import { absoluteURL } from "../../ui/urls.js";
+import { redirectError } from "../../ui/redirect-error.js";
+import { useUrlQuery } from "../../ui/url-query.js";
+import { absoluteURL, currentPageURL } from "../../ui/urls.js";
 
 export type SignInField = "email" | "password";
 
@@ -62,6 +64,13 @@ export function useSignIn(options: UseSignInOptions = {}): UseSignInResult {
   const [verificationSent, setVerificationSent] = useState(false);
   const redirectTo = options.redirectTo ?? paths.afterSignIn;
   const { onSuccess } = options;
+  const query = useUrlQuery();
+
+  // A social sign-in that did not sign in comes back here with the reason in the address.
+  useEffect(() => {
+    const code = query?.get("error");
+    if (code) setError(redirectError(code, query?.get("error_description")));
+  }, [query]);
 
   const submit = useCallback(
     async (event?: FormEvent) => {
@@ -102,6 +111,7 @@ export function useSignIn(options: UseSignInOptions = {}): UseSignInResult {
       const result = await client.signIn.social({
         provider: providerId,
         callbackURL: absoluteURL(redirectTo),
+        errorCallbackURL: currentPageURL(paths.signIn),
       });
       // On success the browser is on its way to the provider: the button stays busy.
       if (result.error) {
@@ -109,7 +119,7 @@ export function useSignIn(options: UseSignInOptions = {}): UseSignInResult {
         setError(result.error);
       }
     },
-    [client, redirectTo],
+    [client, redirectTo, paths.signIn],
   );
 
   const resendVerification = useCallback(async () => {

@@ -8,6 +8,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { useAuthContext } from "../../auth-context.js";
 import type { AuthError } from "../../client/request.js";
 import { useSession } from "../../hooks/use-session.js";
+import { redirectError } from "../../ui/redirect-error.js";
 import { useUrlQuery } from "../../ui/url-query.js";
 import { absoluteURL, withQuery } from "../../ui/urls.js";
 
@@ -48,12 +49,6 @@ export interface UseVerifyEmailResult {
   resendError: AuthError | null;
   /** Goes on to `redirectTo`. */
   continueToApp: () => void;
-}
-
-/** authd's redirect codes (`token_expired`…) as the error codes the messages know. */
-function redirectError(code: string): AuthError {
-  const upper = code.toUpperCase();
-  return { code: upper, message: "", status: 400 };
 }
 
 type Outcome = { ok: true; already: boolean } | { ok: false; error: AuthError };

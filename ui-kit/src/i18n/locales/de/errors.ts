@@ -165,6 +165,21 @@ export const errors: Messages["errors"] = {
     "Du kannst keine Rolle zuweisen, die es nicht gibt.",
   USER_ID_CANNOT_BE_UPDATED: "Die Benutzer-ID kann nicht geändert werden.",
   PASSWORD_CANNOT_BE_UPDATED_VIA_UPDATE_USER: "Das Passwort kann hier nicht geändert werden.",
+  OAUTH_PROVIDER_NOT_FOUND: "Dieser Anmeldeanbieter ist nicht verfügbar.",
+  STATE_NOT_FOUND:
+    "Die Anmeldung hat zu lange gedauert oder wurde anderswo begonnen. Bitte fang neu an.",
+  PLEASE_RESTART_THE_PROCESS: "Etwas hat die Anmeldung unterbrochen. Bitte fang neu an.",
+  NO_CODE: "Der Anbieter hat die Anmeldung nicht abgeschlossen. Bitte versuche es erneut.",
+  INVALID_CALLBACK_REQUEST:
+    "Die Antwort des Anbieters konnte nicht gelesen werden. Bitte versuche es erneut.",
+  INVALID_CODE: "Der Anmeldecode des Anbieters wurde nicht angenommen. Bitte versuche es erneut.",
+  UNABLE_TO_GET_USER_INFO: "Der Anbieter hat dein Profil nicht geteilt.",
+  EMAIL_NOT_FOUND: "Der Anbieter hat deine E-Mail-Adresse nicht geteilt.",
+  UNABLE_TO_LINK_ACCOUNT: "Dieses Konto konnte nicht mit deinem verknüpft werden.",
+  ACCOUNT_ALREADY_LINKED_TO_DIFFERENT_USER:
+    "Dieses Konto ist bereits mit einem anderen Benutzer verknüpft.",
+  EMAIL_DOES_NOT_MATCH: "Die E-Mail-Adresse beim Anbieter stimmt nicht mit deiner überein.",
+  ACCESS_DENIED: "Du hast die Anmeldung beim Anbieter abgebrochen.",
   NETWORK_ERROR: "Der Server ist nicht erreichbar. Prüfe deine Verbindung und versuche es erneut.",
   INVALID_RESPONSE: "Der Server hat eine Antwort geschickt, die diese Seite nicht versteht.",
   HTTP_ERROR: "Etwas ist schiefgelaufen. Bitte versuche es erneut.",
