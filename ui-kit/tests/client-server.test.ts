@@ -395,7 +395,7 @@ describe("the client against authd", () => {
     expect(ok(await stranger.client.organization.getOrganization())).toBeNull();
     const foreign = await stranger.client.organization.getOrganization({ organizationId: org.id });
     expect(foreign.error).toMatchObject({
-      status: 400,
+      status: 403,
       code: "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION",
     });
 
@@ -478,7 +478,7 @@ describe("the client against authd", () => {
       organizationId: org.id,
     });
     expect(noPermission.error).toMatchObject({
-      status: 400,
+      status: 401,
       code: "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION",
     });
 
