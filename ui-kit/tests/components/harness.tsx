@@ -13,9 +13,11 @@ export interface SentRequest {
   body: unknown;
 }
 
+/** What a path answers: a body (with a status), a function of the request, or "pending" (never answers). */
 type Answer =
   | { status?: number; body: unknown }
-  | ((request: SentRequest) => { status?: number; body: unknown });
+  | ((request: SentRequest) => { status?: number; body: unknown })
+  | "pending";
 
 export type Routes = Record<string, Answer>;
 
@@ -90,6 +92,7 @@ export function renderWithAuth(
     requests.push(request);
     const entry = table[path];
     if (!entry) return Response.json(errorBody("NOT_FOUND"), { status: 404 });
+    if (entry === "pending") return new Promise<Response>(() => {});
     const { status = 200, body } = typeof entry === "function" ? entry(request) : entry;
     return Response.json(body, { status });
   };

@@ -123,6 +123,18 @@ describe("<SignIn/>", () => {
     }
   });
 
+  it("shows the form as busy while the answer is on its way", async () => {
+    const user = userEvent.setup();
+    renderWithAuth(<SignIn />, { "/sign-in/email": "pending" });
+    await user.type(screen.getByLabelText("Email"), "ada@example.com");
+    await user.type(screen.getByLabelText("Password"), "correct horse");
+    await user.click(screen.getByRole("button", { name: "Sign in" }));
+    const button = screen.getByRole("button", { name: "Sign in" });
+    expect(button).toBeDisabled();
+    expect(button).toHaveAttribute("aria-busy", "true");
+    expect(button.closest('[data-authd-part="root"]')).toHaveAttribute("data-state", "pending");
+  });
+
   it("takes providers from a prop without asking the server", async () => {
     const harness = renderWithAuth(<SignIn providers={["google"]} />, {});
     expect(await screen.findByRole("button", { name: "Continue with Google" })).toBeInTheDocument();
