@@ -112,6 +112,8 @@ function buildIsCurrent(): boolean {
     newest(path.join(KIT, "src")),
     newest(path.join(KIT, "stories")),
     newest(path.join(KIT, ".storybook")),
+    // The stories' mock answers with the server's error catalogue.
+    statSync(path.join(ROOT, "server/errors.ts")).mtimeMs,
   );
   return statSync(index).mtimeMs > sources;
 }

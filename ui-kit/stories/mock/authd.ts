@@ -14,7 +14,7 @@ import type {
   Team,
   TeamMember,
   User,
-} from "../../src/index.js";
+} from "../../src/client/types.js";
 import { type ErrorCode, errorAnswer } from "./errors.js";
 
 /** A failing route: an error code (status from the catalogue), or the code with its own status and details. */
