@@ -11,7 +11,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { promisify } from "node:util";
 import { AxeBuilder } from "@axe-core/playwright";
-import { type Browser, chromium } from "playwright-core";
+import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -36,7 +36,7 @@ const TYPES: Readonly<Record<string, string>> = {
   ".woff2": "font/woff2",
 };
 
-/** Channel events that mean the story failed, and the ones that mean it is done. */
+/** Channel events that mean the story failed. */
 const FAILURE_EVENTS = [
   "playFunctionThrewException",
   "storyErrored",
@@ -46,11 +46,12 @@ const FAILURE_EVENTS = [
 ];
 
 // Runs in the page before Storybook: catches the preview channel as it is created and
-// records its events, so the test sees what Storybook's own UI would report.
+// records its events (what Storybook's own UI would report), and lets the test switch
+// stories and appearance without reloading the page.
 const RECORDER = `(() => {
+  const failures = ${JSON.stringify(FAILURE_EVENTS)};
+  const names = [...failures, "storyFinished", "storyRenderPhaseChanged"];
   const events = [];
-  window.__storyEvents = events;
-  const names = ${JSON.stringify([...FAILURE_EVENTS, "storyFinished", "storyRenderPhaseChanged"])};
   const plain = (value) => {
     if (value instanceof Error) return { name: value.name, message: value.message };
     if (Array.isArray(value)) return value.map(plain);
@@ -72,6 +73,29 @@ const RECORDER = `(() => {
       for (const name of names) value.on(name, (...args) => events.push({ name, args: plain(args) }));
     },
   });
+  const errorShown = () => document.body.classList.contains("sb-show-errordisplay");
+  window.__storyTest = {
+    emit(name, payload) {
+      events.length = 0;
+      channel.emit(name, payload);
+    },
+    done(storyId) {
+      return errorShown() || events.some((event) => {
+        const [first] = event.args;
+        if (failures.includes(event.name)) return true;
+        if (!first || first.storyId !== storyId) return false;
+        return event.name === "storyFinished" ||
+          (event.name === "storyRenderPhaseChanged" && first.newPhase === "errored");
+      });
+    },
+    report() {
+      const display = document.querySelector(".sb-errordisplay");
+      return {
+        events: events.slice(),
+        errorDisplay: errorShown() ? (display ? display.textContent : "error display") : null,
+      };
+    },
+  };
 })();`;
 
 interface RecordedEvent {
@@ -158,6 +182,43 @@ async function pool<T, Lane>(
   );
 }
 
+/** A page showing one story at a time. */
+interface Tab {
+  page: Page;
+  storyId: string;
+  appearance: "light" | "dark";
+  pageErrors: string[];
+}
+
+function emit(tab: Tab, name: string, payload: object): Promise<void> {
+  return tab.page.evaluate(
+    ([name, payload]) =>
+      (
+        globalThis as unknown as {
+          __storyTest: { emit(name: string, payload: object): void };
+        }
+      ).__storyTest.emit(name, payload),
+    [name, payload] as const,
+  );
+}
+
+/** Waits until the story finished or failed; false when it did neither in time. */
+function finished(tab: Tab, storyId: string, timeout: number): Promise<boolean> {
+  return tab.page
+    .waitForFunction(
+      (id) =>
+        (
+          globalThis as unknown as { __storyTest?: { done(id: string): boolean } }
+        ).__storyTest?.done(id) ?? false,
+      storyId,
+      { timeout, polling: 50 },
+    )
+    .then(
+      () => true,
+      () => false,
+    );
+}
+
 describe("Storybook", () => {
   let server: Server | undefined;
   let browser: Browser | undefined;
@@ -199,102 +260,83 @@ describe("Storybook", () => {
     );
     expect(stories.length).toBeGreaterThan(0);
 
-    const runs = stories.flatMap((story) =>
-      (["light", "dark"] as const).map((appearance) => ({ story, appearance })),
+    // Every story in light, then every story in dark: each lane changes appearance once.
+    const runs = (["light", "dark"] as const).flatMap((appearance) =>
+      stories.map((story) => ({ story, appearance })),
     );
     const failures: string[] = [];
     const open = browser;
 
-    // One context per lane keeps the bundle cached; every story still gets a new page.
+    // Each lane keeps one page and switches stories through Storybook's channel, as its
+    // own UI does: loading the preview once per lane instead of once per story is what
+    // keeps the run short. A page that saw a failure is replaced, so nothing carries over.
     await pool(
       runs,
       PARALLEL,
-      () => open.newContext(),
-      (context) => context.close(),
-      async ({ story, appearance }, context) => {
+      async () => ({ context: await open.newContext(), tab: null as Tab | null }),
+      (lane) => lane.context.close(),
+      async ({ story, appearance }, lane) => {
         const label = `${story.title} / ${story.name} (${appearance})`;
-        const page = await context.newPage();
-        try {
-          const pageErrors: string[] = [];
-          page.on("pageerror", (error) => pageErrors.push(error.message));
+        const problems: string[] = [];
+        if (!lane.tab) {
+          const page = await lane.context.newPage();
+          const current: Tab = { page, storyId: story.id, appearance, pageErrors: [] };
+          page.on("pageerror", (error) => current.pageErrors.push(error.message));
           await page.addInitScript(RECORDER);
-          const globals = appearance === "dark" ? "&globals=appearance:dark" : "";
-          await page.goto(`${base}/iframe.html?id=${story.id}&viewMode=story${globals}`);
-
-          // Done when Storybook says so, or when it shows its error screen.
-          const done = await page
-            .waitForFunction(
-              () => {
-                const scope = globalThis as unknown as {
-                  __storyEvents?: RecordedEvent[];
-                  document: { body: { classList: { contains(name: string): boolean } } };
-                };
-                const events = scope.__storyEvents ?? [];
-                return (
-                  scope.document.body.classList.contains("sb-show-errordisplay") ||
-                  events.some(
-                    (event) =>
-                      event.name === "storyFinished" ||
-                      (event.name === "storyRenderPhaseChanged" &&
-                        ["finished", "errored", "aborted"].includes(
-                          (event.args[0] as { newPhase?: string } | undefined)?.newPhase ?? "",
-                        )),
-                  )
-                );
-              },
-              undefined,
-              { timeout: STORY_TIMEOUT_MS, polling: 50 },
-            )
-            .then(
-              () => true,
-              () => false,
-            );
-
-          const { events, errorDisplay } = await page.evaluate(() => {
-            const scope = globalThis as unknown as {
-              __storyEvents?: RecordedEvent[];
-              document: {
-                body: { classList: { contains(name: string): boolean } };
-                querySelector(selector: string): { textContent: string | null } | null;
-              };
-            };
-            return {
-              events: scope.__storyEvents ?? [],
-              errorDisplay: scope.document.body.classList.contains("sb-show-errordisplay")
-                ? (scope.document.querySelector(".sb-errordisplay")?.textContent ?? "error display")
-                : null,
-            };
-          });
-          const problems: string[] = [];
-          if (!done) problems.push(`did not finish within ${STORY_TIMEOUT_MS} ms`);
-          for (const event of events) {
-            if (FAILURE_EVENTS.includes(event.name)) {
-              problems.push(`${event.name}: ${explain(event)}`);
-            }
-            const status = (event.args[0] as { status?: string } | undefined)?.status;
-            if (event.name === "storyFinished" && status === "error") {
-              problems.push("storyFinished with status error");
-            }
+          await page.goto(
+            `${base}/iframe.html?id=${story.id}&viewMode=story&globals=appearance:${appearance}`,
+          );
+          lane.tab = current;
+        } else {
+          const current = lane.tab;
+          if (current.appearance !== appearance) {
+            // The current story re-renders in the other appearance; wait for it to settle.
+            await emit(current, "updateGlobals", { globals: { appearance } });
+            await finished(current, current.storyId, 5_000);
+            current.appearance = appearance;
           }
-          if (errorDisplay) problems.push(`error display: ${errorDisplay.trim().slice(0, 500)}`);
-          for (const message of pageErrors) problems.push(`uncaught: ${message}`);
-
-          if (problems.length === 0) {
-            const result = await new AxeBuilder({ page }).include("#storybook-root").analyze();
-            const serious = result.violations.filter(
-              (violation) => violation.impact === "serious" || violation.impact === "critical",
-            );
-            for (const violation of serious) {
-              const targets = violation.nodes.map((node) => node.target.join(" ")).slice(0, 3);
-              problems.push(
-                `axe ${violation.id} (${violation.impact}): ${violation.help} at ${targets.join(", ")}`,
-              );
-            }
+          current.pageErrors.length = 0;
+          if (current.storyId === story.id) {
+            await emit(current, "forceRemount", { storyId: story.id });
+          } else {
+            await emit(current, "setCurrentStory", { storyId: story.id, viewMode: "story" });
           }
-          for (const problem of problems) failures.push(`${label}: ${problem}`);
-        } finally {
-          await page.close();
+          current.storyId = story.id;
         }
+        const current = lane.tab;
+
+        const done = await finished(current, story.id, STORY_TIMEOUT_MS);
+        const { events, errorDisplay } = (await current.page.evaluate(
+          "window.__storyTest.report()",
+        )) as { events: RecordedEvent[]; errorDisplay: string | null };
+        if (!done) problems.push(`did not finish within ${STORY_TIMEOUT_MS} ms`);
+        for (const event of events) {
+          if (FAILURE_EVENTS.includes(event.name))
+            problems.push(`${event.name}: ${explain(event)}`);
+          const status = (event.args[0] as { status?: string } | undefined)?.status;
+          if (event.name === "storyFinished" && status === "error") {
+            problems.push("storyFinished with status error");
+          }
+        }
+        if (errorDisplay) problems.push(`error display: ${errorDisplay.trim().slice(0, 500)}`);
+        for (const message of current.pageErrors) problems.push(`uncaught: ${message}`);
+
+        if (problems.length === 0) {
+          const result = await new AxeBuilder({ page: current.page })
+            .include("#storybook-root")
+            .analyze();
+          for (const violation of result.violations) {
+            if (violation.impact !== "serious" && violation.impact !== "critical") continue;
+            const targets = violation.nodes.map((node) => node.target.join(" ")).slice(0, 3);
+            problems.push(
+              `axe ${violation.id} (${violation.impact}): ${violation.help} at ${targets.join(", ")}`,
+            );
+          }
+        } else {
+          await current.page.close();
+          lane.tab = null;
+        }
+        for (const problem of problems) failures.push(`${label}: ${problem}`);
       },
     );
 
