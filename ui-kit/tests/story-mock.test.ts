@@ -4,10 +4,12 @@
  */
 import { describe, expect, it } from "vitest";
 import { createAuthClient } from "../src/client/client.js";
+import type { Team } from "../src/client/types.js";
 import {
   type AuthdScenario,
   BASE_URL,
   createMockAuthd,
+  type MockAuthd,
   PASSWORD,
   VALID_TOKEN,
 } from "../stories/mock/authd.js";
@@ -154,6 +156,52 @@ describe("the stories' mock authd", () => {
       new Promise((resolve) => setTimeout(() => resolve("pending"), 50)),
     ]);
     expect(never).toBe("pending");
+  });
+
+  it("answers permissions, member pages, roles and teams of the organization routes", async () => {
+    // The kit's client gains these calls later; the mock answers them already.
+    const call = async <T>(authd: MockAuthd, path: string, body?: object): Promise<T> => {
+      const response = await authd.fetch(`${BASE_URL}/api/auth${path}`, {
+        method: body ? "POST" : "GET",
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      return (await response.json()) as T;
+    };
+    type Allowed = { error: null; success: boolean };
+    const owner = createMockAuthd({ signedIn: true });
+    const member = createMockAuthd({ signedIn: true, role: "member" });
+    const ask = { permissions: { team: ["create"] } };
+    expect(await call<Allowed>(owner, "/organization/has-permission", ask)).toEqual({
+      error: null,
+      success: true,
+    });
+    expect((await call<Allowed>(member, "/organization/has-permission", ask)).success).toBe(false);
+    const deleteOrg = { permissions: { organization: ["delete"] } };
+    const admin = createMockAuthd({ signedIn: true, role: "admin" });
+    expect((await call<Allowed>(admin, "/organization/has-permission", deleteOrg)).success).toBe(
+      false,
+    );
+    expect(await call(member, "/organization/get-active-member-role")).toEqual({
+      role: "member",
+    });
+    const page = await call<{ members: { user: { name: string } }[]; total: number }>(
+      owner,
+      "/organization/list-members?limit=2&sortBy=name",
+    );
+    expect(page).toMatchObject({ total: 3, limit: 2, offset: 0 });
+    expect(page.members.map((m) => m.user.name)).toEqual(["Ada Lovelace", "Alan Turing"]);
+    expect((await call<{ slug: string }>(owner, "/organization/get-organization")).slug).toBe(
+      "acme",
+    );
+    expect((await call<Team[]>(owner, "/organization/list-user-teams")).map((t) => t.name)).toEqual(
+      ["Design"],
+    );
+    expect(
+      (await call<Team>(owner, "/organization/set-active-team", { teamId: "team-design" })).id,
+    ).toBe("team-design");
+    expect(await call<unknown[]>(owner, "/organization/list-team-members")).toHaveLength(2);
+    const info = await call(owner, "/account-info", { accountId: "4242" });
+    expect(info).toMatchObject({ account: { providerId: "github" }, data: { login: "ada" } });
   });
 
   it("lists the configured providers and redirects a social sign-in", async () => {

@@ -85,6 +85,35 @@ const PROVIDER_NAMES: Readonly<Record<string, string>> = {
   microsoft: "Microsoft",
 };
 
+/** The default roles' permissions, as server/organization/permissions.ts defines them. */
+const STATEMENTS: Readonly<Record<string, readonly string[]>> = {
+  organization: ["update", "delete"],
+  member: ["create", "update", "delete"],
+  invitation: ["create", "cancel"],
+  team: ["create", "update", "delete"],
+  ac: ["create", "read", "update", "delete"],
+};
+const ROLES: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>> = {
+  owner: STATEMENTS,
+  admin: { ...STATEMENTS, organization: ["update"] },
+  member: { ac: ["read"] },
+};
+
+/** Does one of the roles in `role` ("admin,member") grant every action asked for? */
+function grants(role: string, asked: Readonly<Record<string, readonly string[]>>): boolean {
+  const entries = Object.entries(asked);
+  if (entries.length === 0) return false;
+  return role.split(",").some((name) => {
+    const statement = ROLES[name.trim()];
+    return (
+      statement !== undefined &&
+      entries.every(([resource, actions]) =>
+        actions.every((action) => statement[resource]?.includes(action)),
+      )
+    );
+  });
+}
+
 function user(id: string, name: string, email: string, extra: Partial<User> = {}): User {
   return {
     id,
@@ -249,6 +278,9 @@ export function createMockAuthd(scenario: AuthdScenario = {}): MockAuthd {
   const teamMembers: TeamMember[] = [
     { id: "team-member-1", teamId: "team-design", userId: "user-grace", createdAt: T0 },
   ];
+  if (scenario.organizations ?? true) {
+    teamMembers.push({ id: "team-member-2", teamId: "team-design", userId: ada.id, createdAt: T0 });
+  }
   const accounts: Account[] = [
     {
       id: "account-ada-credential",
@@ -342,6 +374,13 @@ export function createMockAuthd(scenario: AuthdScenario = {}): MockAuthd {
   const requireManager = (organizationId: string, code: ErrorCode) => {
     if (membership(organizationId).role === "member") fail(code);
   };
+  const organizationBySelector = (query: Record<string, string>) => {
+    const { session } = me();
+    if (!query.organizationId && !query.organizationSlug && !session.activeOrganizationId) {
+      return null;
+    }
+    return orgOf({}, query);
+  };
   const teamOf = (teamId: string) => {
     if (!teamsOn) fail("NOT_FOUND");
     const team = teams.find((t) => t.id === teamId);
@@ -387,6 +426,23 @@ export function createMockAuthd(scenario: AuthdScenario = {}): MockAuthd {
       organizationName: organization?.name ?? "",
       organizationSlug: organization?.slug ?? "",
       inviterEmail: userById(invitation.inviterId)?.email ?? "",
+    };
+  };
+
+  const accountInfo = (accountId: string) => {
+    const { user: self } = me();
+    const account = accounts.find(
+      (a) => a.userId === self.id && (a.id === accountId || a.accountId === accountId),
+    );
+    if (!account) fail("ACCOUNT_NOT_FOUND");
+    const { id, name, email, image, emailVerified } = self;
+    return {
+      user: { id, name, email, image, emailVerified },
+      data:
+        account.providerId === "credential"
+          ? {}
+          : { login: "ada", name: self.name, email: self.email, avatar_url: null },
+      account: { id: account.id, providerId: account.providerId, accountId: account.accountId },
     };
   };
 
@@ -743,6 +799,106 @@ export function createMockAuthd(scenario: AuthdScenario = {}): MockAuthd {
       const { session } = me();
       if (session.activeOrganizationId === organization.id) session.activeOrganizationId = null;
       return withUser(member);
+    },
+    "GET /account-info": (_body, query) => accountInfo(query.accountId ?? ""),
+    "POST /account-info": (body) => accountInfo(text(body.accountId)),
+    "GET /organization/get-organization": (_body, query) => {
+      const organization = organizationBySelector(query);
+      if (!organization) return null;
+      if (!members.some((m) => m.organizationId === organization.id && m.userId === me().user.id)) {
+        fail("USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION", undefined, 403);
+      }
+      return organization;
+    },
+    "GET /organization/get-active-member-role": (_body, query) => {
+      const organization = orgOf({}, query);
+      return { role: membership(organization.id).role };
+    },
+    "GET /organization/list-members": (_body, query) => {
+      const organization = orgOf({}, query);
+      membership(organization.id);
+      const search = (query.search ?? "").toLowerCase();
+      const role = query.role ?? (query.filterField === "role" ? query.filterValue : undefined);
+      const sortBy = query.sortBy ?? "createdAt";
+      const direction = query.sortDirection === "desc" ? -1 : 1;
+      const all = members
+        .filter((m) => m.organizationId === organization.id)
+        .map(withUser)
+        .filter(
+          (m) =>
+            (!search ||
+              m.user.name.toLowerCase().includes(search) ||
+              m.user.email.toLowerCase().includes(search)) &&
+            (!role || m.role.split(",").includes(role)),
+        )
+        .sort((a, b) => {
+          const key = (m: typeof a) =>
+            sortBy === "name"
+              ? m.user.name
+              : sortBy === "email"
+                ? m.user.email
+                : m[sortBy === "role" ? "role" : "createdAt"];
+          return key(a) < key(b) ? -direction : key(a) > key(b) ? direction : 0;
+        });
+      const limit = Math.min(Number(query.limit ?? 100) || 100, 1000);
+      const offset = Number(query.offset ?? 0) || 0;
+      return { members: all.slice(offset, offset + limit), total: all.length, limit, offset };
+    },
+    "POST /organization/has-permission": (body) => {
+      const organization = orgOf(body);
+      const member = members.find(
+        (m) => m.organizationId === organization.id && m.userId === me().user.id,
+      );
+      if (!member) fail("USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION", undefined, 401);
+      const asked = (body.permissions ?? null) as Record<string, string[]> | null;
+      return { error: null, success: asked ? grants(member.role, asked) : false };
+    },
+    "POST /organization/set-active-team": (body) => {
+      const { session, user: self } = me();
+      if (body.teamId === undefined) {
+        return teams.find((t) => t.id === session.activeTeamId) ?? null;
+      }
+      if (body.teamId === null) {
+        session.activeTeamId = null;
+        return null;
+      }
+      const team = teamOf(text(body.teamId));
+      if (
+        team.organizationId !== session.activeOrganizationId ||
+        !teamMembers.some((m) => m.teamId === team.id && m.userId === self.id)
+      ) {
+        fail("USER_IS_NOT_A_MEMBER_OF_THE_TEAM", undefined, 403);
+      }
+      session.activeTeamId = team.id;
+      return team;
+    },
+    "GET /organization/list-user-teams": (_body, query) => {
+      const { user: self } = me();
+      if (query.organizationId) membership(query.organizationId);
+      const userId = query.userId ?? self.id;
+      if (userId !== self.id && query.organizationId) {
+        requireManager(query.organizationId, "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER");
+      }
+      const mine = new Set(teamMembers.filter((m) => m.userId === userId).map((m) => m.teamId));
+      return teams.filter(
+        (t) =>
+          mine.has(t.id) && (!query.organizationId || t.organizationId === query.organizationId),
+      );
+    },
+    "GET /organization/list-team-members": (_body, query) => {
+      const { session, user: self } = me();
+      const teamId = query.teamId ?? session.activeTeamId;
+      if (!teamId) fail("YOU_DO_NOT_HAVE_AN_ACTIVE_TEAM");
+      const team = teamOf(teamId);
+      const member = members.find(
+        (m) => m.organizationId === team.organizationId && m.userId === self.id,
+      );
+      if (!member) fail("TEAM_NOT_FOUND");
+      const inTeam = teamMembers.some((m) => m.teamId === team.id && m.userId === self.id);
+      if (!inTeam && !grants(member.role, { member: ["update"] })) {
+        fail("USER_IS_NOT_A_MEMBER_OF_THE_TEAM");
+      }
+      return teamMembers.filter((m) => m.teamId === team.id);
     },
     "POST /organization/create-team": (body) => {
       if (!teamsOn) fail("NOT_FOUND");
