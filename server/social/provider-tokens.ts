@@ -35,10 +35,13 @@ import { storedTokens } from "./sign-in.js";
 const EXPIRY_MARGIN_MS = 5_000;
 
 /**
- * How long a refused refresh waits before it looks once more for a concurrent refresh's
- * tokens: the provider may answer the loser before the winner has written its own.
+ * How long a refused refresh keeps looking for a concurrent refresh's tokens, and how
+ * often: the provider may refuse the loser well before the winner has its answer and
+ * has written it (another instance, a slow provider, a busy database). A refusal with
+ * no concurrent refresh answers after this bound, which only the failure path pays.
  */
-const CONCURRENT_WRITE_GRACE_MS = 250;
+const CONCURRENT_WRITE_GRACE_MS = 1000;
+const CONCURRENT_WRITE_POLL_MS = 50;
 
 /**
  * Which account: the older clients' `{providerId, accountId?}` or the current clients'
@@ -193,8 +196,9 @@ async function refreshAccount(refresh: Refresh): Promise<AccountRow> {
       row.refreshToken !== refreshToken.stored &&
       open(social, row.accessToken) !== null;
     let now = await current();
-    if (!replaced(now)) {
-      await setTimeout(CONCURRENT_WRITE_GRACE_MS);
+    for (let waited = 0; !replaced(now) && waited < CONCURRENT_WRITE_GRACE_MS; ) {
+      await setTimeout(CONCURRENT_WRITE_POLL_MS);
+      waited += CONCURRENT_WRITE_POLL_MS;
       now = await current();
     }
     if (now && replaced(now)) return now;
