@@ -215,4 +215,18 @@ describe("the stories' mock authd", () => {
     await client.signIn.social({ provider: "github" });
     expect(redirects).toEqual(["https://github.example.com/authorize?state=story"]);
   });
+
+  it("signs a new user up with a session, or mails a link when verification is required", async () => {
+    const body = { name: "Lin", email: "lin@example.com", password: "long enough" };
+    const open = clientFor();
+    expect((await open.client.signUp.email(body)).data?.token).toBeTruthy();
+    expect((await open.client.getSession()).data?.user.email).toBe("lin@example.com");
+    const again = await open.client.signUp.email(body);
+    expect(again.error).toMatchObject({ status: 422, code: "USER_ALREADY_EXISTS" });
+
+    const verifying = clientFor({ emailVerificationRequired: true });
+    const answer = await verifying.client.signUp.email(body);
+    expect(answer.data).toMatchObject({ token: null, user: { emailVerified: false } });
+    expect((await verifying.client.getSession()).data).toBeNull();
+  });
 });

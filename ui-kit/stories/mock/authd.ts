@@ -50,6 +50,8 @@ export interface AuthdScenario {
   latencyMs?: number | Readonly<Record<string, number>>;
   /** Routes that never answer: true for every POST (actions stay pending), or a list of paths. */
   pending?: boolean | readonly string[];
+  /** Sign-up needs a verified address: no session, `token` null ("check your inbox"); default false. */
+  emailVerificationRequired?: boolean;
 }
 
 /** A request the mock received, for play functions to check what was sent. */
@@ -474,6 +476,11 @@ export function createMockAuthd(scenario: AuthdScenario = {}): MockAuthd {
       const created = user(nextId("user"), text(body.name), email, { createdAt: now() });
       users.push(created);
       passwords.set(created.id, text(body.password));
+      // Verification required: the link is mailed, no session is issued.
+      if (scenario.emailVerificationRequired) {
+        created.emailVerified = false;
+        return { token: null, user: created };
+      }
       const session = startSession(created.id);
       return { token: session.id, user: created };
     },
