@@ -215,4 +215,12 @@ describe("the stories' mock authd", () => {
     await client.signIn.social({ provider: "github" });
     expect(redirects).toEqual(["https://github.example.com/authorize?state=story"]);
   });
+  it("drops Ada's invitation to Initech when the scenario says she has none", async () => {
+    const invited = clientFor({ signedIn: true });
+    expect((await invited.client.organization.listUserInvitations()).data).toMatchObject([
+      { id: "invitation-initech-ada", organizationName: "Initech" },
+    ]);
+    const none = clientFor({ signedIn: true, invitedToInitech: false });
+    expect((await none.client.organization.listUserInvitations()).data).toEqual([]);
+  });
 });

@@ -33,6 +33,8 @@ export interface AuthdScenario {
   role?: OrganizationRole;
   /** Ada belongs to organizations (Acme active, Globex); default true. False: none, none active. */
   organizations?: boolean;
+  /** Ada has a pending invitation to Initech; default true. False: none waits for her. */
+  invitedToInitech?: boolean;
   /** Teams are switched on; default true. False: `teams` is null and team routes are 404. */
   teams?: boolean;
   /** Ada's email is verified; default true. */
@@ -259,6 +261,13 @@ export function createMockAuthd(scenario: AuthdScenario = {}): MockAuthd {
       createdAt: T0,
     },
   ];
+  if (scenario.invitedToInitech === false) {
+    // Ada has no invitation waiting: the empty list.
+    invitations.splice(
+      invitations.findIndex((i) => i.id === "invitation-initech-ada"),
+      1,
+    );
+  }
   const teams: Team[] = [
     {
       id: "team-design",
