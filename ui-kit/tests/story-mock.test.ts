@@ -223,4 +223,10 @@ describe("the stories' mock authd", () => {
     const none = clientFor({ signedIn: true, invitedToInitech: false });
     expect((await none.client.organization.listUserInvitations()).data).toEqual([]);
   });
+  it("gives Acme no teams when the scenario says so", async () => {
+    const seeded = clientFor({ signedIn: true });
+    expect((await seeded.client.organization.listTeams()).data).toHaveLength(2);
+    const none = clientFor({ signedIn: true, acmeTeams: false });
+    expect((await none.client.organization.listTeams()).data).toEqual([]);
+  });
 });

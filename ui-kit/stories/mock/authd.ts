@@ -37,6 +37,8 @@ export interface AuthdScenario {
   invitedToInitech?: boolean;
   /** Teams are switched on; default true. False: `teams` is null and team routes are 404. */
   teams?: boolean;
+  /** Acme has teams Design and Platform; default true. False: it has none yet. */
+  acmeTeams?: boolean;
   /** Ada's email is verified; default true. */
   emailVerified?: boolean;
   /** Ada's session is fresh; default true. False: routes that need a fresh one answer SESSION_NOT_FRESH. */
@@ -284,6 +286,10 @@ export function createMockAuthd(scenario: AuthdScenario = {}): MockAuthd {
       updatedAt: null,
     },
   ];
+  if (scenario.acmeTeams === false) {
+    // Acme has no teams yet: the empty list.
+    teams.length = 0;
+  }
   const teamMembers: TeamMember[] = [
     { id: "team-member-1", teamId: "team-design", userId: "user-grace", createdAt: T0 },
   ];
