@@ -160,6 +160,27 @@ export const Loading: Story = {
   },
 };
 
+export const VerificationRequired: Story = {
+  parameters: scenario({
+    emailVerified: false,
+    failures: { "/organization/get-invitation": "EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION" },
+  }),
+  play: async (context) => {
+    const { canvas, text } = await page(context, (t) => t.verifyTitle);
+    await expect(canvas.getByText(text.verifyText({ email: "ada@example.com" }))).toBeVisible();
+    await expect(canvas.queryByRole("button", { name: text.accept })).toBeNull();
+  },
+};
+
+export const NetworkError: Story = {
+  parameters: scenario({ failures: { "/organization/get-invitation": "NETWORK_ERROR" } }),
+  play: async (context) => {
+    const { canvas, messages, text } = await page(context, (t) => t.title);
+    await expect(await canvas.findByRole("alert")).toHaveTextContent(messages.errors.NETWORK_ERROR);
+    await expect(canvas.queryByRole("button", { name: text.accept })).toBeNull();
+  },
+};
+
 export const Dark: Story = {
   globals: { appearance: "dark" },
   parameters: scenario({}),

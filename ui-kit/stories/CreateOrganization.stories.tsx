@@ -136,6 +136,43 @@ export const Pending: Story = {
   },
 };
 
+export const MissingFields: Story = {
+  parameters: scenario({}),
+  play: async (context) => {
+    const { canvas, messages } = await form(context);
+    await userEvent.click(
+      canvas.getByRole("button", { name: messages.organization.create.submit }),
+    );
+    const name = canvas.getByLabelText(messages.organization.fields.name);
+    await expect(name).toHaveAttribute("aria-invalid", "true");
+    await expect(name).toHaveAccessibleDescription(messages.common.required);
+    await expect(context.loaded.authd?.sent("/organization/create")).toHaveLength(0);
+  },
+};
+
+export const AlreadyExists: Story = {
+  // The slug was free when checked, but someone took it before the form was sent.
+  parameters: scenario({ failures: { "/organization/create": "ORGANIZATION_ALREADY_EXISTS" } }),
+  play: async (context) => {
+    const { canvas, messages } = await create(context);
+    const slug = canvas.getByLabelText(messages.organization.fields.slug);
+    await waitFor(() => expect(slug).toHaveAttribute("aria-invalid", "true"));
+    await expect(slug).toHaveAccessibleDescription(
+      expect.stringContaining(messages.organization.create.slugTaken),
+    );
+    await expect(canvas.queryByText(/^Navigated to/)).toBeNull();
+  },
+};
+
+export const NetworkError: Story = {
+  parameters: scenario({ failures: { "/organization/create": "NETWORK_ERROR" } }),
+  play: async (context) => {
+    const { canvas, messages } = await create(context);
+    const alert = await canvas.findByRole("alert");
+    await waitFor(() => expect(alert).toHaveTextContent(messages.errors.NETWORK_ERROR));
+  },
+};
+
 export const Dark: Story = {
   globals: { appearance: "dark" },
   parameters: scenario({}),

@@ -139,6 +139,35 @@ export const Loading: Story = {
   },
 };
 
+export const AcceptFails: Story = {
+  // The invitation was canceled while the list was open.
+  parameters: scenario({ failures: { "/organization/accept-invitation": "INVITATION_NOT_FOUND" } }),
+  play: async (context) => {
+    const { canvas, messages, rows } = await list(context);
+    await userEvent.click(
+      rows.getByRole("button", {
+        name: messages.invitations.acceptFor({ organization: ORGANIZATION }),
+      }),
+    );
+    await waitFor(() =>
+      expect(canvas.getAllByRole("alert")[0]).toHaveTextContent(
+        messages.errors.INVITATION_NOT_FOUND,
+      ),
+    );
+    await expect(rows.getByText(ORGANIZATION)).toBeVisible();
+  },
+};
+
+export const NetworkError: Story = {
+  parameters: scenario({ failures: { "/organization/list-user-invitations": "NETWORK_ERROR" } }),
+  play: async (context) => {
+    const { canvas, messages } = await section(context);
+    await expect(await canvas.findByText(messages.errors.NETWORK_ERROR)).toBeVisible();
+    await expect(canvas.getByRole("button", { name: messages.common.retry })).toBeEnabled();
+    await expect(canvas.queryByRole("list")).toBeNull();
+  },
+};
+
 export const Dark: Story = {
   globals: { appearance: "dark" },
   parameters: scenario({}),

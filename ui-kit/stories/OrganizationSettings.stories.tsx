@@ -269,6 +269,51 @@ export const Leave: Story = {
   },
 };
 
+export const SaveDetails: Story = {
+  parameters: scenario({}),
+  play: async (context) => {
+    const { canvas, messages, text } = await settings(context);
+    const name = canvas.getByLabelText(text.fields.name);
+    await userEvent.clear(name);
+    await userEvent.type(name, "Acme Corp");
+    await userEvent.click(canvas.getByRole("button", { name: messages.common.save }));
+    await expect(await canvas.findByText(text.details.saved)).toBeVisible();
+    await expect(await canvas.findByRole("heading", { level: 1, name: "Acme Corp" })).toBeVisible();
+    await expect(context.loaded.authd?.sent("/organization/update")[0]?.body).toMatchObject({
+      data: { name: "Acme Corp", slug: "acme" },
+    });
+  },
+};
+
+export const SlugTaken: Story = {
+  // Globex already uses the slug: the server answers ORGANIZATION_SLUG_ALREADY_TAKEN.
+  parameters: scenario({}),
+  play: async (context) => {
+    const { canvas, messages, text } = await settings(context);
+    const slug = canvas.getByLabelText(text.fields.slug);
+    await userEvent.clear(slug);
+    await userEvent.type(slug, "globex");
+    await userEvent.click(canvas.getByRole("button", { name: messages.common.save }));
+    await waitFor(() => expect(slug).toHaveAttribute("aria-invalid", "true"));
+    await expect(slug).toHaveAccessibleDescription(text.create.slugTaken);
+  },
+};
+
+export const LoadError: Story = {
+  parameters: scenario({ failures: { "/organization/get-full-organization": "NETWORK_ERROR" } }),
+  play: async ({ canvasElement, globals }) => {
+    const canvas = within(canvasElement);
+    const messages = await strings(globals);
+    await expect(
+      (await canvas.findAllByText(messages.errors.NETWORK_ERROR)).length,
+    ).toBeGreaterThan(0);
+    await expect(
+      canvas.getAllByRole("button", { name: messages.common.retry }).length,
+    ).toBeGreaterThan(0);
+    await expect(canvas.queryByRole("list")).toBeNull();
+  },
+};
+
 export const Dark: Story = {
   globals: { appearance: "dark" },
   parameters: scenario({}),

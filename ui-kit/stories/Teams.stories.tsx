@@ -245,6 +245,29 @@ export const Loading: Story = {
   },
 };
 
+export const TeamAlreadyExists: Story = {
+  parameters: scenario({ failures: { "/organization/create-team": "TEAM_ALREADY_EXISTS" } }),
+  play: async (context) => {
+    const { canvas, messages, text } = await teams(context);
+    await userEvent.type(canvas.getByLabelText(text.nameLabel), "Design");
+    await userEvent.click(canvas.getByRole("button", { name: text.create }));
+    const form = within(canvas.getByRole("form", { name: text.create }));
+    await waitFor(() =>
+      expect(form.getByRole("alert")).toHaveTextContent(messages.errors.TEAM_ALREADY_EXISTS),
+    );
+  },
+};
+
+export const ListError: Story = {
+  parameters: scenario({ failures: { "/organization/list-teams": "NETWORK_ERROR" } }),
+  play: async (context) => {
+    const { canvas, messages } = await section(context);
+    await expect(await canvas.findByText(messages.errors.NETWORK_ERROR)).toBeVisible();
+    await expect(canvas.getByRole("button", { name: messages.common.retry })).toBeEnabled();
+    await expect(canvas.queryByRole("list")).toBeNull();
+  },
+};
+
 export const Dark: Story = {
   globals: { appearance: "dark" },
   parameters: scenario({}),
