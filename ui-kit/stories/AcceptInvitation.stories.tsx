@@ -191,3 +191,17 @@ export const Dark: Story = {
     await expect(root).toHaveAttribute("data-authd-theme", "dark");
   },
 };
+
+/** The page in German: the strings come from that language, and the root says so. */
+export const German: Story = {
+  globals: { locale: "de" },
+  parameters: scenario({}),
+  play: async (context) => {
+    await ((c) => page(c, invited))(context);
+    const root = context.canvasElement.querySelector('[data-authd-component="accept-invitation"]');
+    await expect(root).toHaveAttribute("lang", "de");
+    const english = await loadMessages("en");
+    const messages = await strings(context.globals);
+    await expect(messages.invitations.page.accept).not.toBe(english.invitations.page.accept);
+  },
+};

@@ -184,3 +184,19 @@ export const Dark: Story = {
     await expect(root).toHaveAttribute("data-authd-theme", "dark");
   },
 };
+
+/** The page in German: the strings come from that language, and the root says so. */
+export const German: Story = {
+  globals: { locale: "de" },
+  parameters: scenario({}),
+  play: async (context) => {
+    await form(context);
+    const root = context.canvasElement.querySelector(
+      '[data-authd-component="create-organization"]',
+    );
+    await expect(root).toHaveAttribute("lang", "de");
+    const english = await loadMessages("en");
+    const messages = await strings(context.globals);
+    await expect(messages.organization.create.title).not.toBe(english.organization.create.title);
+  },
+};

@@ -168,6 +168,15 @@ export const NetworkError: Story = {
   },
 };
 
+export const SignedOut: Story = {
+  parameters: { authd: {} },
+  play: async (context) => {
+    const { canvas, messages } = await section(context);
+    await expect(await canvas.findByText(messages.invitations.signedOut)).toBeVisible();
+    await expect(context.loaded.authd?.sent("/organization/list-user-invitations")).toHaveLength(0);
+  },
+};
+
 export const Dark: Story = {
   globals: { appearance: "dark" },
   parameters: scenario({}),
@@ -176,5 +185,19 @@ export const Dark: Story = {
     await expect(rows.getByText(ORGANIZATION)).toBeVisible();
     const root = context.canvasElement.querySelector('[data-authd-component="invitations"]');
     await expect(root).toHaveAttribute("data-authd-theme", "dark");
+  },
+};
+
+/** The page in German: the strings come from that language, and the root says so. */
+export const German: Story = {
+  globals: { locale: "de" },
+  parameters: scenario({}),
+  play: async (context) => {
+    await list(context);
+    const root = context.canvasElement.querySelector('[data-authd-component="invitations"]');
+    await expect(root).toHaveAttribute("lang", "de");
+    const english = await loadMessages("en");
+    const messages = await strings(context.globals);
+    await expect(messages.invitations.title).not.toBe(english.invitations.title);
   },
 };

@@ -268,6 +268,15 @@ export const ListError: Story = {
   },
 };
 
+export const NoOrganization: Story = {
+  parameters: scenario({ organizations: false }),
+  play: async (context) => {
+    const { canvas, text } = await section(context);
+    await expect(await canvas.findByText(text.noOrganization)).toBeVisible();
+    await expect(canvas.queryByRole("list")).toBeNull();
+  },
+};
+
 export const Dark: Story = {
   globals: { appearance: "dark" },
   parameters: scenario({}),
@@ -276,5 +285,19 @@ export const Dark: Story = {
     await expect(await panel.findByText("Grace Hopper")).toBeVisible();
     const root = context.canvasElement.querySelector('[data-authd-component="teams"]');
     await expect(root).toHaveAttribute("data-authd-theme", "dark");
+  },
+};
+
+/** The page in German: the strings come from that language, and the root says so. */
+export const German: Story = {
+  globals: { locale: "de" },
+  parameters: scenario({}),
+  play: async (context) => {
+    await teams(context);
+    const root = context.canvasElement.querySelector('[data-authd-component="teams"]');
+    await expect(root).toHaveAttribute("lang", "de");
+    const english = await loadMessages("en");
+    const messages = await strings(context.globals);
+    await expect(messages.teams.create).not.toBe(english.teams.create);
   },
 };
