@@ -229,4 +229,19 @@ describe("the stories' mock authd", () => {
     expect(answer.data).toMatchObject({ token: null, user: { emailVerified: false } });
     expect((await verifying.client.getSession()).data).toBeNull();
   });
+
+  it("drops Ada's invitation to Initech when the scenario says she has none", async () => {
+    const invited = clientFor({ signedIn: true });
+    expect((await invited.client.organization.listUserInvitations()).data).toMatchObject([
+      { id: "invitation-initech-ada", organizationName: "Initech" },
+    ]);
+    const none = clientFor({ signedIn: true, invitedToInitech: false });
+    expect((await none.client.organization.listUserInvitations()).data).toEqual([]);
+  });
+  it("gives Acme no teams when the scenario says so", async () => {
+    const seeded = clientFor({ signedIn: true });
+    expect((await seeded.client.organization.listTeams()).data).toHaveLength(2);
+    const none = clientFor({ signedIn: true, acmeTeams: false });
+    expect((await none.client.organization.listTeams()).data).toEqual([]);
+  });
 });

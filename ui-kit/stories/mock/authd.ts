@@ -33,8 +33,12 @@ export interface AuthdScenario {
   role?: OrganizationRole;
   /** Ada belongs to organizations (Acme active, Globex); default true. False: none, none active. */
   organizations?: boolean;
+  /** Ada has a pending invitation to Initech; default true. False: none waits for her. */
+  invitedToInitech?: boolean;
   /** Teams are switched on; default true. False: `teams` is null and team routes are 404. */
   teams?: boolean;
+  /** Acme has teams Design and Platform; default true. False: it has none yet. */
+  acmeTeams?: boolean;
   /** Ada's email is verified; default true. */
   emailVerified?: boolean;
   /** Ada's session is fresh; default true. False: routes that need a fresh one answer SESSION_NOT_FRESH. */
@@ -261,6 +265,13 @@ export function createMockAuthd(scenario: AuthdScenario = {}): MockAuthd {
       createdAt: T0,
     },
   ];
+  if (scenario.invitedToInitech === false) {
+    // Ada has no invitation waiting: the empty list.
+    invitations.splice(
+      invitations.findIndex((i) => i.id === "invitation-initech-ada"),
+      1,
+    );
+  }
   const teams: Team[] = [
     {
       id: "team-design",
@@ -277,6 +288,10 @@ export function createMockAuthd(scenario: AuthdScenario = {}): MockAuthd {
       updatedAt: null,
     },
   ];
+  if (scenario.acmeTeams === false) {
+    // Acme has no teams yet: the empty list.
+    teams.length = 0;
+  }
   const teamMembers: TeamMember[] = [
     { id: "team-member-1", teamId: "team-design", userId: "user-grace", createdAt: T0 },
   ];
