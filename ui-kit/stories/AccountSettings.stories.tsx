@@ -384,6 +384,53 @@ export const DeleteAccountWrongPassword: Story = {
   },
 };
 
+export const DeleteAccountWithoutPassword: Story = {
+  parameters: scenario({ signedIn: true, hasPassword: false }),
+  play: async (context) => {
+    const { canvas, messages, region } = await section(
+      context,
+      (m) => m.account.deleteAccount.title,
+    );
+    const strings = messages.account.deleteAccount;
+    await userEvent.click(region.getByRole("button", { name: strings.open }));
+    const dialog = within(await canvas.findByRole("dialog", { name: strings.confirmTitle }));
+    const confirm = dialog.getByRole("button", { name: strings.confirm });
+    await waitFor(() => expect(confirm).toBeEnabled());
+    // No password to give: the confirmation asks for none.
+    await expect(dialog.queryByLabelText(messages.common.password)).toBeNull();
+    await userEvent.click(confirm);
+    await alertSays(region, strings.emailSent);
+    await expect(context.loaded.authd?.sent("/delete-user")[0]?.body).not.toHaveProperty(
+      "password",
+    );
+  },
+};
+
+export const DeleteAccountNeedsFreshSession: Story = {
+  parameters: scenario({ signedIn: true, hasPassword: false, freshSession: false }),
+  play: async (context) => {
+    const { canvas, messages, region } = await section(
+      context,
+      (m) => m.account.deleteAccount.title,
+    );
+    const strings = messages.account.deleteAccount;
+    await userEvent.click(region.getByRole("button", { name: strings.open }));
+    const dialog = within(await canvas.findByRole("dialog", { name: strings.confirmTitle }));
+    const confirm = dialog.getByRole("button", { name: strings.confirm });
+    await waitFor(() => expect(confirm).toBeEnabled());
+    await userEvent.click(confirm);
+    // Without a password, confirming means signing in again with the provider.
+    const stepUp = within(
+      await canvas.findByRole("dialog", { name: messages.common.stepUp.title }),
+    );
+    await expect(stepUp.getByText(messages.common.stepUp.descriptionSocial)).toBeVisible();
+    await expect(stepUp.queryByLabelText(messages.common.password)).toBeNull();
+    await userEvent.click(stepUp.getByRole("link", { name: messages.common.continue }));
+    await expect(await canvas.findByText("Navigated to /sign-in")).toBeVisible();
+    await expect(context.loaded.authd?.sent("/delete-user")).toHaveLength(1);
+  },
+};
+
 export const Dark: Story = {
   globals: { appearance: "dark" },
   parameters: scenario({ signedIn: true, socialProviders: ["github", "google"] }),
