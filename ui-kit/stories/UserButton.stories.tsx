@@ -6,6 +6,14 @@ import type { AuthdScenario, MockAuthd } from "./mock/authd.js";
 const meta = {
   title: "UserButton",
   component: UserButton,
+  // Where the button usually sits: the end of a page's header, its menu opening below.
+  decorators: [
+    (Story) => (
+      <header style={{ display: "flex", justifyContent: "flex-end", minHeight: "28rem" }}>
+        <Story />
+      </header>
+    ),
+  ],
 } satisfies Meta<typeof UserButton>;
 
 export default meta;
