@@ -191,17 +191,20 @@ export const ChangePassword: Story = {
   },
 };
 
+/** Types a wrong current password: the server refuses it on the field. */
+async function changePasswordWrongCurrent(context: PlayContext) {
+  const { messages, region } = await section(context, (m) => m.account.password.title);
+  const strings = messages.account.password;
+  const current = await region.findByLabelText(strings.current);
+  await userEvent.type(current, "not my password");
+  await userEvent.type(region.getByLabelText(strings.new), "a much longer passphrase");
+  await userEvent.click(region.getByRole("button", { name: strings.submit }));
+  await fieldSays(current, messages.errors.INVALID_PASSWORD);
+}
+
 export const ChangePasswordWrongCurrent: Story = {
   parameters: scenario({ signedIn: true, failures: { "/change-password": "INVALID_PASSWORD" } }),
-  play: async (context) => {
-    const { messages, region } = await section(context, (m) => m.account.password.title);
-    const strings = messages.account.password;
-    const current = await region.findByLabelText(strings.current);
-    await userEvent.type(current, "not my password");
-    await userEvent.type(region.getByLabelText(strings.new), "a much longer passphrase");
-    await userEvent.click(region.getByRole("button", { name: strings.submit }));
-    await fieldSays(current, messages.errors.INVALID_PASSWORD);
-  },
+  play: changePasswordWrongCurrent,
 };
 
 export const SetPasswordByMail: Story = {
@@ -428,6 +431,93 @@ export const DeleteAccountNeedsFreshSession: Story = {
     await userEvent.click(stepUp.getByRole("link", { name: messages.common.continue }));
     await expect(await canvas.findByText("Navigated to /sign-in")).toBeVisible();
     await expect(context.loaded.authd?.sent("/delete-user")).toHaveLength(1);
+  },
+};
+
+export const ChangeEmailRefused: Story = {
+  parameters: scenario({ signedIn: true, failures: { "/change-email": "COULD_NOT_UPDATE_EMAIL" } }),
+  play: async (context) => {
+    const { messages, region } = await section(context, (m) => m.account.email.title);
+    const field = region.getByLabelText(messages.account.email.newEmail);
+    await userEvent.type(field, "grace@example.com");
+    await userEvent.click(region.getByRole("button", { name: messages.account.email.submit }));
+    await fieldSays(field, messages.errors.COULD_NOT_UPDATE_EMAIL);
+  },
+};
+
+export const ChangePasswordTooShort: Story = {
+  parameters: scenario({
+    signedIn: true,
+    failures: {
+      "/change-password": { code: "PASSWORD_TOO_SHORT", details: { minPasswordLength: 8 } },
+    },
+  }),
+  play: async (context) => {
+    const { messages, region } = await section(context, (m) => m.account.password.title);
+    const strings = messages.account.password;
+    await userEvent.type(
+      await region.findByLabelText(strings.current),
+      context.loaded.authd?.password ?? "",
+    );
+    const next = region.getByLabelText(strings.new);
+    await userEvent.type(next, "short");
+    await userEvent.click(region.getByRole("button", { name: strings.submit }));
+    await fieldSays(next, messages.common.passwordTooShort({ min: 8 }));
+  },
+};
+
+export const LinkProviderUnavailable: Story = {
+  parameters: scenario({
+    signedIn: true,
+    socialProviders: ["github", "google"],
+    failures: { "/link-social": "PROVIDER_NOT_FOUND" },
+  }),
+  play: async (context) => {
+    const { canvas, messages, region } = await section(
+      context,
+      (m) => m.account.linkedAccounts.title,
+    );
+    const link = await region.findByRole("button", {
+      name: messages.account.linkedAccounts.link({ provider: "Google" }),
+    });
+    await userEvent.click(link);
+    await alertSays(region, messages.errors.PROVIDER_NOT_FOUND);
+    await waitFor(() => expect(link).toBeEnabled());
+    await expect(canvas.queryByText(/^Navigated to/)).toBeNull();
+  },
+};
+
+export const SignOutDeviceFailed: Story = {
+  parameters: scenario({ signedIn: true, failures: { "/revoke-session": "NETWORK_ERROR" } }),
+  play: async (context) => {
+    const { messages, region } = await section(context, (m) => m.account.sessions.title);
+    const strings = messages.account.sessions;
+    const phone = strings.device({ browser: strings.unknownBrowser, os: "iOS" });
+    await userEvent.click(
+      await region.findByRole("button", { name: strings.revokeLabel({ device: phone }) }),
+    );
+    await alertSays(region, messages.errors.NETWORK_ERROR);
+    await expect(region.getAllByRole("listitem")).toHaveLength(3);
+  },
+};
+
+export const DevicesUnavailable: Story = {
+  parameters: scenario({ signedIn: true, failures: { "/list-sessions": "NETWORK_ERROR" } }),
+  play: async (context) => {
+    const { messages, region } = await section(context, (m) => m.account.sessions.title);
+    await alertSays(region, messages.errors.NETWORK_ERROR);
+    await expect(region.queryByRole("list")).toBeNull();
+  },
+};
+
+export const German: Story = {
+  globals: { locale: "de" },
+  parameters: scenario({ signedIn: true }),
+  play: async (context) => {
+    await changePasswordWrongCurrent(context);
+    const english = await loadMessages("en");
+    const { messages } = await section(context, (m) => m.account.password.title);
+    await expect(messages.account.password.title).not.toBe(english.account.password.title);
   },
 };
 

@@ -202,6 +202,46 @@ export const SwitchRefused: Story = {
   },
 };
 
+export const ListUnavailable: Story = {
+  parameters: scenario({ signedIn: true, failures: { "/organization/list": "NETWORK_ERROR" } }),
+  play: async ({ canvasElement, globals }) => {
+    const canvas = within(canvasElement);
+    const messages = await strings(globals);
+    const alert = await canvas.findByRole("alert");
+    await waitFor(() => expect(alert).toHaveTextContent(messages.errors.NETWORK_ERROR));
+  },
+};
+
+export const Switching: Story = {
+  parameters: scenario({ signedIn: true, pending: ["/organization/set-active"] }),
+  play: async (context) => {
+    const { canvas, button, menu } = await openMenu(context);
+    await userEvent.click(menu.getByRole("menuitemradio", { name: /Globex/ }));
+    await waitFor(() => expect(button).toHaveAttribute("aria-busy", "true"));
+    await expect(canvas.queryByRole("menu")).toBeNull();
+    await expect(context.loaded.authd?.sent("/organization/set-active")).toHaveLength(1);
+  },
+};
+
+export const German: Story = {
+  globals: { locale: "de" },
+  parameters: scenario({ signedIn: true }),
+  play: async (context) => {
+    const { messages, menu } = await openMenu(context);
+    const english = await loadMessages("en");
+    await expect(messages.organization.switcher.create).not.toBe(
+      english.organization.switcher.create,
+    );
+    await expect(
+      menu.getByRole("menuitem", { name: messages.organization.switcher.create }),
+    ).toBeVisible();
+    const root = context.canvasElement.querySelector(
+      '[data-authd-component="organization-switcher"]',
+    );
+    await expect(root).toHaveAttribute("lang", "de");
+  },
+};
+
 export const Dark: Story = {
   globals: { appearance: "dark" },
   parameters: scenario({ signedIn: true }),

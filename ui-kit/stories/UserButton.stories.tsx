@@ -223,6 +223,59 @@ export const NoOrganizations: Story = {
   },
 };
 
+export const SwitchToPersonalAccount: Story = {
+  parameters: scenario({ signedIn: true }),
+  play: async (context) => {
+    const { canvas, messages, menu } = await openMenu(context);
+    const personal = messages.account.userButton.personal;
+    await userEvent.click(await menu.findByRole("menuitemradio", { name: personal }));
+    await waitFor(() =>
+      expect(context.loaded.authd?.sent("/organization/set-active")[0]?.body).toEqual({
+        organizationId: null,
+      }),
+    );
+    await waitFor(() =>
+      expect(context.loaded.authd?.sent("/get-session").length).toBeGreaterThan(1),
+    );
+    await userEvent.click(canvas.getByRole("button", { name: NAME }));
+    await waitFor(() =>
+      expect(canvas.getByRole("menuitemradio", { name: personal })).toHaveAttribute(
+        "aria-checked",
+        "true",
+      ),
+    );
+  },
+};
+
+export const SignOutFailed: Story = {
+  parameters: scenario({ signedIn: true, failures: { "/sign-out": "NETWORK_ERROR" } }),
+  play: async (context) => {
+    const { canvas, messages, menu } = await openMenu(context);
+    await userEvent.click(
+      menu.getByRole("menuitem", { name: messages.account.userButton.signOut }),
+    );
+    const alert = await canvas.findByRole("alert");
+    await waitFor(() => expect(alert).toHaveTextContent(messages.errors.NETWORK_ERROR));
+    await expect(canvas.queryByText(/^Navigated to/)).toBeNull();
+    await expect(canvas.getByRole("button", { name: NAME })).toBeVisible();
+  },
+};
+
+export const German: Story = {
+  globals: { locale: "de" },
+  parameters: scenario({ signedIn: true }),
+  play: async (context) => {
+    const { messages, menu } = await openMenu(context);
+    const english = await loadMessages("en");
+    await expect(messages.account.userButton.signOut).not.toBe(english.account.userButton.signOut);
+    await expect(
+      menu.getByRole("menuitem", { name: messages.account.userButton.signOut }),
+    ).toBeVisible();
+    const root = context.canvasElement.querySelector('[data-authd-component="user-button"]');
+    await expect(root).toHaveAttribute("lang", "de");
+  },
+};
+
 export const Dark: Story = {
   globals: { appearance: "dark" },
   parameters: scenario({ signedIn: true }),
