@@ -244,4 +244,14 @@ describe("the stories' mock authd", () => {
     const none = clientFor({ signedIn: true, acmeTeams: false });
     expect((await none.client.organization.listTeams()).data).toEqual([]);
   });
+
+  it("knows a social-only Ada: GitHub her one account, no password, the last account stays", async () => {
+    const { client } = clientFor({ signedIn: true, hasPassword: false });
+    expect((await client.listAccounts()).data?.map((a) => a.providerId)).toEqual(["github"]);
+    const signIn = await client.signIn.email({ email: "ada@example.com", password: PASSWORD });
+    expect(signIn.error).toMatchObject({ code: "INVALID_EMAIL_OR_PASSWORD" });
+    const unlink = await client.unlinkAccount({ providerId: "github" });
+    expect(unlink.error).toMatchObject({ status: 400, code: "FAILED_TO_UNLINK_LAST_ACCOUNT" });
+    expect((await client.deleteUser({})).data).toMatchObject({ success: true });
+  });
 });

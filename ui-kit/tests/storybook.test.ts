@@ -345,5 +345,5 @@ describe("Storybook", () => {
     console.info(`storybook: ${runs.length} story runs in ${seconds} s (${built})`);
     failures.sort();
     expect(failures, failures.join("\n")).toEqual([]);
-  }, 180_000);
+  }, 900_000);
 });

@@ -41,6 +41,8 @@ export interface AuthdScenario {
   acmeTeams?: boolean;
   /** Ada's email is verified; default true. */
   emailVerified?: boolean;
+  /** Ada has a password (an email-and-password account); default true. False: GitHub only. */
+  hasPassword?: boolean;
   /** Ada's session is fresh; default true. False: routes that need a fresh one answer SESSION_NOT_FRESH. */
   freshSession?: boolean;
   /** The providers `/social-providers` lists (ids or `{id, name}`); default none. */
@@ -320,6 +322,11 @@ export function createMockAuthd(scenario: AuthdScenario = {}): MockAuthd {
       scopes: ["read:user", "user:email"],
     },
   ];
+  // A social-only Ada: no credential account and no password, GitHub her one way in.
+  if (scenario.hasPassword === false) {
+    accounts.splice(0, 1);
+    passwords.delete(ada.id);
+  }
   const providers: SocialProvider[] = (scenario.socialProviders ?? []).map((p) =>
     typeof p === "string" ? { id: p, name: PROVIDER_NAMES[p] ?? p } : p,
   );

@@ -563,6 +563,25 @@ describe("<DeleteAccountSection/>", () => {
     });
   });
 
+  it("asks a user without a password to sign in again, not for a password, when not fresh", async () => {
+    const user = userEvent.setup();
+    const harness = renderWithAuth(<DeleteAccountSection />, {
+      ...base,
+      "/list-accounts": { body: [GITHUB] },
+      "/delete-user": { status: 400, body: errorBody("SESSION_EXPIRED") },
+    });
+    await user.click(await screen.findByRole("button", { name: "Delete account…" }));
+    const confirm = screen.getByRole("button", { name: "Delete my account" });
+    await waitFor(() => expect(confirm).toBeEnabled());
+    await user.click(confirm);
+    const stepUp = await screen.findByRole("dialog", { name: "Confirm it is you" });
+    expect(stepUp).toHaveAccessibleDescription("For your security, sign in again to continue.");
+    expect(within(stepUp).queryByLabelText("Password")).toBeNull();
+    await user.click(within(stepUp).getByRole("link", { name: "Continue" }));
+    expect(harness.navigations).toEqual(["/sign-in"]);
+    expect(harness.sent("/sign-in/email")).toHaveLength(0);
+  });
+
   it("ties USER_ALREADY_HAS_PASSWORD to the password field", async () => {
     const user = userEvent.setup();
     renderWithAuth(<DeleteAccountSection />, {

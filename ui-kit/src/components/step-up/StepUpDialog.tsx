@@ -11,6 +11,7 @@ import { Dialog } from "../../ui/dialog.js";
 import { Button, Footer, Form } from "../../ui/elements.js";
 import { PasswordField } from "../../ui/fields.js";
 import { Root } from "../../ui/root.js";
+import { CREDENTIAL_PROVIDER, useListAccounts } from "../account/hooks.js";
 
 export function StepUpDialog({ onDone }: { onDone: (ok: boolean) => void }) {
   const { client, Link, paths } = useAuthContext();
@@ -20,7 +21,12 @@ export function StepUpDialog({ onDone }: { onDone: (ok: boolean) => void }) {
   const [password, setPassword] = useState("");
   const [error, setError] = useState<AuthError | null>(null);
   const [pending, setPending] = useState(false);
-  const email = session.data?.user.email;
+  const accounts = useListAccounts();
+  // A user who signs in only with a provider has no password to type: they sign in again.
+  const socialOnly =
+    accounts.data !== undefined &&
+    !accounts.data.some((account) => account.providerId === CREDENTIAL_PROVIDER);
+  const email = socialOnly ? undefined : session.data?.user.email;
   const activeOrganizationId = session.data?.session.activeOrganizationId ?? null;
 
   const submit = async (event: FormEvent) => {
