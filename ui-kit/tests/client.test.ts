@@ -326,6 +326,15 @@ describe("session store", () => {
     expect(listener).not.toHaveBeenCalled();
   });
 
+  it("serves a scheduled refetch with an explicit one asked for in the meantime", async () => {
+    const { client, sessionFetches } = countingClient();
+    await client.organization.setActive({ organizationId: "o" });
+    await client.session.refetch();
+    expect(sessionFetches()).toBe(1);
+    await vi.advanceTimersByTimeAsync(50);
+    expect(sessionFetches()).toBe(1);
+  });
+
   it("refetches get-session 10 ms after each session-changing call", async () => {
     const { client, sessionFetches } = countingClient();
     const changing: [string, () => Promise<unknown>][] = [

@@ -39,6 +39,11 @@ export function createSessionStore(load: () => Promise<Result<SessionData | null
 
   const refetch = async () => {
     loaded = true;
+    // Asking now serves a refetch that was scheduled for later: one request, not two.
+    if (timer !== undefined) {
+      clearTimeout(timer);
+      timer = undefined;
+    }
     if (!state.isPending) set({ ...state, isPending: true });
     const result = await load();
     set(
