@@ -1,10 +1,10 @@
 /**
  * A menu button: the button says it opens a menu and whether it is open; the menu's
  * items are reached with the arrow keys, Home and End; Escape closes it and gives focus
- * back to the button; Tab, a click outside or choosing an item closes it.
+ * back to the button; Tab, a click outside or choosing an item closes it. Items are
+ * actions, links or radio choices (e.g. the active organization).
  */
 import {
-  type ButtonHTMLAttributes,
   createContext,
   type KeyboardEvent,
   type MouseEvent,
@@ -36,17 +36,34 @@ export interface MenuProps {
   /** The menu's accessible name; the button's by default. */
   menuLabel?: string;
   children: ReactNode;
-  triggerProps?: Omit<ButtonHTMLAttributes<HTMLButtonElement>, "onClick" | "onKeyDown">;
+  /**
+   * Which item a click, Enter or Space focuses: the first, or the checked choice (so a
+   * switcher opens on the current one). The arrow keys always pick the first or last.
+   */
+  openFocus?: "first" | "checked";
+  /** Marks the button busy while the menu's last choice is being applied. */
+  pending?: boolean;
 }
 
 function items(menu: HTMLElement | null): HTMLElement[] {
-  return menu ? [...menu.querySelectorAll<HTMLElement>(ITEMS)] : [];
+  return menu
+    ? [...menu.querySelectorAll<HTMLElement>(ITEMS)].filter(
+        (element) => !element.hasAttribute("disabled"),
+      )
+    : [];
 }
 
-export function Menu({ trigger, label, menuLabel, children, triggerProps }: MenuProps) {
+export function Menu({
+  trigger,
+  label,
+  menuLabel,
+  children,
+  openFocus = "first",
+  pending,
+}: MenuProps) {
   const [open, setOpen] = useState(false);
   // Which item takes focus once the menu is in the page.
-  const [initial, setInitial] = useState<"first" | "last">("first");
+  const [initial, setInitial] = useState<"first" | "last" | "checked">("first");
   const container = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
   const menu = useRef<HTMLDivElement>(null);
@@ -64,7 +81,11 @@ export function Menu({ trigger, label, menuLabel, children, triggerProps }: Menu
   useEffect(() => {
     if (!open) return;
     const list = items(menu.current);
-    (initial === "last" ? list[list.length - 1] : list[0])?.focus();
+    const checked = list.find((element) => element.getAttribute("aria-checked") === "true");
+    const target =
+      initial === "last" ? list[list.length - 1] : initial === "checked" ? checked : list[0];
+    // An empty menu still takes focus, so that Escape and Tab reach it.
+    (target ?? list[0] ?? menu.current)?.focus();
   }, [open, initial]);
 
   useEffect(() => {
@@ -80,7 +101,7 @@ export function Menu({ trigger, label, menuLabel, children, triggerProps }: Menu
     };
   }, [open]);
 
-  const openAt = (where: "first" | "last") => {
+  const openAt = (where: "first" | "last" | "checked") => {
     setInitial(where);
     setOpen(true);
   };
@@ -88,7 +109,7 @@ export function Menu({ trigger, label, menuLabel, children, triggerProps }: Menu
   const onButtonKeyDown = (event: KeyboardEvent<HTMLButtonElement>) => {
     if (event.key === "ArrowDown" || event.key === "Enter" || event.key === " ") {
       event.preventDefault();
-      openAt("first");
+      openAt(event.key === "ArrowDown" ? "first" : openFocus);
     } else if (event.key === "ArrowUp") {
       event.preventDefault();
       openAt("last");
@@ -103,7 +124,7 @@ export function Menu({ trigger, label, menuLabel, children, triggerProps }: Menu
     const index = list.indexOf(document.activeElement as HTMLElement);
     const move = (to: number) => {
       event.preventDefault();
-      list[(to + list.length) % list.length]?.focus();
+      if (list.length) list[(to + list.length) % list.length]?.focus();
     };
     switch (event.key) {
       case "ArrowDown":
@@ -142,10 +163,10 @@ export function Menu({ trigger, label, menuLabel, children, triggerProps }: Menu
           aria-expanded={open}
           aria-controls={open ? menuId : undefined}
           aria-label={label}
+          aria-busy={pending || undefined}
           data-state={open ? "open" : "closed"}
           {...buttonPart}
-          {...triggerProps}
-          onClick={() => (open ? close() : openAt("first"))}
+          onClick={() => (open ? close() : openAt(openFocus))}
           onKeyDown={onButtonKeyDown}
         >
           {trigger}
@@ -175,7 +196,12 @@ export interface MenuItemProps {
   checked?: boolean;
   disabled?: boolean;
   pending?: boolean;
+  /** The button look it takes; without one the item carries no button styling. */
   variant?: "default" | "danger";
+  /** The part name, to style one kind of item apart; by default from `checked`. */
+  part?: string;
+  /** A radio item shows its state as a mark of its own, not only through styling. */
+  checkMark?: boolean;
 }
 
 /** An item that does something; the menu closes once it is chosen. */
@@ -185,10 +211,13 @@ export function MenuItem({
   checked,
   disabled,
   pending,
-  variant = "default",
+  variant,
+  part: partName,
+  checkMark,
 }: MenuItemProps) {
   const { close } = useContext(MenuContext);
-  const part = usePart(checked === undefined ? "menu-item" : "menu-item-radio");
+  const part = usePart(partName ?? (checked === undefined ? "menu-item" : "menu-item-radio"));
+  const checkPart = usePart("menu-item-check");
   const common = {
     type: "button" as const,
     "aria-disabled": disabled || undefined,
@@ -216,6 +245,11 @@ export function MenuItem({
       {...common}
     >
       {children}
+      {checkMark ? (
+        <span aria-hidden="true" {...checkPart}>
+          {checked ? "✓" : ""}
+        </span>
+      ) : null}
     </button>
   );
 }

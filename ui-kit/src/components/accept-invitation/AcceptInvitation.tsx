@@ -2,7 +2,7 @@ import { useEffect, useRef } from "react";
 import { useAuthContext } from "../../auth-context.js";
 import { useErrorText, useMessages } from "../../hooks/use-messages.js";
 import { Alert } from "../../ui/alert.js";
-import { Dialog } from "../../ui/dialog.js";
+import { ConfirmDialog } from "../../ui/confirm-dialog.js";
 import { Button, Footer, Header, Loading, Text, Title } from "../../ui/elements.js";
 import { usePart } from "../../ui/parts.js";
 import { Root, type StyleProps } from "../../ui/root.js";
@@ -42,7 +42,7 @@ const SETTLED: ReadonlySet<AcceptInvitationStatus> = new Set([
 /** The page an invitation link opens: see the invitation, then accept or decline it. */
 export function AcceptInvitation({ className, classNames, ...options }: AcceptInvitationProps) {
   const messages = useMessages();
-  const { invitations, common } = messages;
+  const { invitations } = messages;
   const text = invitations.page;
   const { Link, locale } = useAuthContext();
   const errorText = useErrorText();
@@ -157,25 +157,15 @@ export function AcceptInvitation({ className, classNames, ...options }: AcceptIn
       ) : null}
       {status === "error" && state.error ? <Alert>{errorText(state.error)}</Alert> : null}
       {state.confirmingDecline && status === "ready" ? (
-        <Dialog
+        <ConfirmDialog
           title={invitations.declineTitle({ organization })}
           description={invitations.declineDescription}
-          onClose={state.cancelDecline}
-        >
-          <Alert>{state.declineError ? errorText(state.declineError) : null}</Alert>
-          <Footer>
-            <Button variant="secondary" onClick={state.cancelDecline}>
-              {common.cancel}
-            </Button>
-            <Button
-              variant="danger"
-              pending={state.declinePending}
-              onClick={() => void state.decline()}
-            >
-              {invitations.declineConfirm}
-            </Button>
-          </Footer>
-        </Dialog>
+          confirmLabel={invitations.declineConfirm}
+          onCancel={state.cancelDecline}
+          onConfirm={state.decline}
+          pending={state.declinePending}
+          error={state.declineError}
+        />
       ) : null}
     </Root>
   );

@@ -2,6 +2,7 @@
 import { type ReactNode, useId, useRef } from "react";
 import { useErrorText, useMessages } from "../../hooks/use-messages.js";
 import { Alert } from "../../ui/alert.js";
+import { ConfirmDialog } from "../../ui/confirm-dialog.js";
 import { Dialog } from "../../ui/dialog.js";
 import { Avatar, Button, Footer, Form, Header, Loading, Text, Title } from "../../ui/elements.js";
 import { Checkbox, PasswordField, TextField } from "../../ui/fields.js";
@@ -342,7 +343,7 @@ export function LinkedAccountsSection({
   callbackURL,
   ...props
 }: LinkedAccountsSectionProps) {
-  const { common, account } = useMessages();
+  const { account } = useMessages();
   const errorText = useErrorText();
   const state = useLinkedAccounts({ providers, callbackURL });
   const alert = useRef<HTMLDivElement>(null);
@@ -412,20 +413,13 @@ export function LinkedAccountsSection({
         ) : null}
       </div>
       {state.confirming ? (
-        <Dialog
+        <ConfirmDialog
           title={strings.confirmTitle({ provider: state.confirming.name })}
           description={strings.confirmDescription}
-          onClose={state.cancelUnlink}
-        >
-          <Footer>
-            <Button variant="secondary" onClick={state.cancelUnlink}>
-              {common.cancel}
-            </Button>
-            <Button variant="danger" onClick={() => void state.confirmUnlink()}>
-              {strings.unlink}
-            </Button>
-          </Footer>
-        </Dialog>
+          confirmLabel={strings.unlink}
+          onCancel={state.cancelUnlink}
+          onConfirm={state.confirmUnlink}
+        />
       ) : null}
     </Section>
   );
@@ -437,7 +431,7 @@ export type SessionsSectionProps = SectionLayoutProps;
 
 /** The devices signed in to the account, each of which can be signed out. */
 export function SessionsSection(props: SessionsSectionProps) {
-  const { common, account } = useMessages();
+  const { account } = useMessages();
   const errorText = useErrorText();
   const state = useActiveSessions();
   const alert = useRef<HTMLDivElement>(null);
@@ -525,20 +519,13 @@ export function SessionsSection(props: SessionsSectionProps) {
         ) : null}
       </div>
       {state.confirmingOthers ? (
-        <Dialog
+        <ConfirmDialog
           title={strings.confirmRevokeOthers}
           description={strings.confirmRevokeOthersDescription}
-          onClose={state.cancelRevokeOthers}
-        >
-          <Footer>
-            <Button variant="secondary" onClick={state.cancelRevokeOthers}>
-              {common.cancel}
-            </Button>
-            <Button variant="danger" onClick={() => void state.revokeOthers()}>
-              {strings.revokeOthers}
-            </Button>
-          </Footer>
-        </Dialog>
+          confirmLabel={strings.revokeOthers}
+          onCancel={state.cancelRevokeOthers}
+          onConfirm={state.revokeOthers}
+        />
       ) : null}
     </Section>
   );

@@ -3,6 +3,7 @@ import { useAuthContext } from "../../auth-context.js";
 import { useErrorText, useMessages } from "../../hooks/use-messages.js";
 import { Alert } from "../../ui/alert.js";
 import { Button, Footer, Form, Header, Text, Title } from "../../ui/elements.js";
+import { EmailSent } from "../../ui/email-sent.js";
 import { TextField } from "../../ui/fields.js";
 import { useFocusOnChange } from "../../ui/focus.js";
 import { useFocusOnStep } from "../../ui/focus-step.js";
@@ -48,16 +49,18 @@ export function ForgotPassword({ className, classNames, ...options }: ForgotPass
 
   if (state.step === "sent") {
     return (
-      <Root component="forgot-password" state="sent" className={className} classNames={classNames}>
-        <Header>
-          <Title ref={title}>{auth.forgotPassword.sentTitle}</Title>
-          <Text>{auth.forgotPassword.sent({ email: state.sentTo })}</Text>
-        </Header>
-        <Button variant="secondary" onClick={state.restart}>
-          {auth.forgotPassword.useAnotherEmail}
-        </Button>
-        {footer}
-      </Root>
+      <EmailSent
+        component="forgot-password"
+        state="sent"
+        className={className}
+        classNames={classNames}
+        title={auth.forgotPassword.sentTitle}
+        titleRef={title}
+        message={auth.forgotPassword.sent({ email: state.sentTo })}
+        retryLabel={auth.forgotPassword.useAnotherEmail}
+        onRetry={state.restart}
+        footer={footer}
+      />
     );
   }
 

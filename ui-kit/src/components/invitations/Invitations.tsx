@@ -2,8 +2,8 @@ import { useRef } from "react";
 import { useAuthContext } from "../../auth-context.js";
 import { useErrorText, useMessages } from "../../hooks/use-messages.js";
 import { Alert } from "../../ui/alert.js";
-import { Dialog } from "../../ui/dialog.js";
-import { Button, Footer, Header, Loading, Text, Title } from "../../ui/elements.js";
+import { ConfirmDialog } from "../../ui/confirm-dialog.js";
+import { Button, Header, Loading, Text, Title } from "../../ui/elements.js";
 import { useFocusOnChange } from "../../ui/focus.js";
 import { usePart } from "../../ui/parts.js";
 import { Root, type StyleProps } from "../../ui/root.js";
@@ -137,25 +137,15 @@ export function Invitations({ className, classNames, ...options }: InvitationsPr
         </>
       ) : null}
       {state.declining ? (
-        <Dialog
+        <ConfirmDialog
           title={text.declineTitle({ organization: state.declining.organizationName })}
           description={text.declineDescription}
-          onClose={state.cancelDecline}
-        >
-          <Alert>{state.declineError ? errorText(state.declineError) : null}</Alert>
-          <Footer>
-            <Button variant="secondary" onClick={state.cancelDecline}>
-              {common.cancel}
-            </Button>
-            <Button
-              variant="danger"
-              pending={state.declinePending}
-              onClick={() => void state.confirmDecline()}
-            >
-              {text.declineConfirm}
-            </Button>
-          </Footer>
-        </Dialog>
+          confirmLabel={text.declineConfirm}
+          onCancel={state.cancelDecline}
+          onConfirm={state.confirmDecline}
+          pending={state.declinePending}
+          error={state.declineError}
+        />
       ) : null}
     </Root>
   );

@@ -1,6 +1,7 @@
 import { useRef } from "react";
 import { useErrorText, useMessages } from "../../hooks/use-messages.js";
 import { Alert } from "../../ui/alert.js";
+import { ConfirmDialog } from "../../ui/confirm-dialog.js";
 import { Dialog } from "../../ui/dialog.js";
 import { Avatar, Button, Footer, Form, Header, Text, Title } from "../../ui/elements.js";
 import { TextField } from "../../ui/fields.js";
@@ -174,24 +175,14 @@ export function OrganizationDetails({
           </Dialog>
         ) : null}
         {state.leaveOpen && organization ? (
-          <Dialog
+          <ConfirmDialog
             title={text.details.leaveTitle}
             description={text.details.leaveDescription({ name: organization.name })}
-            onClose={state.closeLeave}
-          >
-            <Footer>
-              <Button variant="secondary" onClick={state.closeLeave}>
-                {common.cancel}
-              </Button>
-              <Button
-                variant="danger"
-                pending={state.leavePending}
-                onClick={() => void state.leave()}
-              >
-                {text.details.leaveConfirm}
-              </Button>
-            </Footer>
-          </Dialog>
+            confirmLabel={text.details.leaveConfirm}
+            onCancel={state.closeLeave}
+            onConfirm={state.leave}
+            pending={state.leavePending}
+          />
         ) : null}
       </OrganizationGate>
     </Root>

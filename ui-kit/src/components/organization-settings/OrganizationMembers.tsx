@@ -2,8 +2,8 @@ import { useRef } from "react";
 import type { MemberWithUser } from "../../client/types.js";
 import { useErrorText, useMessages } from "../../hooks/use-messages.js";
 import { Alert } from "../../ui/alert.js";
-import { Dialog } from "../../ui/dialog.js";
-import { Avatar, Button, Footer, Header, Text, Title } from "../../ui/elements.js";
+import { ConfirmDialog } from "../../ui/confirm-dialog.js";
+import { Avatar, Button, Header, Text, Title } from "../../ui/elements.js";
 import { useFocusOnChange } from "../../ui/focus.js";
 import { usePart } from "../../ui/parts.js";
 import { Root, type StyleProps } from "../../ui/root.js";
@@ -49,7 +49,7 @@ export function OrganizationMembers({
   classNames,
   ...options
 }: OrganizationMembersProps) {
-  const { common, organization: text } = useMessages();
+  const { organization: text } = useMessages();
   const errorText = useErrorText();
   const state = useOrganizationMembers(options);
   const alert = useRef<HTMLDivElement>(null);
@@ -81,26 +81,16 @@ export function OrganizationMembers({
           </div>
         ) : null}
         {state.removing ? (
-          <Dialog
+          <ConfirmDialog
             title={text.members.removeTitle}
             description={text.members.removeDescription({
               name: state.removing.user.name || state.removing.user.email,
             })}
-            onClose={state.cancelRemove}
-          >
-            <Footer>
-              <Button variant="secondary" onClick={state.cancelRemove}>
-                {common.cancel}
-              </Button>
-              <Button
-                variant="danger"
-                pending={state.pendingMemberId === state.removing.id}
-                onClick={() => void state.confirmRemove()}
-              >
-                {text.members.removeConfirm}
-              </Button>
-            </Footer>
-          </Dialog>
+            confirmLabel={text.members.removeConfirm}
+            onCancel={state.cancelRemove}
+            onConfirm={state.confirmRemove}
+            pending={state.pendingMemberId === state.removing.id}
+          />
         ) : null}
       </OrganizationGate>
     </Root>

@@ -1,8 +1,8 @@
 import { useRef } from "react";
 import { useErrorText, useMessages } from "../../hooks/use-messages.js";
 import { Alert } from "../../ui/alert.js";
-import { Dialog } from "../../ui/dialog.js";
-import { Button, Footer, Header, Text, Title } from "../../ui/elements.js";
+import { ConfirmDialog } from "../../ui/confirm-dialog.js";
+import { Button, Header, Text, Title } from "../../ui/elements.js";
 import { useFocusOnChange } from "../../ui/focus.js";
 import { usePart } from "../../ui/parts.js";
 import { Root, type StyleProps } from "../../ui/root.js";
@@ -97,24 +97,15 @@ export function PendingInvitations({
           </ul>
         )}
         {state.canceling ? (
-          <Dialog
+          <ConfirmDialog
             title={text.invitations.cancelTitle}
             description={text.invitations.cancelDescription({ email: state.canceling.email })}
-            onClose={state.dismissCancel}
-          >
-            <Footer>
-              <Button variant="secondary" onClick={state.dismissCancel}>
-                {common.back}
-              </Button>
-              <Button
-                variant="danger"
-                pending={state.pending}
-                onClick={() => void state.confirmCancel()}
-              >
-                {text.invitations.cancelConfirm}
-              </Button>
-            </Footer>
-          </Dialog>
+            cancelLabel={common.back}
+            confirmLabel={text.invitations.cancelConfirm}
+            onCancel={state.dismissCancel}
+            onConfirm={state.confirmCancel}
+            pending={state.pending}
+          />
         ) : null}
       </OrganizationGate>
     </Root>

@@ -2,8 +2,8 @@ import { useErrorText, useMessages } from "../../hooks/use-messages.js";
 import { Alert } from "../../ui/alert.js";
 import { Dialog } from "../../ui/dialog.js";
 import { Avatar, Loading } from "../../ui/elements.js";
+import { Menu, MenuItem } from "../../ui/menu.js";
 import { usePart } from "../../ui/parts.js";
-import { PopoverMenu, type PopoverMenuItem } from "../../ui/popover-menu.js";
 import { Root, type StyleProps } from "../../ui/root.js";
 import { CreateOrganization } from "../create-organization/CreateOrganization.js";
 import {
@@ -40,31 +40,6 @@ export function OrganizationSwitcher({
   const labelPart = usePart("organization-label");
   const noneLabel = state.hidePersonal ? text.switcher.none : text.switcher.personal;
 
-  const items: PopoverMenuItem[] = [
-    ...(state.hidePersonal
-      ? []
-      : [
-          {
-            id: "personal",
-            label: <OrganizationLabel name={text.switcher.personal} />,
-            checked: state.activeId === null,
-            onSelect: () => void state.select(null),
-          },
-        ]),
-    ...state.organizations.map((organization) => ({
-      id: organization.id,
-      label: <OrganizationLabel name={organization.name} logo={organization.logo} />,
-      checked: organization.id === state.activeId,
-      onSelect: () => void state.select(organization.id),
-    })),
-    {
-      id: "create",
-      label: text.switcher.create,
-      part: "menu-create",
-      onSelect: state.create,
-    },
-  ];
-
   return (
     <Root
       component="organization-switcher"
@@ -76,7 +51,7 @@ export function OrganizationSwitcher({
       {state.isLoading ? (
         <Loading />
       ) : (
-        <PopoverMenu
+        <Menu
           trigger={
             state.active ? (
               <OrganizationLabel name={state.active.name} logo={state.active.logo} />
@@ -84,13 +59,36 @@ export function OrganizationSwitcher({
               <span {...labelPart}>{noneLabel}</span>
             )
           }
-          triggerLabel={text.switcher.label({
-            current: state.active?.name ?? noneLabel,
-          })}
+          label={text.switcher.label({ current: state.active?.name ?? noneLabel })}
           menuLabel={text.switcher.menuLabel}
-          items={items}
+          openFocus="checked"
           pending={state.pending}
-        />
+        >
+          {state.hidePersonal ? null : (
+            <MenuItem
+              part="menu-item"
+              checkMark
+              checked={state.activeId === null}
+              onSelect={() => void state.select(null)}
+            >
+              <OrganizationLabel name={text.switcher.personal} />
+            </MenuItem>
+          )}
+          {state.organizations.map((organization) => (
+            <MenuItem
+              key={organization.id}
+              part="menu-item"
+              checkMark
+              checked={organization.id === state.activeId}
+              onSelect={() => void state.select(organization.id)}
+            >
+              <OrganizationLabel name={organization.name} logo={organization.logo} />
+            </MenuItem>
+          ))}
+          <MenuItem part="menu-create" onSelect={state.create}>
+            {text.switcher.create}
+          </MenuItem>
+        </Menu>
       )}
       <Alert>{state.error ? errorText(state.error) : null}</Alert>
       {state.createDialogOpen ? (

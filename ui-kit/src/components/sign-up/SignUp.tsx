@@ -3,6 +3,7 @@ import { useAuthContext } from "../../auth-context.js";
 import { useErrorText, useMessages } from "../../hooks/use-messages.js";
 import { Alert } from "../../ui/alert.js";
 import { Button, Divider, Footer, Form, Header, Text, Title } from "../../ui/elements.js";
+import { EmailSent } from "../../ui/email-sent.js";
 import { PasswordField, TextField } from "../../ui/fields.js";
 import { useFocusOnChange } from "../../ui/focus.js";
 import { useFocusOnStep } from "../../ui/focus-step.js";
@@ -53,16 +54,18 @@ export function SignUp({ hideSignInLink, className, classNames, ...options }: Si
 
   if (state.step === "verify-email") {
     return (
-      <Root component="sign-up" state="verify-email" className={className} classNames={classNames}>
-        <Header>
-          <Title ref={title}>{auth.signUp.checkEmailTitle}</Title>
-          <Text>{auth.signUp.checkEmail({ email: state.sentTo })}</Text>
-        </Header>
-        <Button variant="secondary" onClick={state.restart}>
-          {auth.signUp.useAnotherEmail}
-        </Button>
-        {footer}
-      </Root>
+      <EmailSent
+        component="sign-up"
+        state="verify-email"
+        className={className}
+        classNames={classNames}
+        title={auth.signUp.checkEmailTitle}
+        titleRef={title}
+        message={auth.signUp.checkEmail({ email: state.sentTo })}
+        retryLabel={auth.signUp.useAnotherEmail}
+        onRetry={state.restart}
+        footer={footer}
+      />
     );
   }
 

@@ -2,7 +2,7 @@ import { type KeyboardEvent, useEffect, useId, useRef } from "react";
 import type { MemberWithUser, Team } from "../../client/types.js";
 import { useErrorText, useMessages } from "../../hooks/use-messages.js";
 import { Alert } from "../../ui/alert.js";
-import { Dialog } from "../../ui/dialog.js";
+import { ConfirmDialog } from "../../ui/confirm-dialog.js";
 import { Avatar, Button, Footer, Form, Header, Loading, Text, Title } from "../../ui/elements.js";
 import { TextField } from "../../ui/fields.js";
 import { useFocusOnChange } from "../../ui/focus.js";
@@ -134,25 +134,15 @@ export function Teams({ className, classNames, ...options }: TeamsProps) {
         </>
       ) : null}
       {state.removing ? (
-        <Dialog
+        <ConfirmDialog
           title={text.removeTitle({ name: state.removing.name })}
           description={text.removeDescription}
-          onClose={state.cancelRemove}
-        >
-          <Alert>{state.removeError ? errorText(state.removeError) : null}</Alert>
-          <Footer>
-            <Button variant="secondary" onClick={state.cancelRemove}>
-              {common.cancel}
-            </Button>
-            <Button
-              variant="danger"
-              pending={state.removePending}
-              onClick={() => void state.confirmRemove()}
-            >
-              {text.removeConfirm}
-            </Button>
-          </Footer>
-        </Dialog>
+          confirmLabel={text.removeConfirm}
+          onCancel={state.cancelRemove}
+          onConfirm={state.confirmRemove}
+          pending={state.removePending}
+          error={state.removeError}
+        />
       ) : null}
     </Root>
   );
@@ -385,28 +375,18 @@ function TeamMembersPanel({
         </>
       ) : null}
       {state.removing ? (
-        <Dialog
+        <ConfirmDialog
           title={text.removeMemberTitle({
             name: memberName(state.removing.member, text.unknownMember),
             team: team.name,
           })}
           description={text.removeMemberDescription}
-          onClose={state.cancelRemove}
-        >
-          <Alert>{state.removeError ? errorText(state.removeError) : null}</Alert>
-          <Footer>
-            <Button variant="secondary" onClick={state.cancelRemove}>
-              {common.cancel}
-            </Button>
-            <Button
-              variant="danger"
-              pending={state.removePending}
-              onClick={() => void state.confirmRemove()}
-            >
-              {text.removeMemberConfirm}
-            </Button>
-          </Footer>
-        </Dialog>
+          confirmLabel={text.removeMemberConfirm}
+          onCancel={state.cancelRemove}
+          onConfirm={state.confirmRemove}
+          pending={state.removePending}
+          error={state.removeError}
+        />
       ) : null}
     </div>
   );

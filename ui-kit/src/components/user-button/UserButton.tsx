@@ -80,6 +80,7 @@ export function UserButton({
                 <MenuSeparator />
                 <MenuGroup label={strings.organizations}>
                   <MenuItem
+                    variant="default"
                     checked={state.activeOrganizationId === null}
                     pending={state.switching === ""}
                     onSelect={() =>
@@ -93,6 +94,7 @@ export function UserButton({
                   {state.organizations.map((organization) => (
                     <MenuItem
                       key={organization.id}
+                      variant="default"
                       checked={state.activeOrganizationId === organization.id}
                       pending={state.switching === organization.id}
                       onSelect={() =>
