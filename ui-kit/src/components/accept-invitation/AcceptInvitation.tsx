@@ -1,12 +1,13 @@
 import { useEffect, useRef } from "react";
 import { useAuthContext } from "../../auth-context.js";
 import { useErrorText, useMessages } from "../../hooks/use-messages.js";
+import { formatDate } from "../../i18n/format.js";
 import { Alert } from "../../ui/alert.js";
 import { ConfirmDialog } from "../../ui/confirm-dialog.js";
 import { Button, Footer, Header, Loading, Text, Title } from "../../ui/elements.js";
 import { usePart } from "../../ui/parts.js";
 import { Root, type StyleProps } from "../../ui/root.js";
-import { formatDate, roleLabel } from "../invitations/role-label.js";
+import { roleLabel } from "../organization-settings/roles.js";
 import {
   type AcceptInvitationStatus,
   type UseAcceptInvitationOptions,
@@ -100,7 +101,9 @@ export function AcceptInvitation({ className, classNames, ...options }: AcceptIn
         <>
           <div {...detailsPart}>
             <Text>{text.invitedBy({ inviter: state.invitation.inviterEmail, organization })}</Text>
-            <Text>{text.role({ role: roleLabel(messages, state.invitation.role) })}</Text>
+            <Text>
+              {text.role({ role: roleLabel(state.invitation.role, messages.organization) })}
+            </Text>
             <Text>{text.expires({ date: formatDate(locale, state.invitation.expiresAt) })}</Text>
           </div>
           <Alert ref={alert}>{state.error ? errorText(state.error) : null}</Alert>

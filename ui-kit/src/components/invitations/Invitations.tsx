@@ -1,13 +1,14 @@
 import { useRef } from "react";
 import { useAuthContext } from "../../auth-context.js";
 import { useErrorText, useMessages } from "../../hooks/use-messages.js";
+import { formatDate } from "../../i18n/format.js";
 import { Alert } from "../../ui/alert.js";
 import { ConfirmDialog } from "../../ui/confirm-dialog.js";
 import { Button, Header, Loading, Text, Title } from "../../ui/elements.js";
 import { useFocusOnChange } from "../../ui/focus.js";
 import { usePart } from "../../ui/parts.js";
 import { Root, type StyleProps } from "../../ui/root.js";
-import { formatDate, roleLabel } from "./role-label.js";
+import { roleLabel } from "../organization-settings/roles.js";
 import { type UseUserInvitationsOptions, useUserInvitations } from "./use-user-invitations.js";
 
 export type InvitationsPart =
@@ -98,7 +99,7 @@ export function Invitations({ className, classNames, ...options }: InvitationsPr
                 >
                   <strong {...organizationPart}>{organization}</strong>
                   <span {...badgePart}>
-                    {text.role({ role: roleLabel(messages, invitation.role) })}
+                    {text.role({ role: roleLabel(invitation.role, messages.organization) })}
                   </span>
                   <span {...detailsPart}>
                     {invitation.inviterEmail

@@ -8,7 +8,7 @@ import { TextField } from "../../ui/fields.js";
 import { useFocusOnChange } from "../../ui/focus.js";
 import { usePart } from "../../ui/parts.js";
 import { Root, type StyleProps } from "../../ui/root.js";
-import { roleLabel } from "../invitations/role-label.js";
+import { roleLabel } from "../organization-settings/roles.js";
 import {
   type TeamPermissions,
   type UseTeamManagerOptions,
@@ -319,7 +319,9 @@ function TeamMembersPanel({
                     {entry.member ? (
                       <>
                         <span {...memberEmailPart}>{entry.member.user.email}</span>
-                        <span {...badgePart}>{roleLabel(messages, entry.member.role)}</span>
+                        <span {...badgePart}>
+                          {roleLabel(entry.member.role, messages.organization)}
+                        </span>
                       </>
                     ) : null}
                     {can.removeMember ? (

@@ -2,11 +2,6 @@ import { plural } from "../../plural.js";
 import type { Messages } from "../../types.js";
 
 export const invitations: Messages["invitations"] = {
-  roles: {
-    owner: "Inhaber",
-    admin: "Administrator",
-    member: "Mitglied",
-  },
   title: "Einladungen",
   description: "Organisationen, die Sie eingeladen haben.",
   loading: "Einladungen werden geladen …",

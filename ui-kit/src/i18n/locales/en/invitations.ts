@@ -2,11 +2,6 @@ import { plural } from "../../plural.js";
 
 /** <Invitations/> (the signed-in user's invitations) and <AcceptInvitation/> (the mailed link's page). */
 export const invitations = {
-  roles: {
-    owner: "Owner",
-    admin: "Admin",
-    member: "Member",
-  },
   title: "Invitations",
   description: "Organizations that invited you to join them.",
   loading: "Loading invitations…",

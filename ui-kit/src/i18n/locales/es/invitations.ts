@@ -2,11 +2,6 @@ import { plural } from "../../plural.js";
 import type { Messages } from "../../types.js";
 
 export const invitations: Messages["invitations"] = {
-  roles: {
-    owner: "Propietario",
-    admin: "Administrador",
-    member: "Miembro",
-  },
   title: "Invitaciones",
   description: "Organizaciones que te han invitado a unirte.",
   loading: "Cargando invitaciones…",

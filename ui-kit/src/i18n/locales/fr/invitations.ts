@@ -2,11 +2,6 @@ import { plural } from "../../plural.js";
 import type { Messages } from "../../types.js";
 
 export const invitations: Messages["invitations"] = {
-  roles: {
-    owner: "Propriétaire",
-    admin: "Administrateur",
-    member: "Membre",
-  },
   title: "Invitations",
   description: "Les organisations qui vous ont invité à les rejoindre.",
   loading: "Chargement des invitations…",

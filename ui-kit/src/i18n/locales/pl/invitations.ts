@@ -2,11 +2,6 @@ import { plural } from "../../plural.js";
 import type { Messages } from "../../types.js";
 
 export const invitations: Messages["invitations"] = {
-  roles: {
-    owner: "Właściciel",
-    admin: "Administrator",
-    member: "Członek",
-  },
   title: "Zaproszenia",
   description: "Organizacje, które zaprosiły Cię do siebie.",
   loading: "Wczytywanie zaproszeń…",

@@ -2,11 +2,6 @@ import { plural } from "../../plural.js";
 import type { Messages } from "../../types.js";
 
 export const invitations: Messages["invitations"] = {
-  roles: {
-    owner: "Владелец",
-    admin: "Администратор",
-    member: "Участник",
-  },
   title: "Приглашения",
   description: "Организации, которые пригласили вас присоединиться.",
   loading: "Загружаем приглашения…",

@@ -2,11 +2,6 @@ import { plural } from "../../plural.js";
 import type { Messages } from "../../types.js";
 
 export const invitations: Messages["invitations"] = {
-  roles: {
-    owner: "Sahip",
-    admin: "Yönetici",
-    member: "Üye",
-  },
   title: "Davetler",
   description: "Sizi katılmaya davet eden kuruluşlar.",
   loading: "Davetler yükleniyor…",

@@ -2,11 +2,6 @@ import { plural } from "../../plural.js";
 import type { Messages } from "../../types.js";
 
 export const invitations: Messages["invitations"] = {
-  roles: {
-    owner: "Власник",
-    admin: "Адміністратор",
-    member: "Учасник",
-  },
   title: "Запрошення",
   description: "Організації, які запросили вас приєднатися.",
   loading: "Завантажуємо запрошення…",
