@@ -43,14 +43,18 @@ function sessionUnknown(session: { isPending: boolean; data: unknown }): boolean
 }
 
 /** The organizations the signed-in user is a member of. */
-export function useListOrganizations(): QueryResult<Organization[]> {
+export function useListOrganizations(
+  options: { enabled?: boolean } = {},
+): QueryResult<Organization[]> {
   const { client } = useAuthContext();
   const session = useSession();
   const userId = session.data?.user.id ?? null;
-  const result = useQuery(userId && `${QUERY_KEYS.organizations}${userId}`, () =>
+  // A screen that does not show them (enabled: false) asks nothing.
+  const asks = Boolean(userId) && options.enabled !== false;
+  const result = useQuery(asks ? `${QUERY_KEYS.organizations}${userId}` : null, () =>
     client.organization.list(),
   );
-  return userId ? result : idle<never>(sessionUnknown(session), undefined);
+  return asks ? result : idle<never>(sessionUnknown(session), undefined);
 }
 
 /** The session's active organization with its members, invitations and teams; null when none is active. */

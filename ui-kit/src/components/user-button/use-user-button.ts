@@ -6,9 +6,8 @@ import { useCallback, useState } from "react";
 import { useAuthContext } from "../../auth-context.js";
 import type { AuthError } from "../../client/request.js";
 import type { Organization, User } from "../../client/types.js";
-import { QUERY_KEYS } from "../../hooks/organization.js";
+import { QUERY_KEYS, useListOrganizations } from "../../hooks/organization.js";
 import { useAction } from "../../hooks/use-action.js";
-import { useQuery } from "../../hooks/use-query.js";
 import { useSession } from "../../hooks/use-session.js";
 
 export interface UseUserButtonOptions {
@@ -37,12 +36,7 @@ export function useUserButton(options: UseUserButtonOptions = {}): UseUserButton
   const { client, navigate, paths } = useAuthContext();
   const session = useSession();
   const showOrganizations = options.showOrganizations ?? true;
-  const userId = session.data?.user.id ?? null;
-  // The same key as useListOrganizations, so the list is shared; not asked when not shown.
-  const organizations = useQuery(
-    showOrganizations && userId ? `${QUERY_KEYS.organizations}${userId}` : null,
-    () => client.organization.list(),
-  );
+  const organizations = useListOrganizations({ enabled: showOrganizations });
   const [switching, setSwitching] = useState<string | null>(null);
   const switchAction = useAction(
     (organizationId: string | null) => client.organization.setActive({ organizationId }),
