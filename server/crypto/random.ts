@@ -29,9 +29,14 @@ export function randomString(length: number, alphabet: string = ALPHANUMERIC): s
   // One uniform draw below size^digits gives that many independent, uniform characters
   // (its base-size digits): eight per draw for ids, a quarter of the CSPRNG calls of
   // drawing bytes and rejecting the ones above the largest multiple of the alphabet.
+  // Multiplied out rather than `size ** digits`: a power with a variable exponent is a
+  // call into the math library on every id.
   let digits = 1;
-  while (size ** (digits + 1) < RANDOM_INT_RANGE) digits += 1;
-  const span = size ** digits;
+  let span = size;
+  while (span * size < RANDOM_INT_RANGE) {
+    span *= size;
+    digits += 1;
+  }
   let result = "";
   while (result.length < length) {
     let draw = randomInt(span);

@@ -1,0 +1,323 @@
+#!/usr/bin/env node
+/**
+ * Instructions per request, counted by valgrind's callgrind: a measure that does not
+ * move with the machine's other load, for before/after questions that wall-clock runs
+ * on a shared machine cannot settle (a few per cent).
+ *
+ *   node bench/instructions.mjs                       this checkout's dist/bin/authd.cjs
+ *   node bench/instructions.mjs --bin ../old/dist/bin/authd.cjs --label before
+ *   node bench/instructions.mjs --requests 300 --warmup 600 --only accept,list
+ *
+ * It starts `authd serve` under `valgrind --tool=callgrind` with instrumentation off, sets up
+ * the same shapes as the `http-organizations` scenario over HTTP and SQL, and for each
+ * request kind sends `--warmup` requests (not counted: the JIT settles), then
+ * `--requests` more, one at a time on one kept-alive connection, counting only those.
+ * Counts are the whole authd process (every thread: JIT, GC, libuv pool), not
+ * PostgreSQL. Each count is split into the optimizing compiler's share, the garbage
+ * collector's and the rest ("work"): the first two land in whichever window they happen
+ * to run in, so before/after comparisons read the work. Prints one line per kind and
+ * writes the numbers to
+ * bench/results/instructions-<timestamp>.json. Needs valgrind (Debian package).
+ */
+import { execFile, spawn } from "node:child_process";
+import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import postgres from "postgres";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const ORIGIN = "http://127.0.0.1";
+const PASSWORD = "bench-password-123";
+const ADMIN_URL =
+  process.env.BENCH_ADMIN_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const KINDS = ["get-session", "create", "list", "full", "accept", "sign-in"];
+
+const { values: options } = parseArgs({
+  options: {
+    bin: { type: "string", default: path.join(ROOT, "dist/bin/authd.cjs") },
+    label: { type: "string", default: "this checkout" },
+    requests: { type: "string", default: "200" },
+    warmup: { type: "string", default: "400" },
+    only: { type: "string" },
+  },
+});
+const bin = path.resolve(options.bin);
+const requests = Number(options.requests);
+const warmup = Number(options.warmup);
+const kinds = options.only ? options.only.split(",") : KINDS;
+for (const kind of kinds) {
+  if (!KINDS.includes(kind)) throw new Error(`unknown kind ${kind}; known: ${KINDS.join(", ")}`);
+}
+
+const run = (file, args, extra = {}) =>
+  new Promise((resolve, reject) =>
+    execFile(file, args, { maxBuffer: 1 << 24, ...extra }, (error, stdout, stderr) =>
+      error
+        ? reject(new Error(`${file} ${args.join(" ")}: ${error.message}\n${stderr}`))
+        : resolve(stdout),
+    ),
+  );
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+
+/** One request on the kept-alive connection; answers status, headers and parsed body. */
+function send(base, route, { method = "GET", cookie, body } = {}) {
+  return new Promise((resolve, reject) => {
+    const url = new URL(`${base}${route}`);
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const request = http.request(
+      url,
+      {
+        agent,
+        method,
+        headers: {
+          origin: ORIGIN,
+          ...(cookie ? { cookie } : {}),
+          ...(payload ? { "content-type": "application/json" } : {}),
+        },
+      },
+      (response) => {
+        const chunks = [];
+        response.on("data", (chunk) => chunks.push(chunk));
+        response.on("end", () => {
+          const text = Buffer.concat(chunks).toString();
+          if ((response.statusCode ?? 500) >= 300) {
+            reject(new Error(`${method} ${route}: ${response.statusCode} ${text}`));
+            return;
+          }
+          resolve({ headers: response.headers, body: text ? JSON.parse(text) : null });
+        });
+      },
+    );
+    request.on("error", reject);
+    request.end(payload);
+  });
+}
+
+/**
+ * A dump's instructions split three ways with `callgrind_annotate` (self cost per
+ * function): the optimizing compiler's (V8 recompiling hot code on its threads: it lands
+ * in whichever window it happens to run in), the garbage collector's (a full collection
+ * lands in one window or the next), and the rest, the work the requests themselves cost.
+ */
+async function splitCounts(file) {
+  const text = await run("callgrind_annotate", ["--threshold=100", file]);
+  let total = 0;
+  let compiler = 0;
+  let gc = 0;
+  for (const line of text.split("\n")) {
+    const match = /^\s*([\d,]+) \(.*?\)\s+(.*)$/.exec(line);
+    if (!match) continue;
+    const value = Number(match[1].replaceAll(",", ""));
+    const where = match[2];
+    if (where.startsWith("PROGRAM TOTALS")) {
+      total = value;
+    } else if (/v8::internal::(compiler|turboshaft|maglev)::|Zone::|ZoneList/.test(where)) {
+      compiler += value;
+    } else if (/Scaveng|MarkCompact|Marking|Sweep|Evacuat|heap::|Heap::/.test(where)) {
+      gc += value;
+    }
+  }
+  return { total, compiler, gc };
+}
+
+const cookieOf = (headers) =>
+  (headers["set-cookie"] ?? []).map((line) => line.split(";")[0]).join("; ");
+
+async function main() {
+  const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
+  const name = `authd_instructions_${process.pid}`;
+  const work = await mkdtemp(path.join(os.tmpdir(), "authd-instructions-"));
+  let child;
+  try {
+    await admin.unsafe(`create database ${name}`);
+    const url = new URL(ADMIN_URL);
+    url.pathname = `/${name}`;
+    const databaseUrl = url.toString();
+    await writeFile(
+      path.join(work, "authd.config.json"),
+      JSON.stringify({
+        baseURL: ORIGIN,
+        rateLimit: { enabled: false },
+        log: { requests: false },
+        organization: { membershipLimit: 1000 },
+      }),
+    );
+    const env = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      DATABASE_URL: databaseUrl,
+      LOG_LEVEL: "info",
+      AUTHD_SECRET: "bench-secret-0123456789-0123456789-0123",
+    };
+    await run(process.execPath, [bin, "migrate"], { cwd: work, env });
+
+    const outputs = path.join(work, "callgrind");
+    await mkdir(outputs);
+    child = spawn(
+      "valgrind",
+      [
+        "--tool=callgrind",
+        "--instr-atstart=no",
+        // V8 writes and rewrites machine code in anonymous mappings.
+        "--smc-check=all-non-file",
+        `--callgrind-out-file=${path.join(outputs, "cg.out")}`,
+        process.execPath,
+        bin,
+        "serve",
+        "--port",
+        "0",
+        "--host",
+        "127.0.0.1",
+      ],
+      { cwd: work, env, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    const base = await new Promise((resolve, reject) => {
+      let output = "";
+      const timer = setTimeout(() => reject(new Error(`serve did not start:\n${output}`)), 300_000);
+      const onData = (chunk) => {
+        output += chunk.toString();
+        const match = /"url":"(http:\/\/[^"]+)".*"msg":"authd listening"/.exec(output);
+        if (match) {
+          clearTimeout(timer);
+          resolve(match[1].replace(/\/$/, ""));
+        }
+      };
+      child.stdout.on("data", onData);
+      child.stderr.on("data", onData);
+      child.on("exit", (code) => reject(new Error(`serve exited with ${code}:\n${output}`)));
+    });
+    process.stderr.write(`${options.label}: serving at ${base} under callgrind\n`);
+
+    const signUp = async (email) => {
+      const answer = await send(base, "/sign-up/email", {
+        method: "POST",
+        body: { name: "Bench", email, password: PASSWORD },
+      });
+      return { cookie: cookieOf(answer.headers), id: answer.body.user.id };
+    };
+    const owner = await signUp("owner@example.com");
+    const creator = await signUp("creator@example.com");
+    const invitee = await signUp("invitee@example.com");
+    let full;
+    for (let i = 0; i < 10; i++) {
+      full = (
+        await send(base, "/organization/create", {
+          method: "POST",
+          cookie: owner.cookie,
+          body: { name: `Org ${i}`, slug: `bench-org-${i}` },
+        })
+      ).body;
+    }
+    const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+    const invitations = 2 * (warmup + requests);
+    await sql`
+      insert into "user" (id, email, name)
+      select 'bench-member-' || n, 'member' || n || '@example.com', 'Member ' || n
+      from generate_series(1, 49) as n`;
+    await sql`
+      insert into member (id, organization_id, user_id, role)
+      select 'bench-membership-' || n, ${full.id}, 'bench-member-' || n, 'member'
+      from generate_series(1, 49) as n`;
+    await sql`
+      insert into organization (id, name, slug)
+      select 'bench-invite-org-' || n, 'Invite ' || n, 'bench-invite-' || n
+      from generate_series(1, ${invitations}) as n`;
+    await sql`
+      insert into member (id, organization_id, user_id, role)
+      select 'bench-invite-owner-' || n, 'bench-invite-org-' || n, 'bench-member-1', 'owner'
+      from generate_series(1, ${invitations}) as n`;
+    await sql`
+      insert into invitation (id, organization_id, email, role, status, inviter_id, expires_at)
+      select 'bench-invitation-' || n, 'bench-invite-org-' || n, 'invitee@example.com',
+             'member', 'pending', 'bench-member-1', now() + interval '2 days'
+      from generate_series(1, ${invitations}) as n`;
+    await sql`analyze`;
+    await sql.end();
+
+    let counter = 0;
+    const requestOf = {
+      "get-session": () => send(base, "/get-session", { cookie: owner.cookie }),
+      create: () => {
+        counter += 1;
+        return send(base, "/organization/create", {
+          method: "POST",
+          cookie: creator.cookie,
+          body: { name: "Bench", slug: `bench-${counter}`, keepCurrentActiveOrganization: true },
+        });
+      },
+      list: () => send(base, "/organization/list", { cookie: owner.cookie }),
+      full: () =>
+        send(base, `/organization/get-full-organization?organizationId=${full.id}`, {
+          cookie: owner.cookie,
+        }),
+      accept: () => {
+        counter += 1;
+        return send(base, "/organization/accept-invitation", {
+          method: "POST",
+          cookie: invitee.cookie,
+          body: { invitationId: `bench-invitation-${counter}` },
+        });
+      },
+      "sign-in": () =>
+        send(base, "/sign-in/email", {
+          method: "POST",
+          body: { email: "owner@example.com", password: PASSWORD },
+        }),
+    };
+
+    const control = (...args) => run("callgrind_control", [...args, String(child.pid)]);
+    const results = [];
+    for (const kind of kinds) {
+      // Hashing dominates a sign-in: fewer of them say as much.
+      const count = kind === "sign-in" ? Math.max(10, Math.round(requests / 10)) : requests;
+      const warm = kind === "sign-in" ? Math.max(10, Math.round(warmup / 10)) : warmup;
+      for (let i = 0; i < warm; i++) await requestOf[kind]();
+      await control("-i", "on");
+      await control("-z");
+      for (let i = 0; i < count; i++) await requestOf[kind]();
+      const before = new Set(await readdir(outputs));
+      // Dumped while still instrumented: switching off first would drop the counts.
+      await control("-d", kind);
+      await control("-i", "off");
+      const dumped = (await readdir(outputs)).filter((file) => !before.has(file));
+      const split = await splitCounts(path.join(outputs, dumped[0]));
+      const row = {
+        kind,
+        requests: count,
+        ...split,
+        perRequest: split.total / count,
+        workPerRequest: (split.total - split.compiler - split.gc) / count,
+      };
+      results.push(row);
+      const k = (value) => `${(value / 1000).toFixed(0).padStart(7)} k`;
+      process.stderr.write(
+        `${options.label}: ${kind.padEnd(12)} ${k(row.workPerRequest)} work, ${k(split.gc / count)} GC, ${k(split.compiler / count)} JIT compiler, per request (${count} requests)\n`,
+      );
+    }
+    const resultsDir = path.join(ROOT, "bench/results");
+    await mkdir(resultsDir, { recursive: true });
+    await writeFile(
+      path.join(resultsDir, `instructions-${new Date().toISOString().replace(/[:.]/g, "-")}.json`),
+      `${JSON.stringify({ label: options.label, bin, node: process.version, warmup, results }, null, 2)}\n`,
+    );
+    for (const row of results) {
+      process.stdout.write(
+        `${options.label}\t${row.kind}\t${Math.round(row.workPerRequest)}\t${Math.round(row.gc / row.requests)}\t${Math.round(row.compiler / row.requests)}\n`,
+      );
+    }
+  } finally {
+    agent.destroy();
+    if (child && child.exitCode === null) {
+      child.kill("SIGKILL");
+      await new Promise((resolve) => child.once("exit", resolve));
+    }
+    await admin.unsafe(`drop database if exists ${name} with (force)`).catch(() => {});
+    await admin.end();
+    if (!process.env.KEEP) await rm(work, { recursive: true, force: true });
+  }
+}
+
+await main();
