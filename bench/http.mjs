@@ -640,6 +640,85 @@ export function httpScenarios(tools) {
         }
       },
     },
+    {
+      name: "http-pages",
+      kind: "http",
+      description:
+        "the sign-in page authd serves (its HTML, then each script and stylesheet it names, " +
+        "brotli as a browser asks) against the constant-JSON ceiling; 50 connections, " +
+        "3 rounds of 4 s (median ratio)",
+      targets: { page: 0.6 },
+      async run() {
+        const { database, server, base } = await startAuthd(tools, "pages");
+        const ceiling = await startCeiling(tools, database.url);
+        try {
+          const origin = new URL(base).origin;
+          const pageUrl = `${origin}/sign-in`;
+          const html = await (await fetch(pageUrl)).text();
+          // Every file a browser loading the page asks for: the HTML, then its assets.
+          const assets = [...html.matchAll(/(?:src|href)="([^"]+\.(?:js|css))"/g)].map(
+            (match) => new URL(match[1], pageUrl).pathname,
+          );
+          if (assets.length === 0) throw new Error(`no assets named in ${pageUrl}:\n${html}`);
+          const headers = { "accept-encoding": "br, gzip", accept: "*/*" };
+          const paths = ["/sign-in", ...assets];
+          for (const route of paths) {
+            const response = await fetch(`${origin}${route}`, { headers });
+            if (!response.ok) throw new Error(`${route}: ${response.status}`);
+          }
+          const medianOf = (values) =>
+            [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+          const ceilings = [];
+          const pages = [];
+          for (let round = 1; round <= 3; round++) {
+            tools.progress(`  round ${round}: constant JSON / sign-in page`);
+            ceilings.push(
+              summarize("ceiling", await cannon({ url: `${ceiling.url}/constant`, duration: 4 })),
+            );
+            pages.push(
+              summarize(
+                "page",
+                await cannon({
+                  url: origin,
+                  duration: 4,
+                  requests: paths.map((route) => ({ method: "GET", path: route, headers })),
+                }),
+              ),
+            );
+          }
+          const ratio = medianOf(
+            pages.map((r, i) => r.requestsPerSecond / ceilings[i].requestsPerSecond),
+          );
+          const non2xx = pages.reduce((sum, r) => sum + r.non2xx, 0);
+          const pageRequests = medianOf(pages.map((r) => r.requestsPerSecond));
+          return {
+            runs: [
+              {
+                name: "ceiling: constant JSON",
+                requestsPerSecond: medianOf(ceilings.map((r) => r.requestsPerSecond)),
+                p50Ms: medianOf(ceilings.map((r) => r.p50Ms)),
+                p99Ms: medianOf(ceilings.map((r) => r.p99Ms)),
+              },
+              {
+                name: `sign-in page (${paths.length} files a load)`,
+                requestsPerSecond: pageRequests,
+                p50Ms: medianOf(pages.map((r) => r.p50Ms)),
+                p99Ms: medianOf(pages.map((r) => r.p99Ms)),
+                non2xx,
+                ceiling: "constant JSON",
+                ratio,
+                target: this.targets.page,
+                pass: non2xx === 0 && ratio >= this.targets.page,
+              },
+            ],
+            notes: { files: paths, loadsPerSecond: pageRequests / paths.length },
+          };
+        } finally {
+          await ceiling.stop();
+          await tools.stopServe(server.proc);
+        }
+      },
+    },
   ];
 }
 
