@@ -33,12 +33,31 @@ const socialProvider = z.strictObject({
   disableImplicitSignUp: z.boolean().default(false),
 });
 
+/** The routes of the pages authd serves (under `pages.path`), and their assets. */
+export const PAGE_SEGMENTS = [
+  "sign-in",
+  "sign-up",
+  "forgot-password",
+  "reset-password",
+  "verify-email",
+  "accept-invitation",
+  "account",
+  "organization",
+  "assets",
+] as const;
+
+/** `child` is `parent` or lies below it, path segment by path segment. */
+export function isPathWithin(child: string, parent: string): boolean {
+  if (parent === "/") return true;
+  return child === parent || child.startsWith(`${parent}/`);
+}
+
 const rateLimitRule = z.union([
   z.literal(false),
   z.strictObject({ window: positiveInt, max: positiveInt }),
 ]);
 
-export const configSchema = z.strictObject({
+const configObject = z.strictObject({
   /** Public URL of the server, e.g. https://auth.example.com. Derived from the request when absent. */
   baseURL: httpUrl.optional(),
   basePath: z
@@ -226,6 +245,44 @@ export const configSchema = z.strictObject({
     })
     .prefault({}),
   cli: z.strictObject({ allowSessionMint: z.boolean().default(false) }).prefault({}),
+  /** The sign-in, account and organization pages authd serves itself. */
+  pages: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      path: z
+        .string()
+        .regex(
+          /^\/[A-Za-z0-9._~/-]*$/,
+          "expected a path starting with / (letters, digits, . _ ~ - /; no query)",
+        )
+        .refine((value) => value === "/" || !value.endsWith("/"), "expected no trailing slash")
+        .refine(
+          (value) => !value.split("/").some((part) => part === "." || part === ".."),
+          "expected no . or .. segments",
+        )
+        .refine((value) => !value.includes("//"), "expected no empty segments (//)")
+        .default("/"),
+    })
+    .prefault({}),
+});
+
+export const configSchema = configObject.superRefine((config, context) => {
+  // The pages own a fixed set of routes: neither may they sit inside the API, nor may
+  // the API sit where a page or the assets are served.
+  const { basePath, pages } = config;
+  if (!pages.enabled) return;
+  const pagesPrefix = pages.path === "/" ? "" : pages.path;
+  const hidden =
+    (basePath !== "/" && isPathWithin(pages.path, basePath)) ||
+    pages.path === basePath ||
+    PAGE_SEGMENTS.some((segment) => isPathWithin(basePath, `${pagesPrefix}/${segment}`));
+  if (hidden) {
+    context.addIssue({
+      code: "custom",
+      path: ["pages", "path"],
+      message: `expected a path apart from the API's basePath "${basePath}": pages at "${pages.path}" would hide API routes (choose another pages.path or basePath, or set pages.enabled: false)`,
+    });
+  }
 });
 
 /** What a config file may contain (every key optional). */
