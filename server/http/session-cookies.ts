@@ -63,6 +63,16 @@ function attributes(secure: boolean, maxAge?: number) {
   };
 }
 
+/** Expires cookie `name` only where the request carries it, so no needless Set-Cookie. */
+function expireIfSent(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  name: string,
+  secure: boolean,
+): void {
+  if (request.cookies[name] !== undefined) reply.setCookie(name, "", attributes(secure, 0));
+}
+
 /**
  * What this app already verified (get-session and every authenticated request start
  * with an HMAC, which costs far more inside a busy server than in a tight loop:
@@ -129,9 +139,7 @@ export function setSessionCookie(
     : undefined;
   reply.setCookie(names.sessionToken, signValue(token, context.secret), attributes(secure, maxAge));
   if (options.rememberMe) {
-    if (request.cookies[names.dontRemember] !== undefined) {
-      reply.setCookie(names.dontRemember, "", attributes(secure, 0));
-    }
+    expireIfSent(request, reply, names.dontRemember, secure);
   } else {
     reply.setCookie(names.dontRemember, signValue("true", context.secret), attributes(secure));
   }
@@ -181,9 +189,7 @@ export function setSessionDataCookie(
   const head = `${CACHE_VERSION}.${expiresAt}.${Buffer.from(JSON.stringify(payload)).toString("base64url")}`;
   const value = `${head}.${cacheSignature(head, token, context.secret)}`;
   if (value.length > SESSION_DATA_MAX_LENGTH) {
-    if (request.cookies[names.sessionData] !== undefined) {
-      reply.setCookie(names.sessionData, "", attributes(secure, 0));
-    }
+    expireIfSent(request, reply, names.sessionData, secure);
     return;
   }
   reply.setCookie(
@@ -200,10 +206,7 @@ export function clearSessionDataCookie(
   context: CookieContext,
 ): void {
   const secure = isSecureRequest(context.config, request);
-  const names = cookieNames(context.config, secure);
-  if (request.cookies[names.sessionData] !== undefined) {
-    reply.setCookie(names.sessionData, "", attributes(secure, 0));
-  }
+  expireIfSent(request, reply, cookieNames(context.config, secure).sessionData, secure);
 }
 
 /**
@@ -332,8 +335,7 @@ export function clearStateCookie(
   context: CookieContext,
 ): void {
   const secure = isSecureRequest(context.config, request);
-  const name = cookieNames(context.config, secure).state;
-  if (request.cookies[name] !== undefined) reply.setCookie(name, "", attributes(secure, 0));
+  expireIfSent(request, reply, cookieNames(context.config, secure).state, secure);
 }
 
 /**
