@@ -63,13 +63,17 @@ function attributes(secure: boolean, maxAge?: number) {
   };
 }
 
-/** Expires cookie `name` only where the request carries it, so no needless Set-Cookie. */
-function expireIfSent(
+type CookieName = keyof ReturnType<typeof cookieNames>;
+
+/** Expires one of the app's cookies, only where the request carries it (no needless Set-Cookie). */
+export function expireCookieIfSent(
   request: FastifyRequest,
   reply: FastifyReply,
-  name: string,
-  secure: boolean,
+  context: CookieContext,
+  cookie: CookieName,
 ): void {
+  const secure = isSecureRequest(context.config, request);
+  const name = cookieNames(context.config, secure)[cookie];
   if (request.cookies[name] !== undefined) reply.setCookie(name, "", attributes(secure, 0));
 }
 
@@ -139,7 +143,7 @@ export function setSessionCookie(
     : undefined;
   reply.setCookie(names.sessionToken, signValue(token, context.secret), attributes(secure, maxAge));
   if (options.rememberMe) {
-    expireIfSent(request, reply, names.dontRemember, secure);
+    expireCookieIfSent(request, reply, context, "dontRemember");
   } else {
     reply.setCookie(names.dontRemember, signValue("true", context.secret), attributes(secure));
   }
@@ -189,7 +193,7 @@ export function setSessionDataCookie(
   const head = `${CACHE_VERSION}.${expiresAt}.${Buffer.from(JSON.stringify(payload)).toString("base64url")}`;
   const value = `${head}.${cacheSignature(head, token, context.secret)}`;
   if (value.length > SESSION_DATA_MAX_LENGTH) {
-    expireIfSent(request, reply, names.sessionData, secure);
+    expireCookieIfSent(request, reply, context, "sessionData");
     return;
   }
   reply.setCookie(
@@ -197,16 +201,6 @@ export function setSessionDataCookie(
     value,
     attributes(secure, rememberMe ? cookieCache.maxAge : undefined),
   );
-}
-
-/** Expires the cache cookie alone (where the request carries one). */
-export function clearSessionDataCookie(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  context: CookieContext,
-): void {
-  const secure = isSecureRequest(context.config, request);
-  expireIfSent(request, reply, cookieNames(context.config, secure).sessionData, secure);
 }
 
 /**
@@ -327,15 +321,6 @@ export function readStateCookie(request: FastifyRequest, context: CookieContext)
   const names = cookieNames(context.config, isSecureRequest(context.config, request));
   const signed = request.cookies[names.state];
   return signed ? unsignValue(signed, context.secret) : null;
-}
-
-export function clearStateCookie(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  context: CookieContext,
-): void {
-  const secure = isSecureRequest(context.config, request);
-  expireIfSent(request, reply, cookieNames(context.config, secure).state, secure);
 }
 
 /**
