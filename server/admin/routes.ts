@@ -121,6 +121,17 @@ const userListAnswer = z.object({
   offset: z.number().int().optional(),
 });
 
+/**
+ * The schema of an admin action on one user: `body` in, `answer` out; signed out is 401,
+ * a missing permission 403 and an unknown user 404.
+ */
+function userActionSchema<Body extends z.ZodType, Answer extends z.ZodType>(
+  body: Body,
+  answer: Answer,
+) {
+  return { schema: { body, response: { 200: answer, ...errorResponses(401, 403, 404) } } };
+}
+
 export function adminRoutes(context: AuthContext) {
   return async (app: FastifyInstance): Promise<void> => {
     if (!context.config.admin.enabled) return;
@@ -132,16 +143,6 @@ export function adminRoutes(context: AuthContext) {
     };
 
     /** An admin changing their own user sees the change in their cached session at once. */
-    const rewriteCacheOfSelf = async (
-      request: FastifyRequest,
-      reply: FastifyReply,
-      user: UserRow | null,
-    ) => {
-      const current = await requireSession(context, request);
-      if (user && user.id === current.user.id) {
-        await rewriteSessionCache(context, request, reply, current, { user });
-      }
-    };
     const actorOf = async (request: FastifyRequest) => {
       const { user, session } = await requireSession(context, request);
       const client = clientInfo(request);
@@ -152,6 +153,19 @@ export function adminRoutes(context: AuthContext) {
         ipAddress: client.ipAddress,
         userAgent: client.userAgent,
       } satisfies UserActor;
+    };
+    /** Changes a user as the caller; when that user is the caller, their cache follows. */
+    const changeUser = async (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      change: (actor: UserActor) => Promise<UserRow>,
+    ) => {
+      const user = await change(await actorOf(request));
+      const current = await requireSession(context, request);
+      if (user.id === current.user.id) {
+        await rewriteSessionCache(context, request, reply, current, { user });
+      }
+      return user;
     };
 
     typed.post(
@@ -209,76 +223,44 @@ export function adminRoutes(context: AuthContext) {
 
     typed.post(
       "/admin/update-user",
-      {
-        schema: {
-          body: updateUserBody,
-          response: { 200: userSchema, ...errorResponses(401, 403, 404) },
-        },
-      },
+      userActionSchema(updateUserBody, userSchema),
       async (request, reply) => {
-        const actor = await actorOf(request);
-        const user = await updateUser(deps, actor, request.body.userId, request.body.data);
-        await rewriteCacheOfSelf(request, reply, user);
-        return userResponse(user);
+        const { userId, data } = request.body;
+        return userResponse(
+          await changeUser(request, reply, (actor) => updateUser(deps, actor, userId, data)),
+        );
       },
     );
 
     typed.post(
       "/admin/set-role",
-      {
-        schema: {
-          body: setRoleBody,
-          response: { 200: userAnswer, ...errorResponses(401, 403, 404) },
-        },
-      },
+      userActionSchema(setRoleBody, userAnswer),
       async (request, reply) => {
-        const actor = await actorOf(request);
-        const user = await setRole(deps, actor, request.body.userId, request.body.role);
-        await rewriteCacheOfSelf(request, reply, user);
+        const { userId, role } = request.body;
+        const user = await changeUser(request, reply, (actor) =>
+          setRole(deps, actor, userId, role),
+        );
         return { user: userResponse(user) };
       },
     );
 
-    typed.post(
-      "/admin/ban-user",
-      {
-        schema: {
-          body: banUserBody,
-          response: { 200: userAnswer, ...errorResponses(401, 403, 404) },
-        },
-      },
-      async (request) => {
-        const actor = await actorOf(request);
-        const user = await banUser(deps, actor, request.body.userId, {
-          reason: request.body.banReason,
-          expiresIn: request.body.banExpiresIn,
-        });
-        return { user: userResponse(user) };
-      },
-    );
+    typed.post("/admin/ban-user", userActionSchema(banUserBody, userAnswer), async (request) => {
+      const actor = await actorOf(request);
+      const user = await banUser(deps, actor, request.body.userId, {
+        reason: request.body.banReason,
+        expiresIn: request.body.banExpiresIn,
+      });
+      return { user: userResponse(user) };
+    });
 
-    typed.post(
-      "/admin/unban-user",
-      {
-        schema: {
-          body: userIdBody,
-          response: { 200: userAnswer, ...errorResponses(401, 403, 404) },
-        },
-      },
-      async (request) => {
-        const actor = await actorOf(request);
-        return { user: userResponse(await unbanUser(deps, actor, request.body.userId)) };
-      },
-    );
+    typed.post("/admin/unban-user", userActionSchema(userIdBody, userAnswer), async (request) => {
+      const actor = await actorOf(request);
+      return { user: userResponse(await unbanUser(deps, actor, request.body.userId)) };
+    });
 
     typed.post(
       "/admin/impersonate-user",
-      {
-        schema: {
-          body: userIdBody,
-          response: { 200: sessionAndUserSchema, ...errorResponses(401, 403, 404) },
-        },
-      },
+      userActionSchema(userIdBody, sessionAndUserSchema),
       async (request, reply) => {
         const actor = await actorOf(request);
         const own = await requireSession(context, request);
@@ -337,15 +319,7 @@ export function adminRoutes(context: AuthContext) {
 
     typed.post(
       "/admin/list-user-sessions",
-      {
-        schema: {
-          body: userIdBody,
-          response: {
-            200: z.object({ sessions: z.array(sessionSchema) }),
-            ...errorResponses(401, 403, 404),
-          },
-        },
-      },
+      userActionSchema(userIdBody, z.object({ sessions: z.array(sessionSchema) })),
       async (request) => {
         const actor = await actorOf(request);
         const sessions = await listUserSessions(deps, actor, request.body.userId);
@@ -355,12 +329,7 @@ export function adminRoutes(context: AuthContext) {
 
     typed.post(
       "/admin/revoke-user-session",
-      {
-        schema: {
-          body: revokeSessionBody,
-          response: { 200: successAnswer, ...errorResponses(401, 403, 404) },
-        },
-      },
+      userActionSchema(revokeSessionBody, successAnswer),
       async (request) => {
         const actor = await actorOf(request);
         await revokeUserSession(deps, actor, request.body.sessionToken);
@@ -368,44 +337,21 @@ export function adminRoutes(context: AuthContext) {
       },
     );
 
-    typed.post(
-      "/admin/revoke-user-sessions",
-      {
-        schema: {
-          body: userIdBody,
-          response: { 200: successAnswer, ...errorResponses(401, 403, 404) },
-        },
-      },
-      async (request) => {
-        const actor = await actorOf(request);
-        await revokeUserSessions(deps, actor, request.body.userId);
+    // Both take a user id and answer success alone.
+    const userIdActions = [
+      ["/admin/revoke-user-sessions", revokeUserSessions],
+      ["/admin/remove-user", removeUser],
+    ] as const;
+    for (const [path, action] of userIdActions) {
+      typed.post(path, userActionSchema(userIdBody, successAnswer), async (request) => {
+        await action(deps, await actorOf(request), request.body.userId);
         return { success: true };
-      },
-    );
-
-    typed.post(
-      "/admin/remove-user",
-      {
-        schema: {
-          body: userIdBody,
-          response: { 200: successAnswer, ...errorResponses(401, 403, 404) },
-        },
-      },
-      async (request) => {
-        const actor = await actorOf(request);
-        await removeUser(deps, actor, request.body.userId);
-        return { success: true };
-      },
-    );
+      });
+    }
 
     typed.post(
       "/admin/set-user-password",
-      {
-        schema: {
-          body: setPasswordBody,
-          response: { 200: statusAnswer, ...errorResponses(401, 403, 404) },
-        },
-      },
+      userActionSchema(setPasswordBody, statusAnswer),
       async (request) => {
         const actor = await actorOf(request);
         await setUserPassword(deps, actor, request.body.userId, request.body.newPassword);
