@@ -16,6 +16,7 @@ import {
   requireSession,
 } from "../http/auth-context.js";
 import {
+  actionSchema,
   booleanish,
   boundedString,
   emailInput,
@@ -121,17 +122,6 @@ const userListAnswer = z.object({
   offset: z.number().int().optional(),
 });
 
-/**
- * The schema of an admin action on one user: `body` in, `answer` out; signed out is 401,
- * a missing permission 403 and an unknown user 404.
- */
-function userActionSchema<Body extends z.ZodType, Answer extends z.ZodType>(
-  body: Body,
-  answer: Answer,
-) {
-  return { schema: { body, response: { 200: answer, ...errorResponses(401, 403, 404) } } };
-}
-
 export function adminRoutes(context: AuthContext) {
   return async (app: FastifyInstance): Promise<void> => {
     if (!context.config.admin.enabled) return;
@@ -209,12 +199,7 @@ export function adminRoutes(context: AuthContext) {
 
     typed.get(
       "/admin/get-user",
-      {
-        schema: {
-          querystring: z.object({ id: userId }),
-          response: { 200: userSchema, ...errorResponses(401, 403, 404) },
-        },
-      },
+      actionSchema({ querystring: z.object({ id: userId }) }, userSchema),
       async (request) => {
         const actor = await actorOf(request);
         return userResponse(await getUser(deps, actor, request.query.id));
@@ -223,7 +208,7 @@ export function adminRoutes(context: AuthContext) {
 
     typed.post(
       "/admin/update-user",
-      userActionSchema(updateUserBody, userSchema),
+      actionSchema({ body: updateUserBody }, userSchema),
       async (request, reply) => {
         const { userId, data } = request.body;
         return userResponse(
@@ -234,7 +219,7 @@ export function adminRoutes(context: AuthContext) {
 
     typed.post(
       "/admin/set-role",
-      userActionSchema(setRoleBody, userAnswer),
+      actionSchema({ body: setRoleBody }, userAnswer),
       async (request, reply) => {
         const { userId, role } = request.body;
         const user = await changeUser(request, reply, (actor) =>
@@ -244,23 +229,31 @@ export function adminRoutes(context: AuthContext) {
       },
     );
 
-    typed.post("/admin/ban-user", userActionSchema(banUserBody, userAnswer), async (request) => {
-      const actor = await actorOf(request);
-      const user = await banUser(deps, actor, request.body.userId, {
-        reason: request.body.banReason,
-        expiresIn: request.body.banExpiresIn,
-      });
-      return { user: userResponse(user) };
-    });
+    typed.post(
+      "/admin/ban-user",
+      actionSchema({ body: banUserBody }, userAnswer),
+      async (request) => {
+        const actor = await actorOf(request);
+        const user = await banUser(deps, actor, request.body.userId, {
+          reason: request.body.banReason,
+          expiresIn: request.body.banExpiresIn,
+        });
+        return { user: userResponse(user) };
+      },
+    );
 
-    typed.post("/admin/unban-user", userActionSchema(userIdBody, userAnswer), async (request) => {
-      const actor = await actorOf(request);
-      return { user: userResponse(await unbanUser(deps, actor, request.body.userId)) };
-    });
+    typed.post(
+      "/admin/unban-user",
+      actionSchema({ body: userIdBody }, userAnswer),
+      async (request) => {
+        const actor = await actorOf(request);
+        return { user: userResponse(await unbanUser(deps, actor, request.body.userId)) };
+      },
+    );
 
     typed.post(
       "/admin/impersonate-user",
-      userActionSchema(userIdBody, sessionAndUserSchema),
+      actionSchema({ body: userIdBody }, sessionAndUserSchema),
       async (request, reply) => {
         const actor = await actorOf(request);
         const own = await requireSession(context, request);
@@ -319,7 +312,7 @@ export function adminRoutes(context: AuthContext) {
 
     typed.post(
       "/admin/list-user-sessions",
-      userActionSchema(userIdBody, z.object({ sessions: z.array(sessionSchema) })),
+      actionSchema({ body: userIdBody }, z.object({ sessions: z.array(sessionSchema) })),
       async (request) => {
         const actor = await actorOf(request);
         const sessions = await listUserSessions(deps, actor, request.body.userId);
@@ -329,7 +322,7 @@ export function adminRoutes(context: AuthContext) {
 
     typed.post(
       "/admin/revoke-user-session",
-      userActionSchema(revokeSessionBody, successAnswer),
+      actionSchema({ body: revokeSessionBody }, successAnswer),
       async (request) => {
         const actor = await actorOf(request);
         await revokeUserSession(deps, actor, request.body.sessionToken);
@@ -343,7 +336,7 @@ export function adminRoutes(context: AuthContext) {
       ["/admin/remove-user", removeUser],
     ] as const;
     for (const [path, action] of userIdActions) {
-      typed.post(path, userActionSchema(userIdBody, successAnswer), async (request) => {
+      typed.post(path, actionSchema({ body: userIdBody }, successAnswer), async (request) => {
         await action(deps, await actorOf(request), request.body.userId);
         return { success: true };
       });
@@ -351,7 +344,7 @@ export function adminRoutes(context: AuthContext) {
 
     typed.post(
       "/admin/set-user-password",
-      userActionSchema(setPasswordBody, statusAnswer),
+      actionSchema({ body: setPasswordBody }, statusAnswer),
       async (request) => {
         const actor = await actorOf(request);
         await setUserPassword(deps, actor, request.body.userId, request.body.newPassword);
