@@ -7,7 +7,15 @@
 import { type Command, InvalidArgumentError } from "commander";
 import { resolveUser } from "../../server/admin/admin.js";
 import { impersonateUser } from "../../server/admin/sessions.js";
-import * as adminUsers from "../../server/admin/users.js";
+import {
+  banUser,
+  getUser,
+  removeUser,
+  setRole,
+  setUserPassword,
+  unbanUser,
+  updateUser,
+} from "../../server/admin/users.js";
 import { ensureSecret } from "../../server/config.js";
 import { sessionCookieFor } from "../../server/http/session-cookies.js";
 import { sessionResponse, userResponse } from "../../server/sessions/sessions.js";
@@ -104,7 +112,7 @@ export function registerUser(program: Command): Command {
     .description("show a user (by id or email)")
     .action(async (target: string, _flags: unknown, command: Command) => {
       const globals = command.optsWithGlobals<GlobalOptions>();
-      await onUser(globals, target, (deps, userId) => adminUsers.getUser(deps, CLI_ACTOR, userId));
+      await onUser(globals, target, (deps, userId) => getUser(deps, CLI_ACTOR, userId));
     });
 
   user
@@ -129,9 +137,7 @@ export function registerUser(program: Command): Command {
             "nothing to update: give --name, --email, --email-verified or --image",
           );
         }
-        await onUser(globals, target, (deps, userId) =>
-          adminUsers.updateUser(deps, CLI_ACTOR, userId, data),
-        );
+        await onUser(globals, target, (deps, userId) => updateUser(deps, CLI_ACTOR, userId, data));
       },
     );
 
@@ -161,7 +167,7 @@ export function registerUser(program: Command): Command {
           const banned: UserRow[] = [];
           for (const found of users) {
             banned.push(
-              await adminUsers.banUser(admin.deps, CLI_ACTOR, found.id, {
+              await banUser(admin.deps, CLI_ACTOR, found.id, {
                 reason: flags.reason,
                 expiresIn: flags.expiresIn,
                 keepSessions: flags.keepSessions === true,
@@ -181,8 +187,7 @@ export function registerUser(program: Command): Command {
       await withAdmin(globals, async (admin) => {
         const users = await resolveAll(admin, targets);
         const unbanned: UserRow[] = [];
-        for (const found of users)
-          unbanned.push(await adminUsers.unbanUser(admin.deps, CLI_ACTOR, found.id));
+        for (const found of users) unbanned.push(await unbanUser(admin.deps, CLI_ACTOR, found.id));
         printUserList(unbanned, globals);
       });
     });
@@ -192,9 +197,7 @@ export function registerUser(program: Command): Command {
     .description("set the platform role (comma-separated for several)")
     .action(async (target: string, role: string, _flags: unknown, command: Command) => {
       const globals = command.optsWithGlobals<GlobalOptions>();
-      await onUser(globals, target, (deps, userId) =>
-        adminUsers.setRole(deps, CLI_ACTOR, userId, role),
-      );
+      await onUser(globals, target, (deps, userId) => setRole(deps, CLI_ACTOR, userId, role));
     });
 
   user
@@ -217,7 +220,7 @@ export function registerUser(program: Command): Command {
         }
         await withAdmin(globals, async (admin) => {
           const found = await resolveUser(admin.deps.sql, target);
-          const { sessionsRevoked } = await adminUsers.setUserPassword(
+          const { sessionsRevoked } = await setUserPassword(
             admin.deps,
             CLI_ACTOR,
             found.id,
@@ -263,7 +266,7 @@ export function registerUser(program: Command): Command {
             return;
           }
         }
-        for (const found of unique) await adminUsers.removeUser(admin.deps, CLI_ACTOR, found.id);
+        for (const found of unique) await removeUser(admin.deps, CLI_ACTOR, found.id);
         emit({ items: unique.map((found) => ({ id: found.id, email: found.email })) }, globals, {
           human: () => {
             for (const found of unique) {

@@ -50,16 +50,7 @@ import {
   revokeUserSessions,
   stopImpersonating,
 } from "./sessions.js";
-import {
-  banUser,
-  createUser,
-  getUser,
-  removeUser,
-  setRole,
-  setUserPassword,
-  unbanUser,
-  updateUser,
-} from "./users.js";
+import * as users from "./users.js";
 
 const userId = boundedString(255).min(1);
 const role = z.union([boundedString(255), z.array(boundedString(255)).max(32)]);
@@ -173,7 +164,7 @@ export function adminRoutes(context: AuthContext) {
         if (data && ("banned" in data || "banReason" in data || "banExpires" in data)) {
           throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_BAN_USERS");
         }
-        const user = await createUser(deps, actor, {
+        const user = await users.createUser(deps, actor, {
           ...body,
           image: data?.image,
           emailVerified: data?.emailVerified,
@@ -202,7 +193,7 @@ export function adminRoutes(context: AuthContext) {
       actionSchema({ querystring: z.object({ id: userId }) }, userSchema),
       async (request) => {
         const actor = await actorOf(request);
-        return userResponse(await getUser(deps, actor, request.query.id));
+        return userResponse(await users.getUser(deps, actor, request.query.id));
       },
     );
 
@@ -212,7 +203,7 @@ export function adminRoutes(context: AuthContext) {
       async (request, reply) => {
         const { userId, data } = request.body;
         return userResponse(
-          await changeUser(request, reply, (actor) => updateUser(deps, actor, userId, data)),
+          await changeUser(request, reply, (actor) => users.updateUser(deps, actor, userId, data)),
         );
       },
     );
@@ -223,7 +214,7 @@ export function adminRoutes(context: AuthContext) {
       async (request, reply) => {
         const { userId, role } = request.body;
         const user = await changeUser(request, reply, (actor) =>
-          setRole(deps, actor, userId, role),
+          users.setRole(deps, actor, userId, role),
         );
         return { user: userResponse(user) };
       },
@@ -234,7 +225,7 @@ export function adminRoutes(context: AuthContext) {
       actionSchema({ body: banUserBody }, userAnswer),
       async (request) => {
         const actor = await actorOf(request);
-        const user = await banUser(deps, actor, request.body.userId, {
+        const user = await users.banUser(deps, actor, request.body.userId, {
           reason: request.body.banReason,
           expiresIn: request.body.banExpiresIn,
         });
@@ -247,7 +238,7 @@ export function adminRoutes(context: AuthContext) {
       actionSchema({ body: userIdBody }, userAnswer),
       async (request) => {
         const actor = await actorOf(request);
-        return { user: userResponse(await unbanUser(deps, actor, request.body.userId)) };
+        return { user: userResponse(await users.unbanUser(deps, actor, request.body.userId)) };
       },
     );
 
@@ -333,7 +324,7 @@ export function adminRoutes(context: AuthContext) {
     // Both take a user id and answer success alone.
     const userIdActions = [
       ["/admin/revoke-user-sessions", revokeUserSessions],
-      ["/admin/remove-user", removeUser],
+      ["/admin/remove-user", users.removeUser],
     ] as const;
     for (const [path, action] of userIdActions) {
       typed.post(path, actionSchema({ body: userIdBody }, successAnswer), async (request) => {
@@ -347,7 +338,7 @@ export function adminRoutes(context: AuthContext) {
       actionSchema({ body: setPasswordBody }, statusAnswer),
       async (request) => {
         const actor = await actorOf(request);
-        await setUserPassword(deps, actor, request.body.userId, request.body.newPassword);
+        await users.setUserPassword(deps, actor, request.body.userId, request.body.newPassword);
         return { status: true };
       },
     );
