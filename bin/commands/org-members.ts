@@ -1,6 +1,7 @@
 /** `authd org member …`: list, add, set-role and remove the members of an organization. */
 import type { Command } from "commander";
 import { resolveUser } from "../../server/admin/admin.js";
+import type { Queryable } from "../../server/db/connection.js";
 import {
   addMember,
   findOrganizationByIdOrSlug,
@@ -21,6 +22,12 @@ export function memberTable(rows: ReturnType<typeof memberWithUserResponse>[]): 
     ["USER ID", "EMAIL", "NAME", "ROLE", "SINCE"],
     rows.map((row) => [row.userId, row.user.email, row.user.name, row.role, date(row.createdAt)]),
   );
+}
+
+/** The organization (id or slug) and the user (id or email) a member command names. */
+async function findOrganizationAndUser(sql: Queryable, selector: string, userArgument: string) {
+  const organization = await findOrganizationByIdOrSlug(sql, selector);
+  return { organization, user: await resolveUser(sql, userArgument) };
 }
 
 export function registerMemberCommands(org: Command): void {
@@ -44,8 +51,11 @@ export function registerMemberCommands(org: Command): void {
       run<[string, string], { role: string; team?: string }>(
         async ({ loaded, db, domains, actor, globals }, [selector, userArgument], flags) => {
           if (flags.team !== undefined) requireTeamsEnabled(loaded);
-          const organization = await findOrganizationByIdOrSlug(db.sql, selector);
-          const user = await resolveUser(db.sql, userArgument);
+          const { organization, user } = await findOrganizationAndUser(
+            db.sql,
+            selector,
+            userArgument,
+          );
           const team =
             flags.team === undefined
               ? null
@@ -76,8 +86,11 @@ export function registerMemberCommands(org: Command): void {
   subcommand(member, "set-role <org> <user> <role>", "change a member's role").action(
     run<[string, string, string]>(
       async ({ db, domains, actor, globals }, [selector, userArgument, role]) => {
-        const organization = await findOrganizationByIdOrSlug(db.sql, selector);
-        const user = await resolveUser(db.sql, userArgument);
+        const { organization, user } = await findOrganizationAndUser(
+          db.sql,
+          selector,
+          userArgument,
+        );
         const updated = memberResponse(
           await updateMemberRole(
             domains.organizations,
@@ -102,8 +115,7 @@ export function registerMemberCommands(org: Command): void {
     "remove a member (moderate: --yes off a terminal)",
   ).action(
     run<[string, string]>(async ({ db, domains, actor, globals }, [selector, userArgument]) => {
-      const organization = await findOrganizationByIdOrSlug(db.sql, selector);
-      const user = await resolveUser(db.sql, userArgument);
+      const { organization, user } = await findOrganizationAndUser(db.sql, selector, userArgument);
       const confirmed = await confirmModerate(
         `Remove ${user.email} from ${organization.slug}?`,
         globals,

@@ -16,6 +16,7 @@ import {
   requireSession,
 } from "../http/auth-context.js";
 import {
+  actionSchema,
   booleanish,
   boundedString,
   emailInput,
@@ -49,16 +50,7 @@ import {
   revokeUserSessions,
   stopImpersonating,
 } from "./sessions.js";
-import {
-  banUser,
-  createUser,
-  getUser,
-  removeUser,
-  setRole,
-  setUserPassword,
-  unbanUser,
-  updateUser,
-} from "./users.js";
+import * as users from "./users.js";
 
 const userId = boundedString(255).min(1);
 const role = z.union([boundedString(255), z.array(boundedString(255)).max(32)]);
@@ -132,16 +124,6 @@ export function adminRoutes(context: AuthContext) {
     };
 
     /** An admin changing their own user sees the change in their cached session at once. */
-    const rewriteCacheOfSelf = async (
-      request: FastifyRequest,
-      reply: FastifyReply,
-      user: UserRow | null,
-    ) => {
-      const current = await requireSession(context, request);
-      if (user && user.id === current.user.id) {
-        await rewriteSessionCache(context, request, reply, current, { user });
-      }
-    };
     const actorOf = async (request: FastifyRequest) => {
       const { user, session } = await requireSession(context, request);
       const client = clientInfo(request);
@@ -152,6 +134,19 @@ export function adminRoutes(context: AuthContext) {
         ipAddress: client.ipAddress,
         userAgent: client.userAgent,
       } satisfies UserActor;
+    };
+    /** Changes a user as the caller; when that user is the caller, their cache follows. */
+    const changeUser = async (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      change: (actor: UserActor) => Promise<UserRow>,
+    ) => {
+      const user = await change(await actorOf(request));
+      const current = await requireSession(context, request);
+      if (user.id === current.user.id) {
+        await rewriteSessionCache(context, request, reply, current, { user });
+      }
+      return user;
     };
 
     typed.post(
@@ -169,7 +164,7 @@ export function adminRoutes(context: AuthContext) {
         if (data && ("banned" in data || "banReason" in data || "banExpires" in data)) {
           throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_BAN_USERS");
         }
-        const user = await createUser(deps, actor, {
+        const user = await users.createUser(deps, actor, {
           ...body,
           image: data?.image,
           emailVerified: data?.emailVerified,
@@ -195,61 +190,42 @@ export function adminRoutes(context: AuthContext) {
 
     typed.get(
       "/admin/get-user",
-      {
-        schema: {
-          querystring: z.object({ id: userId }),
-          response: { 200: userSchema, ...errorResponses(401, 403, 404) },
-        },
-      },
+      actionSchema({ querystring: z.object({ id: userId }) }, userSchema),
       async (request) => {
         const actor = await actorOf(request);
-        return userResponse(await getUser(deps, actor, request.query.id));
+        return userResponse(await users.getUser(deps, actor, request.query.id));
       },
     );
 
     typed.post(
       "/admin/update-user",
-      {
-        schema: {
-          body: updateUserBody,
-          response: { 200: userSchema, ...errorResponses(401, 403, 404) },
-        },
-      },
+      actionSchema({ body: updateUserBody }, userSchema),
       async (request, reply) => {
-        const actor = await actorOf(request);
-        const user = await updateUser(deps, actor, request.body.userId, request.body.data);
-        await rewriteCacheOfSelf(request, reply, user);
-        return userResponse(user);
+        const { userId, data } = request.body;
+        return userResponse(
+          await changeUser(request, reply, (actor) => users.updateUser(deps, actor, userId, data)),
+        );
       },
     );
 
     typed.post(
       "/admin/set-role",
-      {
-        schema: {
-          body: setRoleBody,
-          response: { 200: userAnswer, ...errorResponses(401, 403, 404) },
-        },
-      },
+      actionSchema({ body: setRoleBody }, userAnswer),
       async (request, reply) => {
-        const actor = await actorOf(request);
-        const user = await setRole(deps, actor, request.body.userId, request.body.role);
-        await rewriteCacheOfSelf(request, reply, user);
+        const { userId, role } = request.body;
+        const user = await changeUser(request, reply, (actor) =>
+          users.setRole(deps, actor, userId, role),
+        );
         return { user: userResponse(user) };
       },
     );
 
     typed.post(
       "/admin/ban-user",
-      {
-        schema: {
-          body: banUserBody,
-          response: { 200: userAnswer, ...errorResponses(401, 403, 404) },
-        },
-      },
+      actionSchema({ body: banUserBody }, userAnswer),
       async (request) => {
         const actor = await actorOf(request);
-        const user = await banUser(deps, actor, request.body.userId, {
+        const user = await users.banUser(deps, actor, request.body.userId, {
           reason: request.body.banReason,
           expiresIn: request.body.banExpiresIn,
         });
@@ -259,26 +235,16 @@ export function adminRoutes(context: AuthContext) {
 
     typed.post(
       "/admin/unban-user",
-      {
-        schema: {
-          body: userIdBody,
-          response: { 200: userAnswer, ...errorResponses(401, 403, 404) },
-        },
-      },
+      actionSchema({ body: userIdBody }, userAnswer),
       async (request) => {
         const actor = await actorOf(request);
-        return { user: userResponse(await unbanUser(deps, actor, request.body.userId)) };
+        return { user: userResponse(await users.unbanUser(deps, actor, request.body.userId)) };
       },
     );
 
     typed.post(
       "/admin/impersonate-user",
-      {
-        schema: {
-          body: userIdBody,
-          response: { 200: sessionAndUserSchema, ...errorResponses(401, 403, 404) },
-        },
-      },
+      actionSchema({ body: userIdBody }, sessionAndUserSchema),
       async (request, reply) => {
         const actor = await actorOf(request);
         const own = await requireSession(context, request);
@@ -337,15 +303,7 @@ export function adminRoutes(context: AuthContext) {
 
     typed.post(
       "/admin/list-user-sessions",
-      {
-        schema: {
-          body: userIdBody,
-          response: {
-            200: z.object({ sessions: z.array(sessionSchema) }),
-            ...errorResponses(401, 403, 404),
-          },
-        },
-      },
+      actionSchema({ body: userIdBody }, z.object({ sessions: z.array(sessionSchema) })),
       async (request) => {
         const actor = await actorOf(request);
         const sessions = await listUserSessions(deps, actor, request.body.userId);
@@ -355,12 +313,7 @@ export function adminRoutes(context: AuthContext) {
 
     typed.post(
       "/admin/revoke-user-session",
-      {
-        schema: {
-          body: revokeSessionBody,
-          response: { 200: successAnswer, ...errorResponses(401, 403, 404) },
-        },
-      },
+      actionSchema({ body: revokeSessionBody }, successAnswer),
       async (request) => {
         const actor = await actorOf(request);
         await revokeUserSession(deps, actor, request.body.sessionToken);
@@ -368,47 +321,24 @@ export function adminRoutes(context: AuthContext) {
       },
     );
 
-    typed.post(
-      "/admin/revoke-user-sessions",
-      {
-        schema: {
-          body: userIdBody,
-          response: { 200: successAnswer, ...errorResponses(401, 403, 404) },
-        },
-      },
-      async (request) => {
-        const actor = await actorOf(request);
-        await revokeUserSessions(deps, actor, request.body.userId);
+    // Both take a user id and answer success alone.
+    const userIdActions = [
+      ["/admin/revoke-user-sessions", revokeUserSessions],
+      ["/admin/remove-user", users.removeUser],
+    ] as const;
+    for (const [path, action] of userIdActions) {
+      typed.post(path, actionSchema({ body: userIdBody }, successAnswer), async (request) => {
+        await action(deps, await actorOf(request), request.body.userId);
         return { success: true };
-      },
-    );
-
-    typed.post(
-      "/admin/remove-user",
-      {
-        schema: {
-          body: userIdBody,
-          response: { 200: successAnswer, ...errorResponses(401, 403, 404) },
-        },
-      },
-      async (request) => {
-        const actor = await actorOf(request);
-        await removeUser(deps, actor, request.body.userId);
-        return { success: true };
-      },
-    );
+      });
+    }
 
     typed.post(
       "/admin/set-user-password",
-      {
-        schema: {
-          body: setPasswordBody,
-          response: { 200: statusAnswer, ...errorResponses(401, 403, 404) },
-        },
-      },
+      actionSchema({ body: setPasswordBody }, statusAnswer),
       async (request) => {
         const actor = await actorOf(request);
-        await setUserPassword(deps, actor, request.body.userId, request.body.newPassword);
+        await users.setUserPassword(deps, actor, request.body.userId, request.body.newPassword);
         return { status: true };
       },
     );

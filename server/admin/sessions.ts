@@ -74,24 +74,41 @@ export async function impersonateUser(
   });
 }
 
+/** What `audit` records beyond the transaction and the actor. */
+type AuditEntry =
+  Parameters<typeof audit> extends [unknown, unknown, ...infer Entry] ? Entry : never;
+
+/**
+ * Deletes a session (by id, or by the digest of its token) and writes its audit row in
+ * the same transaction, so neither stands without the other. `entry` answers the row
+ * for what was removed (undefined: nothing matched), or null for none.
+ */
+async function deleteSessionAudited(
+  deps: AdminDeps,
+  actor: Actor,
+  idOrToken: string,
+  digest: string,
+  entry: (removed: SessionRow | undefined) => AuditEntry | null,
+): Promise<SessionRow | undefined> {
+  return transaction(deps.sql, async (tx) => {
+    const removed = await deleteSessionByIdOrDigest(tx, idOrToken, digest);
+    const recorded = entry(removed);
+    if (recorded) await audit(tx, actor, ...recorded);
+    return removed;
+  });
+}
+
 /** Ends an impersonation session (the HTTP layer restores the admin's own cookie). */
 export async function stopImpersonating(
   deps: AdminDeps,
   actor: UserActor,
   impersonation: SessionRow,
 ): Promise<void> {
-  await transaction(deps.sql, async (tx) => {
-    await deleteSessionByIdOrDigest(tx, impersonation.id, impersonation.tokenHash);
-    await audit(
-      tx,
-      actor,
-      "stop_impersonating",
-      { type: "user", id: impersonation.userId },
-      {
-        sessionId: impersonation.id,
-      },
-    );
-  });
+  await deleteSessionAudited(deps, actor, impersonation.id, impersonation.tokenHash, () => [
+    "stop_impersonating",
+    { type: "user", id: impersonation.userId },
+    { sessionId: impersonation.id },
+  ]);
 }
 
 /** Every session of the user, expired ones included; an unknown user is USER_NOT_FOUND. */
@@ -115,21 +132,11 @@ export async function revokeUserSession(
   sessionIdOrToken: string,
 ): Promise<SessionRow | undefined> {
   authorize(deps, actor, { session: ["revoke"] }, "YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS");
-  return transaction(deps.sql, async (tx) => {
-    const removed = await deleteSessionByIdOrDigest(tx, sessionIdOrToken, sha256(sessionIdOrToken));
-    if (removed) {
-      await audit(
-        tx,
-        actor,
-        "revoke_user_session",
-        { type: "session", id: removed.id },
-        {
-          userId: removed.userId,
-        },
-      );
-    }
-    return removed;
-  });
+  return deleteSessionAudited(deps, actor, sessionIdOrToken, sha256(sessionIdOrToken), (removed) =>
+    removed
+      ? ["revoke_user_session", { type: "session", id: removed.id }, { userId: removed.userId }]
+      : null,
+  );
 }
 
 /** Ends every session of the user; answers how many. */

@@ -76,6 +76,18 @@ export function errorResponses<const S extends ExtraErrorStatus>(...statuses: S[
   return { 400: badRequestBody, 429: errorBody, 500: errorBody, ...extra };
 }
 
+/**
+ * The schema of a route where a signed-in caller acts on something that may not exist:
+ * `request` (its body or query) in, `answer` out; signed out is 401, not allowed 403,
+ * not found 404.
+ */
+export function actionSchema<
+  Request extends { body: z.ZodType } | { querystring: z.ZodType },
+  Answer extends z.ZodType,
+>(request: Request, answer: Answer) {
+  return { schema: { ...request, response: { 200: answer, ...errorResponses(401, 403, 404) } } };
+}
+
 /** `{status: true}`, the acknowledgement of most actions. */
 export const statusAnswer = z.object({ status: z.boolean() });
 

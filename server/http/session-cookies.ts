@@ -63,6 +63,20 @@ function attributes(secure: boolean, maxAge?: number) {
   };
 }
 
+type CookieName = keyof ReturnType<typeof cookieNames>;
+
+/** Expires one of the app's cookies, only where the request carries it (no needless Set-Cookie). */
+export function expireCookieIfSent(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  context: CookieContext,
+  cookie: CookieName,
+): void {
+  const secure = isSecureRequest(context.config, request);
+  const name = cookieNames(context.config, secure)[cookie];
+  if (request.cookies[name] !== undefined) reply.setCookie(name, "", attributes(secure, 0));
+}
+
 /**
  * What this app already verified (get-session and every authenticated request start
  * with an HMAC, which costs far more inside a busy server than in a tight loop:
@@ -129,9 +143,7 @@ export function setSessionCookie(
     : undefined;
   reply.setCookie(names.sessionToken, signValue(token, context.secret), attributes(secure, maxAge));
   if (options.rememberMe) {
-    if (request.cookies[names.dontRemember] !== undefined) {
-      reply.setCookie(names.dontRemember, "", attributes(secure, 0));
-    }
+    expireCookieIfSent(request, reply, context, "dontRemember");
   } else {
     reply.setCookie(names.dontRemember, signValue("true", context.secret), attributes(secure));
   }
@@ -181,9 +193,7 @@ export function setSessionDataCookie(
   const head = `${CACHE_VERSION}.${expiresAt}.${Buffer.from(JSON.stringify(payload)).toString("base64url")}`;
   const value = `${head}.${cacheSignature(head, token, context.secret)}`;
   if (value.length > SESSION_DATA_MAX_LENGTH) {
-    if (request.cookies[names.sessionData] !== undefined) {
-      reply.setCookie(names.sessionData, "", attributes(secure, 0));
-    }
+    expireCookieIfSent(request, reply, context, "sessionData");
     return;
   }
   reply.setCookie(
@@ -191,19 +201,6 @@ export function setSessionDataCookie(
     value,
     attributes(secure, rememberMe ? cookieCache.maxAge : undefined),
   );
-}
-
-/** Expires the cache cookie alone (where the request carries one). */
-export function clearSessionDataCookie(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  context: CookieContext,
-): void {
-  const secure = isSecureRequest(context.config, request);
-  const names = cookieNames(context.config, secure);
-  if (request.cookies[names.sessionData] !== undefined) {
-    reply.setCookie(names.sessionData, "", attributes(secure, 0));
-  }
 }
 
 /**
@@ -324,16 +321,6 @@ export function readStateCookie(request: FastifyRequest, context: CookieContext)
   const names = cookieNames(context.config, isSecureRequest(context.config, request));
   const signed = request.cookies[names.state];
   return signed ? unsignValue(signed, context.secret) : null;
-}
-
-export function clearStateCookie(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  context: CookieContext,
-): void {
-  const secure = isSecureRequest(context.config, request);
-  const name = cookieNames(context.config, secure).state;
-  if (request.cookies[name] !== undefined) reply.setCookie(name, "", attributes(secure, 0));
 }
 
 /**

@@ -16,7 +16,7 @@ import type { UserRow } from "../users/queries.js";
 import { type AuthContext, clientInfo, currentSession } from "./auth-context.js";
 import {
   clearSessionCookies,
-  clearSessionDataCookie,
+  expireCookieIfSent,
   readDontRemember,
   setSessionCookie,
   setSessionDataCookie,
@@ -94,7 +94,7 @@ export async function rewriteSessionCache(
   if (!session && !user) {
     const found = await findLiveSession(context.sql, context.sessionLookups, current.token);
     if (!found) {
-      clearSessionDataCookie(request, reply, context.cookies);
+      expireCookieIfSent(request, reply, context.cookies, "sessionData");
       return;
     }
     ({ session, user } = found);

@@ -7,7 +7,13 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { type AuthContext, linkContext, requireSession, userActor } from "../http/auth-context.js";
-import { booleanish, boundedString, emailInput, errorResponses } from "../http/schemas.js";
+import {
+  actionSchema,
+  booleanish,
+  boundedString,
+  emailInput,
+  errorResponses,
+} from "../http/schemas.js";
 import { readDontRemember } from "../http/session-cookies.js";
 import { acceptInvitationForSession } from "../http/session-response.js";
 import type { ZodTypeProvider } from "../http/validation.js";
@@ -94,12 +100,7 @@ export function invitationRoutes(context: AuthContext) {
 
     typed.post(
       "/organization/accept-invitation",
-      {
-        schema: {
-          body: invitationIdBody,
-          response: { 200: acceptedSchema, ...errorResponses(401, 403, 404) },
-        },
-      },
+      actionSchema({ body: invitationIdBody }, acceptedSchema),
       async (request, reply) => {
         const caller = await requireSession(context, request);
         const accepted = await acceptInvitationForSession(
@@ -115,12 +116,7 @@ export function invitationRoutes(context: AuthContext) {
 
     typed.post(
       "/organization/reject-invitation",
-      {
-        schema: {
-          body: invitationIdBody,
-          response: { 200: rejectedSchema, ...errorResponses(401, 403, 404) },
-        },
-      },
+      actionSchema({ body: invitationIdBody }, rejectedSchema),
       async (request) => {
         const caller = await requireSession(context, request);
         return rejectInvitation(context.sql, caller.user, request.body.invitationId);
@@ -129,12 +125,7 @@ export function invitationRoutes(context: AuthContext) {
 
     typed.post(
       "/organization/cancel-invitation",
-      {
-        schema: {
-          body: invitationIdBody,
-          response: { 200: invitationSchema, ...errorResponses(401, 403, 404) },
-        },
-      },
+      actionSchema({ body: invitationIdBody }, invitationSchema),
       async (request) => {
         const caller = await requireSession(context, request);
         return cancelInvitation(context, userActor(caller, request), request.body.invitationId);
@@ -143,12 +134,7 @@ export function invitationRoutes(context: AuthContext) {
 
     typed.get(
       "/organization/get-invitation",
-      {
-        schema: {
-          querystring: getInvitationQuery,
-          response: { 200: invitationDetailsSchema, ...errorResponses(401, 403, 404) },
-        },
-      },
+      actionSchema({ querystring: getInvitationQuery }, invitationDetailsSchema),
       async (request) => {
         const caller = await requireSession(context, request);
         return getInvitation(context.sql, caller.user, request.query.id);
@@ -157,12 +143,7 @@ export function invitationRoutes(context: AuthContext) {
 
     typed.get(
       "/organization/list-invitations",
-      {
-        schema: {
-          querystring: listInvitationsQuery,
-          response: { 200: invitationListAnswer, ...errorResponses(401, 403, 404) },
-        },
-      },
+      actionSchema({ querystring: listInvitationsQuery }, invitationListAnswer),
       async (request) => {
         const caller = await requireSession(context, request);
         const list = await listInvitations(context, userActor(caller, request), request.query);

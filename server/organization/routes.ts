@@ -3,8 +3,9 @@
  * get-organization, get-full-organization, leave, remove-member, update-member-role,
  * get-active-member, get-active-member-role, list-members, has-permission.
  */
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
+import type { UserActor } from "../actor.js";
 import { AuthError } from "../errors.js";
 import {
   type AuthContext,
@@ -12,7 +13,7 @@ import {
   requireSessionWith,
   userActor,
 } from "../http/auth-context.js";
-import { errorResponses, statusAnswer } from "../http/schemas.js";
+import { actionSchema, errorResponses, statusAnswer } from "../http/schemas.js";
 import { fastSerializerCompiler } from "../http/serialization.js";
 import { rewriteSessionCache } from "../http/session-response.js";
 import type { ZodTypeProvider } from "../http/validation.js";
@@ -101,15 +102,27 @@ export function organizationRoutes(context: AuthContext) {
     });
     const actor = async (request: Parameters<typeof requireSession>[1]) =>
       userActor(await requireSession(context, request), request);
+    /**
+     * Runs `operation` as the caller; when it takes them out of their active organization,
+     * the session's cache is rewritten, so that organization (and its team) clear.
+     */
+    const leavingActive = async <T>(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      operation: (caller: UserActor) => Promise<T>,
+      organizationIdOf: (result: T) => string,
+    ): Promise<T> => {
+      const current = await requireSession(context, request);
+      const result = await operation(userActor(current, request));
+      if (current.session.activeOrganizationId === organizationIdOf(result)) {
+        await rewriteSessionCache(context, request, reply, current);
+      }
+      return result;
+    };
 
     typed.post(
       "/organization/create",
-      {
-        schema: {
-          body: createBody,
-          response: { 200: createdOrganizationSchema, ...errorResponses(401, 403, 404) },
-        },
-      },
+      actionSchema({ body: createBody }, createdOrganizationSchema),
       async (request, reply) => {
         const current = await requireSession(context, request);
         const { organization, member } = await createOrganization(
@@ -128,12 +141,7 @@ export function organizationRoutes(context: AuthContext) {
 
     typed.post(
       "/organization/check-slug",
-      {
-        schema: {
-          body: checkSlugBody,
-          response: { 200: statusAnswer, ...errorResponses(401, 403, 404) },
-        },
-      },
+      actionSchema({ body: checkSlugBody }, statusAnswer),
       async (request) => {
         await requireSession(context, request);
         await checkSlug(sql, request.body.slug);
@@ -143,12 +151,7 @@ export function organizationRoutes(context: AuthContext) {
 
     typed.post(
       "/organization/update",
-      {
-        schema: {
-          body: updateBody,
-          response: { 200: organizationSchema, ...errorResponses(401, 403, 404) },
-        },
-      },
+      actionSchema({ body: updateBody }, organizationSchema),
       async (request) => {
         const organization = await updateOrganization(
           deps,
@@ -162,23 +165,15 @@ export function organizationRoutes(context: AuthContext) {
 
     typed.post(
       "/organization/delete",
-      {
-        schema: {
-          body: deleteBody,
-          response: { 200: organizationSchema, ...errorResponses(401, 403, 404) },
-        },
-      },
+      actionSchema({ body: deleteBody }, organizationSchema),
       async (request, reply) => {
-        const current = await requireSession(context, request);
-        const deleted = await deleteOrganization(
-          deps,
-          userActor(current, request),
-          request.body.organizationId,
+        const { organizationId } = request.body;
+        const deleted = await leavingActive(
+          request,
+          reply,
+          (caller) => deleteOrganization(deps, caller, organizationId),
+          (organization) => organization.id,
         );
-        // Deleting the active organization clears it (and its team) on the session.
-        if (current.session.activeOrganizationId === deleted.id) {
-          await rewriteSessionCache(context, request, reply, current);
-        }
         return organizationResponse(deleted);
       },
     );
@@ -201,12 +196,7 @@ export function organizationRoutes(context: AuthContext) {
 
     typed.post(
       "/organization/set-active",
-      {
-        schema: {
-          body: setActiveBody,
-          response: { 200: organizationSchema.nullable(), ...errorResponses(401, 403, 404) },
-        },
-      },
+      actionSchema({ body: setActiveBody }, organizationSchema.nullable()),
       async (request, reply) => {
         const current = await requireSession(context, request);
         let organization: Awaited<ReturnType<typeof setActiveOrganization>>;
@@ -235,12 +225,7 @@ export function organizationRoutes(context: AuthContext) {
 
     typed.get(
       "/organization/get-organization",
-      {
-        schema: {
-          querystring: selectorQuery,
-          response: { 200: organizationSchema.nullable(), ...errorResponses(401, 403, 404) },
-        },
-      },
+      actionSchema({ querystring: selectorQuery }, organizationSchema.nullable()),
       async (request) => {
         const current = await requireSession(context, request);
         if (
@@ -308,38 +293,22 @@ export function organizationRoutes(context: AuthContext) {
 
     typed.post(
       "/organization/leave",
-      {
-        schema: {
-          body: leaveBody,
-          response: { 200: memberWithUserSchema, ...errorResponses(401, 403, 404) },
-        },
-      },
+      actionSchema({ body: leaveBody }, memberWithUserSchema),
       async (request, reply) => {
-        const current = await requireSession(context, request);
-        const removed = await leaveOrganization(
-          deps,
-          userActor(current, request),
-          request.body.organizationId,
+        const { organizationId } = request.body;
+        const removed = await leavingActive(
+          request,
+          reply,
+          (caller) => leaveOrganization(deps, caller, organizationId),
+          (member) => member.organizationId,
         );
-        // Leaving the active organization clears it on the session.
-        if (current.session.activeOrganizationId === removed.organizationId) {
-          await rewriteSessionCache(context, request, reply, current);
-        }
         return memberWithUserResponse(removed);
       },
     );
 
     typed.post(
       "/organization/remove-member",
-      {
-        schema: {
-          body: removeMemberBody,
-          response: {
-            200: z.object({ member: memberWithUserSchema }),
-            ...errorResponses(401, 403, 404),
-          },
-        },
-      },
+      actionSchema({ body: removeMemberBody }, z.object({ member: memberWithUserSchema })),
       async (request, reply) => {
         const current = await requireSession(context, request);
         const removed = await removeMember(
@@ -361,12 +330,7 @@ export function organizationRoutes(context: AuthContext) {
 
     typed.post(
       "/organization/update-member-role",
-      {
-        schema: {
-          body: updateMemberRoleBody,
-          response: { 200: memberSchema, ...errorResponses(401, 403, 404) },
-        },
-      },
+      actionSchema({ body: updateMemberRoleBody }, memberSchema),
       async (request) => {
         const updated = await updateMemberRole(
           deps,
@@ -399,12 +363,7 @@ export function organizationRoutes(context: AuthContext) {
 
     typed.get(
       "/organization/get-active-member-role",
-      {
-        schema: {
-          querystring: selectorQuery,
-          response: { 200: z.object({ role: z.string() }), ...errorResponses(401, 403, 404) },
-        },
-      },
+      actionSchema({ querystring: selectorQuery }, z.object({ role: z.string() })),
       async (request) => {
         const current = await requireSession(context, request);
         const { member } = await accessOrganization(
@@ -420,12 +379,7 @@ export function organizationRoutes(context: AuthContext) {
 
     typed.get(
       "/organization/list-members",
-      {
-        schema: {
-          querystring: listMembersQuery,
-          response: { 200: membersPageSchema, ...errorResponses(401, 403, 404) },
-        },
-      },
+      actionSchema({ querystring: listMembersQuery }, membersPageSchema),
       async (request) => {
         const current = await requireSession(context, request);
         const { query } = request;
@@ -458,12 +412,7 @@ export function organizationRoutes(context: AuthContext) {
 
     typed.post(
       "/organization/has-permission",
-      {
-        schema: {
-          body: hasPermissionBody,
-          response: { 200: permissionAnswer, ...errorResponses(401, 403, 404) },
-        },
-      },
+      actionSchema({ body: hasPermissionBody }, permissionAnswer),
       async (request) => {
         const current = await requireSession(context, request);
         // A non-member is refused with 401, as the established implementation answers.

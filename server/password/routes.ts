@@ -15,16 +15,7 @@ import {
 } from "../http/auth-context.js";
 import { assertAllowedRedirect } from "../http/origin.js";
 import { withQuery } from "../http/redirects.js";
-import {
-  booleanish,
-  boundedString,
-  callbackUrl,
-  emailInput,
-  errorResponses,
-  passwordInput,
-  redirectAnswer,
-  statusAnswer,
-} from "../http/schemas.js";
+import * as schemas from "../http/schemas.js";
 import { readDontRemember } from "../http/session-cookies.js";
 import { issueSession } from "../http/session-response.js";
 import type { ZodTypeProvider } from "../http/validation.js";
@@ -38,15 +29,21 @@ import {
   resetPassword,
 } from "./password.js";
 
-const requestResetBody = z.object({ email: emailInput, redirectTo: callbackUrl.optional() });
-const resetTokenParams = z.object({ token: boundedString(256) });
-const resetTokenQuery = z.object({ callbackURL: callbackUrl.optional() });
-const resetBody = z.object({ newPassword: passwordInput, token: boundedString(256).optional() });
-const resetQuery = z.object({ token: boundedString(256).optional() });
+/** A reset token, in the link's path, the form's body or its query. */
+const resetToken = schemas.boundedString(256);
+
+const requestResetBody = z.object({
+  email: schemas.emailInput,
+  redirectTo: schemas.callbackUrl.optional(),
+});
+const resetTokenParams = z.object({ token: resetToken });
+const resetTokenQuery = z.object({ callbackURL: schemas.callbackUrl.optional() });
+const resetBody = z.object({ newPassword: schemas.passwordInput, token: resetToken.optional() });
+const resetQuery = z.object({ token: resetToken.optional() });
 const changePasswordBody = z.object({
-  newPassword: passwordInput,
-  currentPassword: passwordInput,
-  revokeOtherSessions: booleanish.optional(),
+  newPassword: schemas.passwordInput,
+  currentPassword: schemas.passwordInput,
+  revokeOtherSessions: schemas.booleanish.optional(),
 });
 
 export function passwordRoutes(context: AuthContext) {
@@ -68,7 +65,7 @@ export function passwordRoutes(context: AuthContext) {
             body: requestResetBody,
             response: {
               200: z.object({ status: z.boolean(), message: z.string() }),
-              ...errorResponses(403, 502),
+              ...schemas.errorResponses(403, 502),
             },
           },
         },
@@ -82,7 +79,7 @@ export function passwordRoutes(context: AuthContext) {
         schema: {
           params: resetTokenParams,
           querystring: resetTokenQuery,
-          response: { 302: redirectAnswer, ...errorResponses(403) },
+          response: { 302: schemas.redirectAnswer, ...schemas.errorResponses(403) },
         },
       },
       async (request, reply) => {
@@ -111,7 +108,7 @@ export function passwordRoutes(context: AuthContext) {
         schema: {
           body: resetBody,
           querystring: resetQuery,
-          response: { 200: statusAnswer, ...errorResponses(403) },
+          response: { 200: schemas.statusAnswer, ...schemas.errorResponses(403) },
         },
       },
       async (request) => {
@@ -132,7 +129,7 @@ export function passwordRoutes(context: AuthContext) {
           body: changePasswordBody,
           response: {
             200: z.object({ token: z.string().nullable(), user: userSchema }),
-            ...errorResponses(401, 403),
+            ...schemas.errorResponses(401, 403),
           },
         },
       },

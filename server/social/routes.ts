@@ -10,7 +10,7 @@ import { type AuthContext, publicBaseUrl, requireSession } from "../http/auth-co
 import { isAllowedRedirect } from "../http/origin.js";
 import { withQuery } from "../http/redirects.js";
 import { errorResponses, redirectAnswer } from "../http/schemas.js";
-import { clearStateCookie, readStateCookie, setStateCookie } from "../http/session-cookies.js";
+import { expireCookieIfSent, readStateCookie, setStateCookie } from "../http/session-cookies.js";
 import { issueSession } from "../http/session-response.js";
 import type { ZodTypeProvider } from "../http/validation.js";
 import { userResponse } from "../sessions/sessions.js";
@@ -201,7 +201,7 @@ export function socialRoutes(context: AuthContext) {
         // The flow the cookie was for ends here, whatever the outcome; a callback naming
         // another state (a stale link, a forged one) leaves the browser's own flow alone.
         if (stateCookie !== null && stateCookie === request.query.state) {
-          clearStateCookie(request, reply, context.cookies);
+          expireCookieIfSent(request, reply, context.cookies, "state");
         }
         const outcome = await completeAuthorization(social, context.sql, {
           providerId: request.params.id,

@@ -7,7 +7,7 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { type AuthContext, requireSession, userActor } from "../http/auth-context.js";
-import { boundedString, errorResponses } from "../http/schemas.js";
+import { actionSchema, boundedString } from "../http/schemas.js";
 import { rewriteSessionCache } from "../http/session-response.js";
 import type { ZodTypeProvider } from "../http/validation.js";
 import { messageAnswer, teamMemberSchema, teamSchema } from "./schemas.js";
@@ -59,23 +59,13 @@ export function teamRoutes(context: AuthContext) {
 
     typed.post(
       "/organization/create-team",
-      {
-        schema: {
-          body: createTeamBody,
-          response: { 200: teamSchema, ...errorResponses(401, 403, 404) },
-        },
-      },
+      actionSchema({ body: createTeamBody }, teamSchema),
       async (request) => teamResponse(await createTeam(deps, await caller(request), request.body)),
     );
 
     typed.post(
       "/organization/update-team",
-      {
-        schema: {
-          body: updateTeamBody,
-          response: { 200: teamSchema, ...errorResponses(401, 403, 404) },
-        },
-      },
+      actionSchema({ body: updateTeamBody }, teamSchema),
       async (request) => {
         const { teamId, data, organizationId } = request.body;
         const team = await updateTeam(deps, await caller(request), {
@@ -89,12 +79,7 @@ export function teamRoutes(context: AuthContext) {
 
     typed.post(
       "/organization/remove-team",
-      {
-        schema: {
-          body: removeTeamBody,
-          response: { 200: messageAnswer, ...errorResponses(401, 403, 404) },
-        },
-      },
+      actionSchema({ body: removeTeamBody }, messageAnswer),
       async (request) => {
         await removeTeam(deps, await caller(request), request.body);
         return { message: "Team removed successfully." };
@@ -103,36 +88,21 @@ export function teamRoutes(context: AuthContext) {
 
     typed.get(
       "/organization/list-teams",
-      {
-        schema: {
-          querystring: organizationQuery,
-          response: { 200: z.array(teamSchema), ...errorResponses(401, 403, 404) },
-        },
-      },
+      actionSchema({ querystring: organizationQuery }, z.array(teamSchema)),
       async (request) =>
         (await listTeams(deps, await caller(request), request.query)).map(teamResponse),
     );
 
     typed.post(
       "/organization/add-team-member",
-      {
-        schema: {
-          body: teamMemberBody,
-          response: { 200: teamMemberSchema, ...errorResponses(401, 403, 404) },
-        },
-      },
+      actionSchema({ body: teamMemberBody }, teamMemberSchema),
       async (request) =>
         teamMemberResponse((await addTeamMember(deps, await caller(request), request.body)).member),
     );
 
     typed.post(
       "/organization/remove-team-member",
-      {
-        schema: {
-          body: teamMemberBody,
-          response: { 200: messageAnswer, ...errorResponses(401, 403, 404) },
-        },
-      },
+      actionSchema({ body: teamMemberBody }, messageAnswer),
       async (request, reply) => {
         const current = await requireSession(context, request);
         await removeTeamMember(deps, userActor(current, request), request.body);
@@ -149,12 +119,7 @@ export function teamRoutes(context: AuthContext) {
 
     typed.post(
       "/organization/set-active-team",
-      {
-        schema: {
-          body: setActiveTeamBody,
-          response: { 200: teamSchema.nullable(), ...errorResponses(401, 403, 404) },
-        },
-      },
+      actionSchema({ body: setActiveTeamBody }, teamSchema.nullable()),
       async (request, reply) => {
         const current = await requireSession(context, request);
         const { team, session } = await setActiveTeam(
@@ -171,24 +136,14 @@ export function teamRoutes(context: AuthContext) {
 
     typed.get(
       "/organization/list-user-teams",
-      {
-        schema: {
-          querystring: listUserTeamsQuery,
-          response: { 200: z.array(teamSchema), ...errorResponses(401, 403, 404) },
-        },
-      },
+      actionSchema({ querystring: listUserTeamsQuery }, z.array(teamSchema)),
       async (request) =>
         (await listUserTeams(deps, await caller(request), request.query)).map(teamResponse),
     );
 
     typed.get(
       "/organization/list-team-members",
-      {
-        schema: {
-          querystring: listTeamMembersQuery,
-          response: { 200: z.array(teamMemberSchema), ...errorResponses(401, 403, 404) },
-        },
-      },
+      actionSchema({ querystring: listTeamMembersQuery }, z.array(teamMemberSchema)),
       async (request) =>
         (await listMembersOfTeam(deps, await caller(request), request.query)).map(
           teamMemberResponse,

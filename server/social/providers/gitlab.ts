@@ -3,18 +3,12 @@
  * answer says whether the primary address is confirmed (`email_verified`). A self-managed
  * GitLab is configured with its own `issuer` (discovery) or endpoint overrides.
  */
-import type { ProviderDefinition } from "../provider.js";
-import { userInfoProfile } from "./read.js";
+import { oauthAtOrigin } from "./oauth-at-origin.js";
 
-export const gitlab: ProviderDefinition = {
+export const gitlab = oauthAtOrigin({
   id: "gitlab",
   name: "GitLab",
-  authorizationEndpoint: "https://gitlab.com/oauth/authorize",
-  tokenEndpoint: "https://gitlab.com/oauth/token",
-  userInfoEndpoint: "https://gitlab.com/oauth/userinfo",
-  scopes: ["openid", "profile", "email"],
-  pkce: true,
+  origin: "https://gitlab.com",
   tokenEndpointAuth: "client_secret_post",
-  idToken: { issuer: "https://gitlab.com", jwksUri: "https://gitlab.com/oauth/discovery/keys" },
-  fetchProfile: (request) => userInfoProfile(request, gitlab),
-};
+  jwksPath: "/oauth/discovery/keys",
+});
