@@ -32,6 +32,7 @@ import { type Logger, lazyChildLogger, redactUrl, wantsPretty } from "./logger.j
 import type { Mailer } from "./mail/mailer.js";
 import { organizationRoutes } from "./organization/routes.js";
 import { pageRoutes } from "./pages/routes.js";
+import { loadPages, pagesDirectory, servePages } from "./pages/site.js";
 import { passwordRoutes } from "./password/routes.js";
 import { sessionRoutes } from "./sessions/routes.js";
 import { createSessionLookups } from "./sessions/sessions.js";
@@ -150,6 +151,16 @@ export async function buildApp(
   const prefix = config.basePath === "/" ? "" : config.basePath;
 
   await app.register(healthRoutes(dependencies.sql, readiness));
+  if (config.pages.enabled) {
+    // Read once, owned by this app; before the OpenAPI hook, which documents the API only.
+    const pages = loadPages(config);
+    if (pages) servePages(app, config, pages);
+    else {
+      app.log.warn(
+        `the sign-in pages are not built (no ${pagesDirectory()}/index.html): run \`npm run build\`, or set pages.enabled: false; the API works without them`,
+      );
+    }
+  }
   // The probes (not under the base path, and served on the management port too) are
   // left out of the OpenAPI document: it covers what registers from here on.
   registerOpenApi(app, { prefix, version: packageVersion() });

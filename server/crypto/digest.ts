@@ -43,3 +43,8 @@ export function unsignValue(signed: string, secret: string): string | null {
   const signature = signed.slice(dot + 1);
   return constantTimeEqual(signature, hmac(value, secret)) ? value : null;
 }
+
+/** SHA-256 of bytes, base64url: a content fingerprint (ETags), not a secret. */
+export function contentDigest(value: Uint8Array): string {
+  return createHash("sha256").update(value).digest("base64url");
+}
