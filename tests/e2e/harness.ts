@@ -9,7 +9,13 @@ import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { AxeBuilder } from "@axe-core/playwright";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import {
+  type Browser,
+  type BrowserContext,
+  chromium,
+  type Locator,
+  type Page,
+} from "playwright-core";
 import postgres, { type Sql } from "postgres";
 import { runAuthd, type ServeProcess, startServe, successJson } from "../helpers/cli.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.js";
@@ -240,6 +246,26 @@ const FOCUS_PROBE = `(() => {
 
 export function focused(page: Page): Promise<FocusInfo | null> {
   return page.evaluate(FOCUS_PROBE) as Promise<FocusInfo | null>;
+}
+
+/**
+ * Waits until the element is shown; when it is not, the error says what the page
+ * showed instead (its address and the start of its text), not only what was missing.
+ */
+export async function waitShown(locator: Locator, timeout = 10_000): Promise<void> {
+  try {
+    await locator.first().waitFor({ state: "visible", timeout });
+  } catch (error) {
+    const page = locator.page();
+    const text = await page
+      .locator("body")
+      .innerText({ timeout: 1_000 })
+      .catch(() => "(no text)");
+    const shownText = text.replace(/\s+/g, " ").trim().slice(0, 600);
+    throw new Error(
+      `${(error as Error).message.split("\n")[0]}\n  at ${page.url()}\n  the page shows: ${shownText}`,
+    );
+  }
 }
 
 /** The latest mail to `to` whose link contains `fragment`, as an absolute URL. */

@@ -12,6 +12,7 @@ import {
   openPage,
   type Scheme,
   SEED_PASSWORD,
+  waitShown,
 } from "./harness.js";
 
 export const TOUR_ORG = { name: "Acme", slug: "acme" };
@@ -77,7 +78,7 @@ export async function invitationId(authd: Authd, email: string): Promise<string>
 }
 
 async function shown(locator: Locator): Promise<void> {
-  await locator.first().waitFor({ state: "visible", timeout: 10_000 });
+  await waitShown(locator);
 }
 
 function heading(page: Page, name: string | RegExp): Locator {
@@ -119,7 +120,10 @@ export async function tour(authd: Authd, browser: Browser, scheme: Scheme, visit
     await page.getByRole("button", { name: "Create account" }).click();
     await shown(heading(page, "Check your inbox"));
     await visit("sign-up-sent", page);
-    await page.goto(await mailedLink(authd.smtp, who.newcomer.email, "verify-email"));
+    // The verify-email page with the mailed token: the page checks it and shows the result.
+    const link = new URL(await mailedLink(authd.smtp, who.newcomer.email, "verify-email"));
+    const token = link.searchParams.get("token") ?? "";
+    await page.goto(authd.page(`/verify-email?token=${encodeURIComponent(token)}`));
     await shown(heading(page, "Email verified"));
     await visit("verify-email", page);
 
@@ -164,6 +168,12 @@ export async function tour(authd: Authd, browser: Browser, scheme: Scheme, visit
     await shown(owner.getByRole("menuitem", { name: "Sign out" }));
     await visit("home-menu", owner);
     await owner.keyboard.press("Escape");
+    // The organization switcher, open; the owner picks the organization.
+    await owner.getByRole("button", { name: /: switch organization$/ }).click();
+    await shown(owner.getByRole("menuitemradio", { name: TOUR_ORG.name }));
+    await visit("organization-switcher", owner);
+    await owner.getByRole("menuitemradio", { name: TOUR_ORG.name }).click();
+    await shown(owner.getByRole("button", { name: `${TOUR_ORG.name}: switch organization` }));
 
     await owner.goto(authd.page("/account"));
     await shown(owner.getByRole("region", { name: "Devices" }).getByRole("listitem"));
@@ -176,10 +186,6 @@ export async function tour(authd: Authd, browser: Browser, scheme: Scheme, visit
     await shown(owner.getByText(who.invitee.email));
     await shown(owner.getByRole("button", { name: "Members of Core" }));
     await visit("organization", owner);
-    await owner.getByRole("button", { name: /: switch organization$/ }).click();
-    await shown(owner.getByRole("menuitemradio", { name: TOUR_ORG.name }));
-    await visit("organization-switcher", owner);
-    await owner.keyboard.press("Escape");
 
     await owner.goto(authd.page("/organization/new"));
     await shown(heading(owner, "Create an organization"));
