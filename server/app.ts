@@ -54,6 +54,8 @@ export interface AppDependencies {
   rateLimitNamespace?: string;
   /** Social sign-in's catalogue, cipher and request bounds, where not the defaults (tests). */
   social?: SocialOptions;
+  /** Where the built pages are read from; by default the package's dist/pages. */
+  pagesDirectory?: string;
 }
 
 declare module "fastify" {
@@ -153,11 +155,12 @@ export async function buildApp(
   await app.register(healthRoutes(dependencies.sql, readiness));
   if (config.pages.enabled) {
     // Read once, owned by this app; before the OpenAPI hook, which documents the API only.
-    const pages = loadPages(config);
+    const directory = dependencies.pagesDirectory ?? pagesDirectory();
+    const pages = loadPages(config, directory);
     if (pages) servePages(app, config, pages);
     else {
       app.log.warn(
-        `the sign-in pages are not built (no ${pagesDirectory()}/index.html): run \`npm run build\`, or set pages.enabled: false; the API works without them`,
+        `the sign-in pages are not built (no ${path.join(directory, "index.html")}): run \`npm run build\`, or set pages.enabled: false; the API works without them`,
       );
     }
   }

@@ -105,8 +105,16 @@ function announce(loaded: LoadedConfig, server: RunningServer, logger: Logger): 
     server.mail.kind === "smtp"
       ? `sent through ${server.mail.describe}`
       : `written to ${server.mail.describe} (not sent)`;
+  // Where a newcomer signs up in the browser, when the pages are served (and built).
+  const pagesPrefix = config.pages.path === "/" ? "" : config.pages.path;
+  const signUpPath = `${pagesPrefix}/sign-up`;
+  const signUpUrl =
+    config.pages.enabled && server.app.hasRoute({ method: "GET", url: signUpPath })
+      ? `${server.url}${signUpPath}`
+      : undefined;
   const fields = {
     url,
+    ...(signUpUrl ? { signUpUrl } : {}),
     database: server.db.label,
     config: loaded.file ?? "defaults",
     secretSource: secret,
@@ -117,6 +125,7 @@ function announce(loaded: LoadedConfig, server: RunningServer, logger: Logger): 
   };
   if (!wantsPretty(config)) {
     logger.info(fields, "authd listening");
+    if (signUpUrl) logger.info({ signUpUrl }, `Sign up at ${signUpUrl}`);
     return;
   }
   // Init writes http://localhost:<port>: a person sees the same name here.
@@ -147,8 +156,11 @@ function announce(loaded: LoadedConfig, server: RunningServer, logger: Logger): 
       `curl ${local}/ok, then sign up with POST ${config.basePath}/sign-up/email; Ctrl-C stops (authd --help for the rest)`,
     ],
   ];
+  const signUp = signUpUrl
+    ? `Sign up at ${signUpUrl.replace(/^http:\/\/(127\.0\.0\.1|\[::1\]):/, "http://localhost:")}\n`
+    : "";
   process.stdout.write(
-    `authd listening on ${local}\n${lines.map(([label, text]) => `  ${label.padEnd(8)}${text}`).join("\n")}\n`,
+    `authd listening on ${local}\n${lines.map(([label, text]) => `  ${label.padEnd(8)}${text}`).join("\n")}\n${signUp}`,
   );
 }
 

@@ -16,6 +16,7 @@ import { AuthError } from "../errors.js";
 import type { Mailer } from "../mail/mailer.js";
 import { findMember } from "../organization/organization.js";
 import { hasPermission, isCreatorRole } from "../organization/permissions.js";
+import { pageUrl } from "../pages/links.js";
 import type { InvitationsOfTeams } from "../teams/teams.js";
 import type { UserRow } from "../users/queries.js";
 import {
@@ -60,13 +61,17 @@ export function invitationResponse(row: InvitationRow): InvitationResponse {
 
 /**
  * The page an invitation link opens: `organization.invitationAcceptURL` with `{id}`
- * replaced, else `/accept-invitation/<id>` on the public origin.
+ * replaced, else the served accept-invitation page (under `pages.path`), else
+ * `/accept-invitation/<id>` on the public origin.
  */
 export function invitationAcceptUrl(config: AuthdConfig, baseUrl: string, id: string): string {
   const template = config.organization.invitationAcceptURL;
   const encoded = encodeURIComponent(id);
   if (template) return template.replaceAll("{id}", encoded).replaceAll("%7Bid%7D", encoded);
-  return `${new URL(baseUrl).origin}/accept-invitation/${encoded}`;
+  return (
+    pageUrl(config, baseUrl, `/accept-invitation/${encoded}`) ??
+    `${new URL(baseUrl).origin}/accept-invitation/${encoded}`
+  );
 }
 
 /** Only a pending, unexpired invitation can be accepted or read. */

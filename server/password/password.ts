@@ -18,6 +18,7 @@ import { transaction } from "../db/transaction.js";
 import { AuthError } from "../errors.js";
 import type { MailOutcome } from "../mail/mailer.js";
 import { describeDuration } from "../mail/templates.js";
+import { pageUrl } from "../pages/links.js";
 import { revokeSessions } from "../sessions/sessions.js";
 import type { UserRow } from "../users/queries.js";
 import {
@@ -70,7 +71,10 @@ export async function requestPasswordReset(
       expiresAt: new Date(Date.now() + lifetime * 1000),
     });
   });
-  const query = new URLSearchParams({ callbackURL: input.redirectTo ?? "" });
+  // Without a redirectTo of the caller's, the link opens the served reset-password page.
+  const callbackURL =
+    input.redirectTo || pageUrl(deps.config, link.baseUrl, "/reset-password") || "";
+  const query = new URLSearchParams({ callbackURL });
   const delivery = deps.mailer.send(
     {
       kind: "reset-password",

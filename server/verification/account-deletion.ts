@@ -10,6 +10,7 @@ import { transaction } from "../db/transaction.js";
 import { AuthError } from "../errors.js";
 import type { MailOutcome } from "../mail/mailer.js";
 import { describeDuration } from "../mail/templates.js";
+import { pageUrl } from "../pages/links.js";
 import type { UserRow } from "../users/queries.js";
 import { deleteUserById } from "../users/users.js";
 import { consumeVerification, deleteVerificationsByValue, insertVerification } from "./queries.js";
@@ -41,8 +42,11 @@ export async function requestAccountDeletion(
       expiresAt: new Date(Date.now() + lifetime * 1000),
     });
   });
+  // Without a callbackURL of the caller's, the link ends on the served sign-in page,
+  // which says the account is gone.
+  const target = callbackURL || pageUrl(deps.config, link.baseUrl, "/sign-in?deleted=1");
   const query = new URLSearchParams({ token });
-  if (callbackURL) query.set("callbackURL", callbackURL);
+  if (target) query.set("callbackURL", target);
   return deps.mailer.send(
     {
       kind: "delete-account",

@@ -12,6 +12,7 @@ import { AuthError } from "../errors.js";
 import type { LogSink } from "../logger.js";
 import type { Mailer, MailOutcome } from "../mail/mailer.js";
 import { describeDuration } from "../mail/templates.js";
+import { pageUrl } from "../pages/links.js";
 import type { UserRow } from "../users/queries.js";
 import {
   changeUserEmail,
@@ -36,10 +37,18 @@ export interface LinkContext {
 
 export type EmailTokenPurpose = "change-email-confirmation" | "change-email-verification";
 
-function verifyUrl(link: LinkContext, token: string, callbackURL: string | undefined): string {
-  // Without a callback the link answers JSON; with one it redirects there.
+function verifyUrl(
+  config: AuthdConfig,
+  link: LinkContext,
+  token: string,
+  callbackURL: string | undefined,
+): string {
+  // Without a callback the link answers JSON; with one it redirects there. The served
+  // verify-email page shows the result when the caller named no page of its own
+  // (`verified=1` marks success; a failure adds `error`).
+  const target = callbackURL || pageUrl(config, link.baseUrl, "/verify-email?verified=1");
   const query = new URLSearchParams({ token });
-  if (callbackURL) query.set("callbackURL", callbackURL);
+  if (target) query.set("callbackURL", target);
   return `${link.baseUrl}/verify-email?${query.toString()}`;
 }
 
@@ -63,7 +72,7 @@ export async function sendVerificationMail(
     {
       kind: "verification",
       to: user.email,
-      url: verifyUrl(link, token, callbackURL),
+      url: verifyUrl(deps.config, link, token, callbackURL),
       variables: { name: user.name || user.email, expiresIn: describeDuration(expiresIn) },
     },
     link.logger,
@@ -94,7 +103,7 @@ export async function sendChangeEmailMail(
     {
       kind: "change-email",
       to: user.emailVerified ? user.email : newEmail,
-      url: verifyUrl(link, token, callbackURL),
+      url: verifyUrl(deps.config, link, token, callbackURL),
       variables: {
         name: user.name || user.email,
         newEmail,

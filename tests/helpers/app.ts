@@ -41,6 +41,8 @@ export interface TestAppOptions {
   logger?: Logger;
   /** Social sign-in's catalogue and request bounds, where a test needs its own. */
   social?: SocialOptions;
+  /** Where the built pages are read from (default the package's dist/pages). */
+  pagesDirectory?: string;
   /** Called after buildApp and before ready(), e.g. to add routes that exercise plugins. */
   extend?: (app: FastifyInstance) => void | Promise<void>;
 }
@@ -77,6 +79,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     rateLimitNamespace: options.redisNamespace,
     logger: options.logger,
     social: options.social,
+    pagesDirectory: options.pagesDirectory,
   });
   await options.extend?.(app);
   await app.ready();
