@@ -177,6 +177,7 @@ describe("serve --log-format and -v", () => {
         /\n {2}mail {4}not sent: written to \.authd\/outbox\/ \(set SMTP_URL to send\)\n/,
       );
       expect(block).toMatch(/\n {2}next {4}curl http:\/\/localhost:\d+\/api\/auth\/ok/);
+      expect(block).toMatch(/\nSign up at http:\/\/localhost:\d+\/sign-up\n/);
       expect(output.match(/authd listening/g)).toHaveLength(1);
 
       const answer = await fetch(`${url?.replace("localhost", "127.0.0.1")}/ok?token=secret-value`);

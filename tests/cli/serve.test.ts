@@ -252,8 +252,16 @@ describe("authd serve with the embedded database", () => {
         .split("\n")
         .filter((line) => line.includes('"msg":"authd listening"'));
       expect(listening).toHaveLength(1);
+      // The newcomer's next step: the sign-up page, served by the built package.
+      expect(first.output()).toContain(`"msg":"Sign up at ${first.url}/sign-up"`);
+      const page = await fetch(`${first.url}/sign-up`);
+      expect(page.status).toBe(200);
+      expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8");
+      const asset = /src="(\/assets\/[^"]+\.js)"/.exec(await page.text())?.[1];
+      expect((await fetch(`${first.url}${asset}`)).status).toBe(200);
       expect(JSON.parse(listening[0] ?? "{}")).toMatchObject({
         url: `${first.url}/api/auth`,
+        signUpUrl: `${first.url}/sign-up`,
         database: `embedded PGlite (${path.join(dir, ".authd", "pgdata")})`,
         config: "defaults",
         secretSource: `generated for development in ${path.join(dir, ".authd", "secret")}`,

@@ -18,10 +18,13 @@ const BASE = `${ORIGIN}/api/auth`;
 const UNAUTHORIZED = { code: "UNAUTHORIZED", message: "Unauthorized" };
 const INVALID_DELETE_TOKEN = { code: "INVALID_TOKEN", message: "invalid token" };
 
+// Mailed links in their API form (no served page as callback): the tests follow them as API calls.
+const API_LINKS = { trustedOrigins: ["http://app.test"], pages: { enabled: false } };
+
 let t: TestApp;
 
 beforeAll(async () => {
-  t = await createTestApp({ config: { trustedOrigins: ["http://app.test"] } });
+  t = await createTestApp({ config: API_LINKS });
 });
 
 afterAll(async () => {
@@ -32,7 +35,7 @@ afterAll(async () => {
 function appWith(config: AuthdConfigInput): () => TestApp {
   let app: TestApp | undefined;
   beforeAll(async () => {
-    app = await createTestApp({ config: { trustedOrigins: ["http://app.test"], ...config } });
+    app = await createTestApp({ config: { ...API_LINKS, ...config } });
   });
   afterAll(async () => {
     await app?.close();

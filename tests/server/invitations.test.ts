@@ -89,6 +89,8 @@ beforeAll(async () => {
           },
           teams: { enabled: true, maximumMembersPerTeam: 2 },
         },
+        // Mailed links in their API form (no served page as callback): tests follow them.
+        pages: { enabled: false },
       },
     }),
     createTestApp({

@@ -75,6 +75,8 @@ beforeAll(async () => {
       session: { cookieCache: { enabled: true } },
       organization: { teams: { enabled: true } },
       user: { changeEmail: { enabled: true } },
+      // Mailed links in their API form (no served page as callback): the tests follow them.
+      pages: { enabled: false },
     },
   });
 });

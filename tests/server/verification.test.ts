@@ -14,7 +14,10 @@ const INVALID_EMAIL = { code: "INVALID_EMAIL", message: "Invalid email" };
 let t: TestApp;
 
 beforeAll(async () => {
-  t = await createTestApp({ config: { trustedOrigins: ["http://app.test"] } });
+  t = await createTestApp({
+    // Mailed links in their API form (no served page as callback): the tests follow them.
+    config: { trustedOrigins: ["http://app.test"], pages: { enabled: false } },
+  });
 });
 
 afterAll(async () => {
@@ -409,7 +412,7 @@ describe("GET /verify-email", () => {
 
 describe("verification settings", () => {
   async function withApp(config: AuthdConfigInput, run: (app: TestApp) => Promise<void>) {
-    const app = await createTestApp({ config });
+    const app = await createTestApp({ config: { pages: { enabled: false }, ...config } });
     try {
       await run(app);
     } finally {
