@@ -23,6 +23,7 @@ export type TourStop =
   | "sign-up"
   | "sign-up-sent"
   | "verify-email"
+  | "verify-email-failed"
   | "forgot-password"
   | "forgot-password-sent"
   | "reset-password"
@@ -126,6 +127,11 @@ export async function tour(authd: Authd, browser: Browser, scheme: Scheme, visit
     await page.goto(authd.page(`/verify-email?token=${encodeURIComponent(token)}`));
     await shown(heading(page, "Email verified"));
     await visit("verify-email", page);
+    // A link that did not work comes back to the same page with the error's code.
+    await page.goto(authd.page("/verify-email?error=INVALID_TOKEN"));
+    await shown(heading(page, "Your email could not be verified"));
+    await shown(page.getByText("This link is not valid. Request a new one."));
+    await visit("verify-email-failed", page);
 
     // Forgot and reset, through the mailed link.
     const reset = await open();
