@@ -181,14 +181,6 @@ export async function axeViolations(page: Page): Promise<string[]> {
     });
 }
 
-/** Throws with every serious or critical violation listed, under the page's label. */
-export async function expectAccessible(page: Page, label: string): Promise<void> {
-  const violations = await axeViolations(page);
-  if (violations.length > 0) {
-    throw new Error(`axe on ${label}:\n  ${violations.join("\n  ")}`);
-  }
-}
-
 /**
  * Where screenshots go: `docs/screens` only for `npm run screens`; tests write theirs
  * into a folder under the system's temporary directory ($AUTHD_E2E_ARTIFACTS).
@@ -262,8 +254,9 @@ export async function waitShown(locator: Locator, timeout = 10_000): Promise<voi
       .innerText({ timeout: 1_000 })
       .catch(() => "(no text)");
     const shownText = text.replace(/\s+/g, " ").trim().slice(0, 600);
+    const picture = await screenshot(page, `failure-${Date.now()}`).catch(() => "(none)");
     throw new Error(
-      `${(error as Error).message.split("\n")[0]}\n  at ${page.url()}\n  the page shows: ${shownText}`,
+      `${(error as Error).message.split("\n")[0]}\n  at ${page.url()}\n  the page shows: ${shownText}\n  screenshot: ${picture}`,
     );
   }
 }
