@@ -19,7 +19,11 @@ import {
 } from "./harness.js";
 import { invitationId, seedTour, tour } from "./tour.js";
 
-const KEYBOARD = { email: "keys@example.test", name: "Kim Keys" };
+/** Who signs in and accepts an invitation with the keyboard, in each appearance. */
+const KEYBOARD = {
+  light: { email: "keys-light@example.test", name: "Kim Keys" },
+  dark: { email: "keys-dark@example.test", name: "Kim Keys" },
+} as const;
 
 let authd: Authd;
 let browser: Browser;
@@ -28,13 +32,20 @@ beforeAll(async () => {
   [authd, browser] = await Promise.all([startAuthd(), launchBrowser()]);
   await Promise.all([seedTour(authd, "light"), seedTour(authd, "dark")]);
   await authd.seed({
-    users: [{ ...KEYBOARD, emailVerified: true, password: true }],
+    users: Object.values(KEYBOARD).map((person) => ({
+      ...person,
+      emailVerified: true,
+      password: true,
+    })),
     organizations: [
       {
         slug: "keyboard-club",
         name: "Keyboard Club",
         owner: "owner-light@example.test",
-        invitations: [{ email: KEYBOARD.email, role: "admin" }],
+        invitations: Object.values(KEYBOARD).map((person) => ({
+          email: person.email,
+          role: "admin",
+        })),
       },
     ],
   });
@@ -109,95 +120,101 @@ async function keyboardSignIn(page: Page, email: string, password: string) {
 }
 
 describe("keyboard only", () => {
-  it("signs in with Tab, Shift+Tab, Space and Enter, focus visible throughout", async () => {
-    const context = await newContext(browser);
-    try {
-      const page = await openPage(context);
-      await page.goto(authd.page("/sign-in"));
-      await page.getByRole("button", { name: "Sign in", exact: true }).waitFor();
+  for (const scheme of ["light", "dark"] as const) {
+    const person = KEYBOARD[scheme];
+    it(`signs in with Tab, Shift+Tab, Space and Enter, focus visible throughout (${scheme})`, async () => {
+      const context = await newContext(browser, scheme);
+      try {
+        const page = await openPage(context);
+        await page.goto(authd.page("/sign-in"));
+        await page.getByRole("button", { name: "Sign in", exact: true }).waitFor();
 
-      // Every control in reading order, forward and back.
-      const forward = await tabTo(page, "Sign up");
-      expect(describeStops(forward)).toEqual([
-        "input[email] Email",
-        "a Forgot password?",
-        "input[password] Password",
-        "button[button] Show password",
-        "input[checkbox] Remember me",
-        "button[submit] Sign in",
-        "a Sign up",
-      ]);
-      const backward: FocusInfo[] = [];
-      for (let i = 0; i < forward.length - 1; i += 1) backward.push(await press(page, "Shift+Tab"));
-      expect(describeStops(backward)).toEqual(describeStops(forward).slice(0, -1).reverse());
+        // Every control in reading order, forward and back.
+        const forward = await tabTo(page, "Sign up");
+        expect(describeStops(forward)).toEqual([
+          "input[email] Email",
+          "a Forgot password?",
+          "input[password] Password",
+          "button[button] Show password",
+          "input[checkbox] Remember me",
+          "button[submit] Sign in",
+          "a Sign up",
+        ]);
+        const backward: FocusInfo[] = [];
+        for (let i = 0; i < forward.length - 1; i += 1)
+          backward.push(await press(page, "Shift+Tab"));
+        expect(describeStops(backward)).toEqual(describeStops(forward).slice(0, -1).reverse());
 
-      // Fill in, show the password with Space, tick "Remember me" with Space, send with Enter.
-      expect((await focused(page))?.name).toBe("Email");
-      await page.keyboard.type(KEYBOARD.email);
-      await press(page, "Tab");
-      await press(page, "Tab");
-      await page.keyboard.type(SEED_PASSWORD);
-      await press(page, "Tab");
-      await page.keyboard.press("Space");
-      expect(await page.getByLabel("Password", { exact: true }).getAttribute("type")).toBe("text");
-      expect(await page.getByLabel("Password", { exact: true }).inputValue()).toBe(SEED_PASSWORD);
-      await press(page, "Tab");
-      const remember = page.getByLabel("Remember me");
-      const wasChecked = await remember.isChecked();
-      await page.keyboard.press("Space");
-      expect(await remember.isChecked()).toBe(!wasChecked);
-      await press(page, "Tab");
-      expect((await focused(page))?.name).toBe("Sign in");
-      await page.keyboard.press("Enter");
-      await page.waitForURL(authd.page("/"));
-      await page.getByRole("button", { name: KEYBOARD.name, exact: true }).waitFor();
-      expect(page.errors).toEqual([]);
-    } finally {
-      await context.close();
-    }
-  }, 60_000);
+        // Fill in, show the password with Space, tick "Remember me" with Space, send with Enter.
+        expect((await focused(page))?.name).toBe("Email");
+        await page.keyboard.type(person.email);
+        await press(page, "Tab");
+        await press(page, "Tab");
+        await page.keyboard.type(SEED_PASSWORD);
+        await press(page, "Tab");
+        await page.keyboard.press("Space");
+        expect(await page.getByLabel("Password", { exact: true }).getAttribute("type")).toBe(
+          "text",
+        );
+        expect(await page.getByLabel("Password", { exact: true }).inputValue()).toBe(SEED_PASSWORD);
+        await press(page, "Tab");
+        const remember = page.getByLabel("Remember me");
+        const wasChecked = await remember.isChecked();
+        await page.keyboard.press("Space");
+        expect(await remember.isChecked()).toBe(!wasChecked);
+        await press(page, "Tab");
+        expect((await focused(page))?.name).toBe("Sign in");
+        await page.keyboard.press("Enter");
+        await page.waitForURL(authd.page("/"));
+        await page.getByRole("button", { name: person.name, exact: true }).waitFor();
+        expect(page.errors).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    }, 60_000);
 
-  it("accepts an invitation from its link with the keyboard alone", async () => {
-    const context = await newContext(browser);
-    try {
-      const page = await openPage(context);
-      const id = await invitationId(authd, KEYBOARD.email);
-      await page.goto(authd.page(`/accept-invitation/${id}`));
-      await page.getByRole("heading", { name: "You have been invited" }).waitFor();
+    it(`accepts an invitation from its link with the keyboard alone (${scheme})`, async () => {
+      const context = await newContext(browser, scheme);
+      try {
+        const page = await openPage(context);
+        const id = await invitationId(authd, person.email);
+        await page.goto(authd.page(`/accept-invitation/${id}`));
+        await page.getByRole("heading", { name: "You have been invited" }).waitFor();
 
-      // Signed out: the page offers to create an account or to sign in.
-      const offered = await tabTo(page, "Sign in");
-      expect(describeStops(offered).slice(-2)).toEqual(["a Create an account", "a Sign in"]);
-      await page.keyboard.press("Enter");
-      await page.getByRole("button", { name: "Sign in", exact: true }).waitFor();
-      await keyboardSignIn(page, KEYBOARD.email, SEED_PASSWORD);
-      await page.keyboard.press("Enter");
+        // Signed out: the page offers to create an account or to sign in.
+        const offered = await tabTo(page, "Sign in");
+        expect(describeStops(offered).slice(-2)).toEqual(["a Create an account", "a Sign in"]);
+        await page.keyboard.press("Enter");
+        await page.getByRole("button", { name: "Sign in", exact: true }).waitFor();
+        await keyboardSignIn(page, person.email, SEED_PASSWORD);
+        await page.keyboard.press("Enter");
 
-      // Back on the invitation: decline, then accept, in that order.
-      await page.getByRole("heading", { name: "Join Keyboard Club" }).waitFor();
-      await page.getByText("You will join as: Admin").waitFor();
-      const choices = await tabTo(page, "Accept invitation");
-      expect(describeStops(choices).slice(-2)).toEqual([
-        "button[button] Decline",
-        "button[button] Accept invitation",
-      ]);
-      expect((await press(page, "Shift+Tab")).name).toBe("Decline");
-      expect((await press(page, "Tab")).name).toBe("Accept invitation");
-      await page.keyboard.press("Enter");
-      await page.getByRole("heading", { name: "Welcome to Keyboard Club" }).waitFor();
-      const [member] = await authd.sql`
+        // Back on the invitation: decline, then accept, in that order.
+        await page.getByRole("heading", { name: "Join Keyboard Club" }).waitFor();
+        await page.getByText("You will join as: Admin").waitFor();
+        const choices = await tabTo(page, "Accept invitation");
+        expect(describeStops(choices).slice(-2)).toEqual([
+          "button[button] Decline",
+          "button[button] Accept invitation",
+        ]);
+        expect((await press(page, "Shift+Tab")).name).toBe("Decline");
+        expect((await press(page, "Tab")).name).toBe("Accept invitation");
+        await page.keyboard.press("Enter");
+        await page.getByRole("heading", { name: "Welcome to Keyboard Club" }).waitFor();
+        const [member] = await authd.sql`
         select m.role from member m join "user" u on u.id = m.user_id
         join organization o on o.id = m.organization_id
-        where u.email = ${KEYBOARD.email} and o.slug = 'keyboard-club'`;
-      expect(member?.role).toBe("admin");
+        where u.email = ${person.email} and o.slug = 'keyboard-club'`;
+        expect(member?.role).toBe("admin");
 
-      // Continue, with Space this time, leaves the invitation.
-      await tabTo(page, "Continue");
-      await page.keyboard.press("Space");
-      await page.waitForURL((url) => !url.pathname.includes("/accept-invitation/"));
-      expect(page.errors).toEqual([]);
-    } finally {
-      await context.close();
-    }
-  }, 60_000);
+        // Continue, with Space this time, leaves the invitation.
+        await tabTo(page, "Continue");
+        await page.keyboard.press("Space");
+        await page.waitForURL((url) => !url.pathname.includes("/accept-invitation/"));
+        expect(page.errors).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    }, 60_000);
+  }
 });
