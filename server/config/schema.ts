@@ -57,235 +57,233 @@ const rateLimitRule = z.union([
   z.strictObject({ window: positiveInt, max: positiveInt }),
 ]);
 
-export const configSchema = z
-  .strictObject({
-    /** Public URL of the server, e.g. https://auth.example.com. Derived from the request when absent. */
-    baseURL: httpUrl.optional(),
-    basePath: z
-      .string()
-      .regex(/^\/[A-Za-z0-9._~/-]*$/, "expected a path starting with /")
-      .refine((value) => value === "/" || !value.endsWith("/"), "expected no trailing slash")
-      .default("/api/auth"),
-    secret: z.string().min(32, "expected at least 32 characters").optional(),
-    trustedOrigins: z.array(z.string().min(1)).default([]),
-    /** Where embedded data lives: PGlite files, the dev secret, the mail outbox. */
-    dataDir: z.string().min(1).default(".authd"),
-    database: z
-      .strictObject({
-        url: z
-          .string()
-          .regex(/^postgres(ql)?:\/\//, "expected a postgres:// URL")
-          .optional(),
-        poolSize: z.number().int().min(1).max(1000).default(10),
-        connectTimeout: z.number().int().min(1).default(10),
-      })
-      .prefault({}),
-    server: z
-      .strictObject({
-        host: z.string().min(1).default("0.0.0.0"),
-        port: z.number().int().min(0).max(65535).default(3000),
-        bodyLimit: z.number().int().min(1024).default(65536),
-        trustProxy: z
-          .union([z.boolean(), z.number().int().min(0), z.array(z.string())])
-          .default(false),
-        shutdownTimeout: z.number().int().min(1).default(30),
-      })
-      .prefault({}),
-    log: z
-      .strictObject({
-        level: z
-          .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])
-          .default("info"),
-        /** One log line per request start and end (at info). Off for high request rates. */
-        requests: z.boolean().default(true),
-        /** JSON lines (for log shippers), or one readable line per entry; auto: pretty on a TTY. */
-        format: z.enum(["auto", "json", "pretty"]).default("auto"),
-      })
-      .prefault({}),
-    emailAndPassword: z
-      .strictObject({
-        enabled: z.boolean().default(true),
-        minPasswordLength: positiveInt.default(8),
-        maxPasswordLength: positiveInt.default(128),
-        requireEmailVerification: z.boolean().default(false),
-        resetPasswordTokenExpiresIn: seconds(3600),
-        revokeSessionsOnPasswordReset: z.boolean().default(false),
-        autoSignIn: z.boolean().default(true),
-      })
-      .refine((value) => value.minPasswordLength <= value.maxPasswordLength, {
-        message: "expected minPasswordLength <= maxPasswordLength",
-        path: ["minPasswordLength"],
-      })
-      .prefault({}),
-    emailVerification: z
-      .strictObject({
-        sendOnSignUp: z.boolean().optional(),
-        sendOnSignIn: z.boolean().default(false),
-        expiresIn: seconds(3600),
-        autoSignInAfterVerification: z.boolean().default(false),
-      })
-      .prefault({}),
-    session: z
-      .strictObject({
-        expiresIn: seconds(604800),
-        updateAge: seconds(86400),
-        freshAge: seconds(86400),
-        cookiePrefix: z
-          .string()
-          .regex(/^[A-Za-z0-9_-]+$/, "expected letters, digits, - or _")
-          .default("authd"),
-        cookieCache: z
-          .strictObject({ enabled: z.boolean().default(false), maxAge: seconds(300) })
-          .prefault({}),
-      })
-      .prefault({}),
-    user: z
-      .strictObject({
-        changeEmail: z.strictObject({ enabled: z.boolean().default(false) }).prefault({}),
-        deleteUser: z
-          .strictObject({
-            enabled: z.boolean().default(false),
-            requireEmailConfirmation: z.boolean().default(true),
-            expiresIn: seconds(86400),
-          })
-          .prefault({}),
-      })
-      .prefault({}),
-    account: z
-      .strictObject({
-        accountLinking: z
-          .strictObject({
-            enabled: z.boolean().default(true),
-            allowUnlinkingAll: z.boolean().default(false),
-            /** Providers whose addresses link to an existing user even when not vouched for. */
-            trustedProviders: z.array(z.string().min(1)).default([]),
-            /** link-social may link an account whose address differs from the user's. */
-            allowDifferentEmails: z.boolean().default(false),
-          })
-          .prefault({}),
-      })
-      .prefault({}),
-    socialProviders: z
-      .record(z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, "expected a lower-case id"), socialProvider)
-      .default({}),
-    organization: z
-      .strictObject({
-        enabled: z.boolean().default(true),
-        allowUserToCreateOrganization: z.union([z.boolean(), fn]).default(true),
-        organizationLimit: z.union([positiveInt, fn]).optional(),
-        creatorRole: z.string().min(1).default("owner"),
-        membershipLimit: z.union([positiveInt, fn]).default(100),
-        invitationExpiresIn: seconds(172800),
-        invitationLimit: positiveInt.default(100),
-        /**
-         * The page an invitation link opens, with `{id}` for the invitation id; by default
-         * `<origin of baseURL>/accept-invitation/{id}`.
-         */
-        invitationAcceptURL: httpUrl
-          .refine(
-            (value) => value.includes("%7Bid%7D") || value.includes("{id}"),
-            "expected {id} in the URL",
-          )
-          .optional(),
-        disableOrganizationDeletion: z.boolean().default(false),
-        teams: z
-          .strictObject({
-            enabled: z.boolean().default(false),
-            maximumTeams: z.union([positiveInt, fn]).optional(),
-            maximumMembersPerTeam: z.union([positiveInt, fn]).optional(),
-            allowRemovingAllTeams: z.boolean().default(false),
-            defaultTeam: z.strictObject({ enabled: z.boolean().default(true) }).prefault({}),
-          })
-          .prefault({}),
-        roles: z.record(z.string().min(1), roleStatement).optional(),
-        hooks: z
-          .strictObject({
-            beforeCreateOrganization: fn.optional(),
-            afterCreateOrganization: fn.optional(),
-            beforeDeleteOrganization: fn.optional(),
-            afterDeleteOrganization: fn.optional(),
-          })
-          .optional(),
-      })
-      .prefault({}),
-    admin: z
-      .strictObject({
-        enabled: z.boolean().default(true),
-        defaultRole: z.string().min(1).default("user"),
-        adminRoles: z.array(z.string().min(1)).default(["admin"]),
-        adminUserIds: z.array(z.string().min(1)).default([]),
-        impersonationSessionDuration: seconds(3600),
-        allowImpersonatingAdmins: z.boolean().default(false),
-      })
-      .prefault({}),
-    rateLimit: z
-      .strictObject({
-        enabled: z.boolean().default(true),
-        window: positiveInt.default(10),
-        max: positiveInt.default(100),
-        storage: z.enum(["memory", "redis"]).optional(),
-        customRules: z.record(z.string().startsWith("/"), rateLimitRule).default({}),
-      })
-      .prefault({}),
-    redis: z
-      .strictObject({
-        url: z
-          .string()
-          .regex(/^rediss?:\/\//, "expected a redis:// URL")
-          .optional(),
-      })
-      .prefault({}),
-    mail: z
-      .strictObject({
-        from: z.string().min(3).default("authd <no-reply@localhost>"),
-        smtpUrl: z
-          .string()
-          .regex(/^smtps?:\/\//, "expected an smtp:// or smtps:// URL")
-          .optional(),
-        outboxDir: z.string().min(1).optional(),
-        /** Seconds a send may take before the request goes on without it. */
-        timeout: z.number().int().min(1).default(10),
-      })
-      .prefault({}),
-    cli: z.strictObject({ allowSessionMint: z.boolean().default(false) }).prefault({}),
-    /** The sign-in, account and organization pages authd serves itself. */
-    pages: z
-      .strictObject({
-        enabled: z.boolean().default(true),
-        path: z
-          .string()
-          .regex(
-            /^\/[A-Za-z0-9._~/-]*$/,
-            "expected a path starting with / (letters, digits, . _ ~ - /; no query)",
-          )
-          .refine((value) => value === "/" || !value.endsWith("/"), "expected no trailing slash")
-          .refine(
-            (value) => !value.split("/").some((part) => part === "." || part === ".."),
-            "expected no . or .. segments",
-          )
-          .refine((value) => !value.includes("//"), "expected no empty segments (//)")
-          .default("/"),
-      })
-      .prefault({}),
-  })
-  .superRefine((config, context) => {
-    // The pages own a fixed set of routes: neither may they sit inside the API, nor may
-    // the API sit where a page or the assets are served.
-    const { basePath, pages } = config;
-    if (!pages.enabled) return;
-    const pagesPrefix = pages.path === "/" ? "" : pages.path;
-    const hidden =
-      (basePath !== "/" && isPathWithin(pages.path, basePath)) ||
-      pages.path === basePath ||
-      PAGE_SEGMENTS.some((segment) => isPathWithin(basePath, `${pagesPrefix}/${segment}`));
-    if (hidden) {
-      context.addIssue({
-        code: "custom",
-        path: ["pages", "path"],
-        message: `expected a path apart from the API's basePath "${basePath}": pages at "${pages.path}" would hide API routes (choose another pages.path or basePath, or set pages.enabled: false)`,
-      });
-    }
-  });
+const configObject = z.strictObject({
+  /** Public URL of the server, e.g. https://auth.example.com. Derived from the request when absent. */
+  baseURL: httpUrl.optional(),
+  basePath: z
+    .string()
+    .regex(/^\/[A-Za-z0-9._~/-]*$/, "expected a path starting with /")
+    .refine((value) => value === "/" || !value.endsWith("/"), "expected no trailing slash")
+    .default("/api/auth"),
+  secret: z.string().min(32, "expected at least 32 characters").optional(),
+  trustedOrigins: z.array(z.string().min(1)).default([]),
+  /** Where embedded data lives: PGlite files, the dev secret, the mail outbox. */
+  dataDir: z.string().min(1).default(".authd"),
+  database: z
+    .strictObject({
+      url: z
+        .string()
+        .regex(/^postgres(ql)?:\/\//, "expected a postgres:// URL")
+        .optional(),
+      poolSize: z.number().int().min(1).max(1000).default(10),
+      connectTimeout: z.number().int().min(1).default(10),
+    })
+    .prefault({}),
+  server: z
+    .strictObject({
+      host: z.string().min(1).default("0.0.0.0"),
+      port: z.number().int().min(0).max(65535).default(3000),
+      bodyLimit: z.number().int().min(1024).default(65536),
+      trustProxy: z
+        .union([z.boolean(), z.number().int().min(0), z.array(z.string())])
+        .default(false),
+      shutdownTimeout: z.number().int().min(1).default(30),
+    })
+    .prefault({}),
+  log: z
+    .strictObject({
+      level: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+      /** One log line per request start and end (at info). Off for high request rates. */
+      requests: z.boolean().default(true),
+      /** JSON lines (for log shippers), or one readable line per entry; auto: pretty on a TTY. */
+      format: z.enum(["auto", "json", "pretty"]).default("auto"),
+    })
+    .prefault({}),
+  emailAndPassword: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      minPasswordLength: positiveInt.default(8),
+      maxPasswordLength: positiveInt.default(128),
+      requireEmailVerification: z.boolean().default(false),
+      resetPasswordTokenExpiresIn: seconds(3600),
+      revokeSessionsOnPasswordReset: z.boolean().default(false),
+      autoSignIn: z.boolean().default(true),
+    })
+    .refine((value) => value.minPasswordLength <= value.maxPasswordLength, {
+      message: "expected minPasswordLength <= maxPasswordLength",
+      path: ["minPasswordLength"],
+    })
+    .prefault({}),
+  emailVerification: z
+    .strictObject({
+      sendOnSignUp: z.boolean().optional(),
+      sendOnSignIn: z.boolean().default(false),
+      expiresIn: seconds(3600),
+      autoSignInAfterVerification: z.boolean().default(false),
+    })
+    .prefault({}),
+  session: z
+    .strictObject({
+      expiresIn: seconds(604800),
+      updateAge: seconds(86400),
+      freshAge: seconds(86400),
+      cookiePrefix: z
+        .string()
+        .regex(/^[A-Za-z0-9_-]+$/, "expected letters, digits, - or _")
+        .default("authd"),
+      cookieCache: z
+        .strictObject({ enabled: z.boolean().default(false), maxAge: seconds(300) })
+        .prefault({}),
+    })
+    .prefault({}),
+  user: z
+    .strictObject({
+      changeEmail: z.strictObject({ enabled: z.boolean().default(false) }).prefault({}),
+      deleteUser: z
+        .strictObject({
+          enabled: z.boolean().default(false),
+          requireEmailConfirmation: z.boolean().default(true),
+          expiresIn: seconds(86400),
+        })
+        .prefault({}),
+    })
+    .prefault({}),
+  account: z
+    .strictObject({
+      accountLinking: z
+        .strictObject({
+          enabled: z.boolean().default(true),
+          allowUnlinkingAll: z.boolean().default(false),
+          /** Providers whose addresses link to an existing user even when not vouched for. */
+          trustedProviders: z.array(z.string().min(1)).default([]),
+          /** link-social may link an account whose address differs from the user's. */
+          allowDifferentEmails: z.boolean().default(false),
+        })
+        .prefault({}),
+    })
+    .prefault({}),
+  socialProviders: z
+    .record(z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, "expected a lower-case id"), socialProvider)
+    .default({}),
+  organization: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      allowUserToCreateOrganization: z.union([z.boolean(), fn]).default(true),
+      organizationLimit: z.union([positiveInt, fn]).optional(),
+      creatorRole: z.string().min(1).default("owner"),
+      membershipLimit: z.union([positiveInt, fn]).default(100),
+      invitationExpiresIn: seconds(172800),
+      invitationLimit: positiveInt.default(100),
+      /**
+       * The page an invitation link opens, with `{id}` for the invitation id; by default
+       * `<origin of baseURL>/accept-invitation/{id}`.
+       */
+      invitationAcceptURL: httpUrl
+        .refine(
+          (value) => value.includes("%7Bid%7D") || value.includes("{id}"),
+          "expected {id} in the URL",
+        )
+        .optional(),
+      disableOrganizationDeletion: z.boolean().default(false),
+      teams: z
+        .strictObject({
+          enabled: z.boolean().default(false),
+          maximumTeams: z.union([positiveInt, fn]).optional(),
+          maximumMembersPerTeam: z.union([positiveInt, fn]).optional(),
+          allowRemovingAllTeams: z.boolean().default(false),
+          defaultTeam: z.strictObject({ enabled: z.boolean().default(true) }).prefault({}),
+        })
+        .prefault({}),
+      roles: z.record(z.string().min(1), roleStatement).optional(),
+      hooks: z
+        .strictObject({
+          beforeCreateOrganization: fn.optional(),
+          afterCreateOrganization: fn.optional(),
+          beforeDeleteOrganization: fn.optional(),
+          afterDeleteOrganization: fn.optional(),
+        })
+        .optional(),
+    })
+    .prefault({}),
+  admin: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      defaultRole: z.string().min(1).default("user"),
+      adminRoles: z.array(z.string().min(1)).default(["admin"]),
+      adminUserIds: z.array(z.string().min(1)).default([]),
+      impersonationSessionDuration: seconds(3600),
+      allowImpersonatingAdmins: z.boolean().default(false),
+    })
+    .prefault({}),
+  rateLimit: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      window: positiveInt.default(10),
+      max: positiveInt.default(100),
+      storage: z.enum(["memory", "redis"]).optional(),
+      customRules: z.record(z.string().startsWith("/"), rateLimitRule).default({}),
+    })
+    .prefault({}),
+  redis: z
+    .strictObject({
+      url: z
+        .string()
+        .regex(/^rediss?:\/\//, "expected a redis:// URL")
+        .optional(),
+    })
+    .prefault({}),
+  mail: z
+    .strictObject({
+      from: z.string().min(3).default("authd <no-reply@localhost>"),
+      smtpUrl: z
+        .string()
+        .regex(/^smtps?:\/\//, "expected an smtp:// or smtps:// URL")
+        .optional(),
+      outboxDir: z.string().min(1).optional(),
+      /** Seconds a send may take before the request goes on without it. */
+      timeout: z.number().int().min(1).default(10),
+    })
+    .prefault({}),
+  cli: z.strictObject({ allowSessionMint: z.boolean().default(false) }).prefault({}),
+  /** The sign-in, account and organization pages authd serves itself. */
+  pages: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      path: z
+        .string()
+        .regex(
+          /^\/[A-Za-z0-9._~/-]*$/,
+          "expected a path starting with / (letters, digits, . _ ~ - /; no query)",
+        )
+        .refine((value) => value === "/" || !value.endsWith("/"), "expected no trailing slash")
+        .refine(
+          (value) => !value.split("/").some((part) => part === "." || part === ".."),
+          "expected no . or .. segments",
+        )
+        .refine((value) => !value.includes("//"), "expected no empty segments (//)")
+        .default("/"),
+    })
+    .prefault({}),
+});
+
+export const configSchema = configObject.superRefine((config, context) => {
+  // The pages own a fixed set of routes: neither may they sit inside the API, nor may
+  // the API sit where a page or the assets are served.
+  const { basePath, pages } = config;
+  if (!pages.enabled) return;
+  const pagesPrefix = pages.path === "/" ? "" : pages.path;
+  const hidden =
+    (basePath !== "/" && isPathWithin(pages.path, basePath)) ||
+    pages.path === basePath ||
+    PAGE_SEGMENTS.some((segment) => isPathWithin(basePath, `${pagesPrefix}/${segment}`));
+  if (hidden) {
+    context.addIssue({
+      code: "custom",
+      path: ["pages", "path"],
+      message: `expected a path apart from the API's basePath "${basePath}": pages at "${pages.path}" would hide API routes (choose another pages.path or basePath, or set pages.enabled: false)`,
+    });
+  }
+});
 
 /** What a config file may contain (every key optional). */
 export type AuthdConfigInput = z.input<typeof configSchema>;
