@@ -1,5 +1,5 @@
 /** Every SQL statement on the account table. */
-import { columns, columnsOf, type Fragment, selectRow, selectRowsByKeys } from "../db/columns.js";
+import { columns, columnsOf, type Fragment, keysReader, rowReader } from "../db/columns.js";
 import type { Queryable } from "../db/connection.js";
 
 /** The email-and-password account's provider id (Better Auth's). */
@@ -55,9 +55,7 @@ export async function insertCredentialAccount(
 }
 
 /** The account `where` finds; each caller's condition names at most one. */
-function selectAccount(sql: Queryable, where: Fragment): Promise<AccountRow | undefined> {
-  return selectRow<AccountRow>(sql, ACCOUNT_COLUMNS, sql`account`, where);
-}
+const selectAccount = rowReader<AccountRow>("account", ACCOUNT_COLUMNS);
 
 export async function findCredentialAccount(
   sql: Queryable,
@@ -122,20 +120,13 @@ export async function findAccountsByProviderKeys(
       on a.provider_id = k.provider_id and a.account_id = k.account_id`;
 }
 
-export async function findCredentialAccountsOfUsers(
-  sql: Queryable,
-  userIds: string[],
-): Promise<AccountRow[]> {
-  const credential = sql`provider_id = ${CREDENTIAL_PROVIDER}`;
-  return selectRowsByKeys<AccountRow>(
-    sql,
-    ACCOUNT_COLUMNS,
-    sql`account`,
-    sql`user_id`,
-    userIds,
-    credential,
-  );
-}
+/** The password accounts of these users. */
+export const findCredentialAccountsOfUsers = keysReader<AccountRow>(
+  "account",
+  ACCOUNT_COLUMNS,
+  "user_id",
+  (sql) => sql`provider_id = ${CREDENTIAL_PROVIDER}`,
+);
 
 export interface NewAccount {
   id: string;

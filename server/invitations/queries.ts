@@ -3,7 +3,7 @@
  * function takes the pool or a transaction first. Times are compared with the
  * application's clock (`now` arguments), the same clock that wrote `expires_at`.
  */
-import { columns, columnsOf, type Fragment, selectRow, selectRowsByKeys } from "../db/columns.js";
+import { columns, columnsOf, type Fragment, keysReader, rowReader } from "../db/columns.js";
 import type { Queryable } from "../db/connection.js";
 import type { MemberRow, OrganizationRow } from "../organization/queries.js";
 
@@ -70,8 +70,10 @@ export async function insertInvitation(
   return row;
 }
 
+const selectInvitation = rowReader<InvitationRow>("invitation", INVITATION_COLUMNS);
+
 export function findInvitationById(sql: Queryable, id: string): Promise<InvitationRow | undefined> {
-  return selectRow<InvitationRow>(sql, INVITATION_COLUMNS, sql`invitation`, sql`id = ${id}`);
+  return selectInvitation(sql, sql`id = ${id}`);
 }
 
 /**
@@ -177,7 +179,7 @@ export function lockPendingInvitation(
   email: string,
 ): Promise<InvitationRow | undefined> {
   const where = sql`organization_id = ${organizationId} and email = ${email} and status = 'pending'`;
-  return selectRow<InvitationRow>(sql, INVITATION_COLUMNS, sql`invitation`, where, sql`for update`);
+  return selectInvitation(sql, where, sql`for update`);
 }
 
 /**
@@ -293,19 +295,12 @@ export async function findInvitationDetails(
 }
 
 /** Pending invitations of several organizations (the seed's natural key is org + email). */
-export async function listPendingInvitationsOfOrganizations(
-  sql: Queryable,
-  organizationIds: string[],
-): Promise<InvitationRow[]> {
-  return selectRowsByKeys<InvitationRow>(
-    sql,
-    INVITATION_COLUMNS,
-    sql`invitation`,
-    sql`organization_id`,
-    organizationIds,
-    sql`status = 'pending'`,
-  );
-}
+export const listPendingInvitationsOfOrganizations = keysReader<InvitationRow>(
+  "invitation",
+  INVITATION_COLUMNS,
+  "organization_id",
+  (sql) => sql`status = 'pending'`,
+);
 
 export async function setInvitationRole(sql: Queryable, id: string, role: string): Promise<void> {
   await sql`update invitation set role = ${role}, updated_at = now() where id = ${id}`;

@@ -2,7 +2,7 @@
  * Every SQL statement that writes the member table, and the reads of memberships.
  * Creating an organization with its owner is one statement, kept in queries.ts.
  */
-import { columns, columnsOf, type Fragment, selectRow, selectRowsByKeys } from "../db/columns.js";
+import { columns, columnsOf, type Fragment, keysReader, rowReader } from "../db/columns.js";
 import type { Queryable } from "../db/connection.js";
 
 export interface MemberRow {
@@ -43,14 +43,7 @@ export async function insertMember(
   return row;
 }
 
-/** The membership `where` finds, with `lock` (a locking clause) if given. */
-function selectMember(
-  sql: Queryable,
-  where: Fragment,
-  lock?: Fragment,
-): Promise<MemberRow | undefined> {
-  return selectRow<MemberRow>(sql, MEMBER_COLUMNS, sql`member`, where, lock);
-}
+const selectMember = rowReader<MemberRow>("member", MEMBER_COLUMNS);
 
 function memberOf(sql: Queryable, organizationId: string, userId: string): Fragment {
   return sql`organization_id = ${organizationId} and user_id = ${userId}`;
@@ -238,18 +231,12 @@ export function addMemberStep(
     returning created_at`;
 }
 
-export async function listMembersOfOrganizations(
-  sql: Queryable,
-  organizationIds: string[],
-): Promise<MemberRow[]> {
-  return selectRowsByKeys<MemberRow>(
-    sql,
-    MEMBER_COLUMNS,
-    sql`member`,
-    sql`organization_id`,
-    organizationIds,
-  );
-}
+/** The memberships of these organizations. */
+export const listMembersOfOrganizations = keysReader<MemberRow>(
+  "member",
+  MEMBER_COLUMNS,
+  "organization_id",
+);
 
 /** One multi-row INSERT (callers keep batches to a few hundred rows). */
 export async function insertMembers(

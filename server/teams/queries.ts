@@ -1,5 +1,5 @@
 /** Every SQL statement that writes the team and team_member tables. */
-import { columns, columnsOf, type Fragment, selectRow, selectRowsByKeys } from "../db/columns.js";
+import { columns, columnsOf, type Fragment, keysReader, rowReader } from "../db/columns.js";
 import type { Queryable } from "../db/connection.js";
 
 export interface TeamRow {
@@ -39,14 +39,8 @@ export async function insertTeam(
   return row;
 }
 
-/** The team `where` finds, with `lock` (a locking clause) if given. */
-function selectTeam(
-  sql: Queryable,
-  where: Fragment,
-  lock?: Fragment,
-): Promise<TeamRow | undefined> {
-  return selectRow<TeamRow>(sql, TEAM_COLUMNS, sql`team`, where, lock);
-}
+const selectTeam = rowReader<TeamRow>("team", TEAM_COLUMNS);
+const selectTeamMember = rowReader<TeamMemberRow>("team_member", TEAM_MEMBER_COLUMNS);
 
 /** The team only if it belongs to the organization (tenant isolation). */
 function teamInOrganization(sql: Queryable, organizationId: string, teamId: string): Fragment {
@@ -128,8 +122,7 @@ export function findTeamMember(
   teamId: string,
   userId: string,
 ): Promise<TeamMemberRow | undefined> {
-  const where = sql`team_id = ${teamId} and user_id = ${userId}`;
-  return selectRow<TeamMemberRow>(sql, TEAM_MEMBER_COLUMNS, sql`team_member`, where);
+  return selectTeamMember(sql, sql`team_id = ${teamId} and user_id = ${userId}`);
 }
 
 export async function countTeamMembers(sql: Queryable, teamId: string): Promise<number> {
@@ -182,31 +175,19 @@ export async function listTeamsOfUser(
     order by t.created_at, t.id`;
 }
 
-export async function listTeamsOfOrganizations(
-  sql: Queryable,
-  organizationIds: string[],
-): Promise<TeamRow[]> {
-  return selectRowsByKeys<TeamRow>(
-    sql,
-    TEAM_COLUMNS,
-    sql`team`,
-    sql`organization_id`,
-    organizationIds,
-  );
-}
+/** The teams of these organizations. */
+export const listTeamsOfOrganizations = keysReader<TeamRow>(
+  "team",
+  TEAM_COLUMNS,
+  "organization_id",
+);
 
-export async function listMembersOfTeams(
-  sql: Queryable,
-  teamIds: string[],
-): Promise<TeamMemberRow[]> {
-  return selectRowsByKeys<TeamMemberRow>(
-    sql,
-    TEAM_MEMBER_COLUMNS,
-    sql`team_member`,
-    sql`team_id`,
-    teamIds,
-  );
-}
+/** The memberships of these teams. */
+export const listMembersOfTeams = keysReader<TeamMemberRow>(
+  "team_member",
+  TEAM_MEMBER_COLUMNS,
+  "team_id",
+);
 
 /** One multi-row INSERT (callers keep batches to a few hundred rows). */
 export async function insertTeamMembers(
