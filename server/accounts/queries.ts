@@ -1,6 +1,7 @@
 /** Every SQL statement on the account table. */
-import { columns, columnsOf, type Fragment, keysReader, rowReader } from "../db/columns.js";
+import { columns, columnsOf, type Fragment } from "../db/columns.js";
 import type { Queryable } from "../db/connection.js";
+import { keysReader, rowCounter, rowReader } from "../db/readers.js";
 
 /** The email-and-password account's provider id (Better Auth's). */
 export const CREDENTIAL_PROVIDER = "credential";
@@ -56,6 +57,7 @@ export async function insertCredentialAccount(
 
 /** The account `where` finds; each caller's condition names at most one. */
 const selectAccount = rowReader<AccountRow>("account", ACCOUNT_COLUMNS);
+const countAccountRows = rowCounter("account");
 
 export async function findCredentialAccount(
   sql: Queryable,
@@ -96,10 +98,8 @@ export async function findAccountOfUser(
   return row;
 }
 
-export async function countAccountsOfUser(sql: Queryable, userId: string): Promise<number> {
-  const [row] = await sql<{ count: number }[]>`
-    select count(*)::int as count from account where user_id = ${userId}`;
-  return row?.count ?? 0;
+export function countAccountsOfUser(sql: Queryable, userId: string): Promise<number> {
+  return countAccountRows(sql, sql`user_id = ${userId}`);
 }
 
 export async function deleteAccountById(sql: Queryable, id: string): Promise<boolean> {

@@ -44,11 +44,12 @@ export function columnsOf<Row>() {
 /**
  * The columns as a select list, each qualified by `alias` when given (`"m"."created_at"`).
  *
- * This and the readers below are the only places authd hands postgres.js SQL text: text
- * made only from the row types' own column names, the tables' names (each checked to be a
- * plain lower-case identifier) and aliases written in the statements, never from input. Passing the names as identifiers
- * instead makes postgres.js convert and quote every name again each time a statement
- * runs, which was the largest cost of composing the busiest statements.
+ * This and quotedName below (the table readers' names) are the only SQL text authd hands
+ * postgres.js: text made only from the row types' own column names, the tables' names
+ * (each checked to be a plain lower-case identifier) and aliases written in the
+ * statements, never from input. Passing the names as identifiers instead makes
+ * postgres.js convert and quote every name again each time a statement runs, which was
+ * the largest cost of composing the busiest statements.
  */
 export function columns(sql: Queryable, list: ColumnList, alias?: string): Fragment {
   if (alias === undefined) return sql.unsafe(list.text);
@@ -57,49 +58,7 @@ export function columns(sql: Queryable, list: ColumnList, alias?: string): Fragm
 }
 
 /** A table or column name as SQL text: checked plain, then quoted (`"user"` is a keyword). */
-function identifier(name: string): string {
+export function quotedName(name: string): string {
   if (!PLAIN_NAME.test(name)) throw new Error(`not a plain name: ${name}`);
   return `"${name}"`;
-}
-
-/** The reader of one row of a table, as `rowReader` declares it. */
-export type RowReader<Row> = (
-  sql: Queryable,
-  where: Fragment,
-  lock?: Fragment,
-) => Promise<Row | undefined>;
-
-/**
- * The reader of one row of `table` by a condition: the first row of
- * `select <list> from <table> where <where> <lock>`, with a locking clause (`for update`,
- * `for share`) when given. Each table's queries.ts declares its own, once.
- */
-export function rowReader<Row extends object>(table: string, list: ColumnList): RowReader<Row> {
-  const from = identifier(table);
-  return async (sql, where, lock = sql``) => {
-    const [row] = await sql<Row[]>`
-      select ${columns(sql, list)} from ${sql.unsafe(from)} where ${where} ${lock}`;
-    return row;
-  };
-}
-
-/**
- * The reader of the rows of `table` whose `key` column holds one of the values given (and
- * that meet `also`, when given): how the seed and the import read rows in bulk by their
- * natural keys. No values, no round trip.
- */
-export function keysReader<Row extends object>(
-  table: string,
-  list: ColumnList,
-  key: string,
-  also?: (sql: Queryable) => Fragment,
-): (sql: Queryable, values: string[]) => Promise<Row[]> {
-  const from = identifier(table);
-  const column = identifier(key);
-  return async (sql, values) => {
-    if (values.length === 0) return [];
-    return sql<Row[]>`
-      select ${columns(sql, list)} from ${sql.unsafe(from)}
-      where ${sql.unsafe(column)} = any(${values}::text[]) ${also ? sql`and ${also(sql)}` : sql``}`;
-  };
 }

@@ -3,8 +3,9 @@
  * function takes the pool or a transaction first. Times are compared with the
  * application's clock (`now` arguments), the same clock that wrote `expires_at`.
  */
-import { columns, columnsOf, type Fragment, keysReader, rowReader } from "../db/columns.js";
+import { columns, columnsOf, type Fragment } from "../db/columns.js";
 import type { Queryable } from "../db/connection.js";
+import { keysReader, rowCounter, rowReader } from "../db/readers.js";
 import type { MemberRow, OrganizationRow } from "../organization/queries.js";
 
 /** An invitation's statuses. */
@@ -71,6 +72,7 @@ export async function insertInvitation(
 }
 
 const selectInvitation = rowReader<InvitationRow>("invitation", INVITATION_COLUMNS);
+const countInvitationRows = rowCounter("invitation");
 
 export function findInvitationById(sql: Queryable, id: string): Promise<InvitationRow | undefined> {
   return selectInvitation(sql, sql`id = ${id}`);
@@ -217,15 +219,15 @@ export function extendInvitation(
 }
 
 /** Pending invitations that can still be accepted: what `invitationLimit` counts. */
-export async function countLivePendingInvitations(
+export function countLivePendingInvitations(
   sql: Queryable,
   organizationId: string,
   now: Date,
 ): Promise<number> {
-  const [row] = await sql<{ count: number }[]>`
-    select count(*)::int as count from invitation
-    where organization_id = ${organizationId} and status = 'pending' and expires_at > ${now}`;
-  return row?.count ?? 0;
+  return countInvitationRows(
+    sql,
+    sql`organization_id = ${organizationId} and status = 'pending' and expires_at > ${now}`,
+  );
 }
 
 export interface InvitationListFilter {

@@ -5,9 +5,10 @@
  */
 import type { NewAuditEvent } from "../audit/queries.js";
 import { Batcher } from "../db/batcher.js";
-import { columns, columnsOf, type Fragment, keysReader, rowReader } from "../db/columns.js";
+import { columns, columnsOf, type Fragment } from "../db/columns.js";
 import type { Queryable, Sql } from "../db/connection.js";
 import { compactJson, organizationJson } from "../db/json.js";
+import { keysReader, rowReader } from "../db/readers.js";
 import { type SessionRider, sessionRider } from "../sessions/sessions.js";
 import { MEMBER_COLUMNS, type MemberRow } from "./member-queries.js";
 

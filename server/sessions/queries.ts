@@ -3,9 +3,10 @@
  * up by their digest. The operator's paged list of sessions is in list-queries.ts.
  */
 import { Batcher } from "../db/batcher.js";
-import { columns, columnsOf, type Fragment, rowReader } from "../db/columns.js";
+import { columns, columnsOf, type Fragment } from "../db/columns.js";
 import type { Queryable, Sql } from "../db/connection.js";
 import { deleteExpiredRows } from "../db/expired.js";
+import { rowReader } from "../db/readers.js";
 import type { UserRow } from "../users/queries.js";
 
 export interface SessionRow {

@@ -1,6 +1,7 @@
 /** Every SQL statement that writes the team and team_member tables. */
-import { columns, columnsOf, type Fragment, keysReader, rowReader } from "../db/columns.js";
+import { columns, columnsOf, type Fragment } from "../db/columns.js";
 import type { Queryable } from "../db/connection.js";
+import { keysReader, rowCounter, rowReader } from "../db/readers.js";
 
 export interface TeamRow {
   id: string;
@@ -41,6 +42,8 @@ export async function insertTeam(
 
 const selectTeam = rowReader<TeamRow>("team", TEAM_COLUMNS);
 const selectTeamMember = rowReader<TeamMemberRow>("team_member", TEAM_MEMBER_COLUMNS);
+const countTeamRows = rowCounter("team");
+const countTeamMemberRows = rowCounter("team_member");
 
 /** The team only if it belongs to the organization (tenant isolation). */
 function teamInOrganization(sql: Queryable, organizationId: string, teamId: string): Fragment {
@@ -79,10 +82,8 @@ export async function listTeamsOfOrganization(
     where organization_id = ${organizationId} order by created_at, id`;
 }
 
-export async function countTeams(sql: Queryable, organizationId: string): Promise<number> {
-  const [row] = await sql<{ count: number }[]>`
-    select count(*)::int as count from team where organization_id = ${organizationId}`;
-  return row?.count ?? 0;
+export function countTeams(sql: Queryable, organizationId: string): Promise<number> {
+  return countTeamRows(sql, sql`organization_id = ${organizationId}`);
 }
 
 export async function renameTeam(
@@ -125,10 +126,8 @@ export function findTeamMember(
   return selectTeamMember(sql, sql`team_id = ${teamId} and user_id = ${userId}`);
 }
 
-export async function countTeamMembers(sql: Queryable, teamId: string): Promise<number> {
-  const [row] = await sql<{ count: number }[]>`
-    select count(*)::int as count from team_member where team_id = ${teamId}`;
-  return row?.count ?? 0;
+export function countTeamMembers(sql: Queryable, teamId: string): Promise<number> {
+  return countTeamMemberRows(sql, sql`team_id = ${teamId}`);
 }
 
 export async function listTeamMembers(sql: Queryable, teamId: string): Promise<TeamMemberRow[]> {

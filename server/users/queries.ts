@@ -1,6 +1,7 @@
 /** Every SQL statement on the "user" table: one place per table. */
-import { columns, columnsOf, keysReader, rowReader } from "../db/columns.js";
+import { columns, columnsOf } from "../db/columns.js";
 import type { Queryable } from "../db/connection.js";
+import { keysReader, rowReader } from "../db/readers.js";
 
 export interface UserRow {
   id: string;
