@@ -55,9 +55,9 @@ export async function insertCredentialAccount(
   return row;
 }
 
+const countAccountRows = rowCounter("account");
 /** The account `where` finds; each caller's condition names at most one. */
 const selectAccount = rowReader<AccountRow>("account", ACCOUNT_COLUMNS);
-const countAccountRows = rowCounter("account");
 
 export async function findCredentialAccount(
   sql: Queryable,
