@@ -17,14 +17,26 @@ export interface CommandDatabase {
 
 class RollBack extends Error {}
 
-export async function withDatabase<T>(
+/** The configured database, open while `work` runs and closed after it, whatever happens. */
+export async function withOpenDatabase<T>(
   globals: GlobalOptions,
-  work: (context: CommandDatabase) => Promise<T>,
+  work: (db: Database, loaded: LoadedConfig) => Promise<T>,
 ): Promise<T> {
   const loaded = await loadConfig({ configPath: globals.config });
   const db = await openDatabase(loaded, { max: 2 });
   try {
-    if (!globals.dryRun) return await work({ loaded, db, dryRun: false });
+    return await work(db, loaded);
+  } finally {
+    await db.close();
+  }
+}
+
+export function withDatabase<T>(
+  globals: GlobalOptions,
+  work: (context: CommandDatabase) => Promise<T>,
+): Promise<T> {
+  return withOpenDatabase(globals, async (db, loaded) => {
+    if (!globals.dryRun) return work({ loaded, db, dryRun: false });
     let result: T | undefined;
     try {
       await db.sql.begin(async (tx) => {
@@ -39,7 +51,5 @@ export async function withDatabase<T>(
     }
     note("Dry run: nothing was written.");
     return result as T;
-  } finally {
-    await db.close();
-  }
+  });
 }

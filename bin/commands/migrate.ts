@@ -4,7 +4,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { type Command, InvalidArgumentError } from "commander";
 import { loadConfig } from "../../server/config.js";
-import { type Database, openDatabase } from "../../server/db/connection.js";
+import type { Database } from "../../server/db/connection.js";
 import {
   appliedAfter,
   listMigrationFiles,
@@ -18,25 +18,12 @@ import {
 } from "../../server/db/migrations.js";
 import { EXIT, FileExistsError, UsageError } from "../exit-codes.js";
 import { emit, formatTable, type GlobalOptions, note } from "../output.js";
+import { withOpenDatabase } from "../with-database.js";
 import { confirmModerate, parseCount } from "./shared.js";
 
-/**
- * Not bin/with-database.ts: node-pg-migrate opens its own connection (db.url), so a
- * rolled-back transaction could not contain it. Dry runs here write nothing by
- * themselves: they read the status, or let node-pg-migrate skip every statement.
- */
-async function withDatabase<T>(
-  globals: GlobalOptions,
-  work: (db: Database) => Promise<T>,
-): Promise<T> {
-  const loaded = await loadConfig({ configPath: globals.config });
-  const db = await openDatabase(loaded, { max: 2 });
-  try {
-    return await work(db);
-  } finally {
-    await db.close();
-  }
-}
+// withOpenDatabase, not withDatabase: node-pg-migrate opens its own connection (db.url),
+// so a rolled-back transaction could not contain it. Dry runs here write nothing by
+// themselves: they read the status, or let node-pg-migrate skip every statement.
 
 interface UpFlags {
   count?: number;
@@ -152,7 +139,7 @@ async function migrateUp(flags: UpFlags, command: Command): Promise<void> {
   const dryRun = flags.dryRun === true;
   refuseToWithCount(flags);
   const target = flags.to === undefined ? undefined : await resolveTarget(flags.to);
-  await withDatabase(globals, async (db) => {
+  await withOpenDatabase(globals, async (db) => {
     const selection = { count: flags.count, to: target, ...lockWaitOptions(flags.lockWait) };
     const ran = dryRun
       ? await dryRunMigrations(db, "up", selection)
@@ -251,7 +238,7 @@ async function migrateBaseline(
   const files = await listMigrationFiles();
   const target = await resolveTarget(flags.markApplied, "--mark-applied");
   const upTo = files.slice(0, files.indexOf(target) + 1);
-  await withDatabase(globals, async (db) => {
+  await withOpenDatabase(globals, async (db) => {
     const status = await migrationStatus(db.sql);
     const toMark = upTo.filter((name) => status.pending.includes(name));
     if (toMark.length > 0 && !dryRun) {
@@ -346,7 +333,7 @@ async function migrateDown(flags: DownFlags, command: Command): Promise<void> {
       return;
     }
   }
-  await withDatabase(globals, async (db) => {
+  await withOpenDatabase(globals, async (db) => {
     if (target !== undefined) {
       // The database says how many would go: checked (exit 2) and shown before the prompt.
       const planned = revertedAfter(await migrationStatus(db.sql), target);
@@ -424,7 +411,7 @@ export function registerMigrate(program: Command): void {
     .option("--exit-code", "exit 10 when migrations are pending, 11 on unknown ones")
     .action(async (flags: { exitCode?: boolean }, command: Command) => {
       const globals = command.optsWithGlobals<GlobalOptions>();
-      await withDatabase(globals, async (db) => {
+      await withOpenDatabase(globals, async (db) => {
         const status = await migrationStatus(db.sql);
         const migrations = [
           ...status.applied.map((row) => ({

@@ -1,6 +1,7 @@
 /** Every SQL statement on the account table. */
-import { columns, columnsOf, type Fragment, selectRow, selectRowsByKeys } from "../db/columns.js";
+import { columns, columnsOf, type Fragment } from "../db/columns.js";
 import type { Queryable } from "../db/connection.js";
+import { keysReader, rowCounter, rowReader } from "../db/readers.js";
 
 /** The email-and-password account's provider id (Better Auth's). */
 export const CREDENTIAL_PROVIDER = "credential";
@@ -54,10 +55,9 @@ export async function insertCredentialAccount(
   return row;
 }
 
+const countAccountRows = rowCounter("account");
 /** The account `where` finds; each caller's condition names at most one. */
-function selectAccount(sql: Queryable, where: Fragment): Promise<AccountRow | undefined> {
-  return selectRow<AccountRow>(sql, ACCOUNT_COLUMNS, sql`account`, where);
-}
+const selectAccount = rowReader<AccountRow>("account", ACCOUNT_COLUMNS);
 
 export async function findCredentialAccount(
   sql: Queryable,
@@ -98,10 +98,8 @@ export async function findAccountOfUser(
   return row;
 }
 
-export async function countAccountsOfUser(sql: Queryable, userId: string): Promise<number> {
-  const [row] = await sql<{ count: number }[]>`
-    select count(*)::int as count from account where user_id = ${userId}`;
-  return row?.count ?? 0;
+export function countAccountsOfUser(sql: Queryable, userId: string): Promise<number> {
+  return countAccountRows(sql, sql`user_id = ${userId}`);
 }
 
 export async function deleteAccountById(sql: Queryable, id: string): Promise<boolean> {
@@ -122,20 +120,13 @@ export async function findAccountsByProviderKeys(
       on a.provider_id = k.provider_id and a.account_id = k.account_id`;
 }
 
-export async function findCredentialAccountsOfUsers(
-  sql: Queryable,
-  userIds: string[],
-): Promise<AccountRow[]> {
-  const credential = sql`provider_id = ${CREDENTIAL_PROVIDER}`;
-  return selectRowsByKeys<AccountRow>(
-    sql,
-    ACCOUNT_COLUMNS,
-    sql`account`,
-    sql`user_id`,
-    userIds,
-    credential,
-  );
-}
+/** The password accounts of these users. */
+export const findCredentialAccountsOfUsers = keysReader<AccountRow>(
+  "account",
+  ACCOUNT_COLUMNS,
+  "user_id",
+  (sql) => sql`provider_id = ${CREDENTIAL_PROVIDER}`,
+);
 
 export interface NewAccount {
   id: string;

@@ -14,7 +14,7 @@ import {
   requireFreshSession,
   requireSession,
 } from "../http/auth-context.js";
-import { boundedString, errorResponses, statusAnswer } from "../http/schemas.js";
+import { boundedString, errorResponses, routeSchema, statusAnswer } from "../http/schemas.js";
 import type { ZodTypeProvider } from "../http/validation.js";
 import { providerProfileReader } from "../social/provider-tokens.js";
 import { accountInfo, listAccounts, unlinkAccount } from "./accounts.js";
@@ -38,14 +38,10 @@ export function accountRoutes(context: AuthContext) {
       return accountInfo(context.sql, user.id, accountId, readProfile(request));
     };
 
-    typed.get(
-      "/list-accounts",
-      { schema: { response: { 200: z.array(accountSchema), ...errorResponses(401) } } },
-      async (request) => {
-        const { user } = await requireSession(context, request);
-        return listAccounts(context.sql, user.id);
-      },
-    );
+    typed.get("/list-accounts", routeSchema({}, z.array(accountSchema), 401), async (request) => {
+      const { user } = await requireSession(context, request);
+      return listAccounts(context.sql, user.id);
+    });
 
     typed.post(
       "/account-info",
@@ -61,9 +57,7 @@ export function accountRoutes(context: AuthContext) {
 
     typed.post(
       "/unlink-account",
-      {
-        schema: { body: unlinkBody, response: { 200: statusAnswer, ...errorResponses(401, 403) } },
-      },
+      routeSchema({ body: unlinkBody }, statusAnswer, 401, 403),
       async (request) => {
         // Unlinking requires a fresh session.
         const { user } = await requireFreshSession(context, request);

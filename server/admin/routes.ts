@@ -24,6 +24,7 @@ import {
   imageInput,
   nameInput,
   passwordInput,
+  routeSchema,
   statusAnswer,
   successAnswer,
 } from "../http/schemas.js";
@@ -151,12 +152,7 @@ export function adminRoutes(context: AuthContext) {
 
     typed.post(
       "/admin/create-user",
-      {
-        schema: {
-          body: createUserBody,
-          response: { 200: userAnswer, ...errorResponses(401, 403, 422) },
-        },
-      },
+      routeSchema({ body: createUserBody }, userAnswer, 401, 403, 422),
       async (request) => {
         const actor = await actorOf(request);
         const { data, ...body } = request.body;
@@ -175,12 +171,7 @@ export function adminRoutes(context: AuthContext) {
 
     typed.get(
       "/admin/list-users",
-      {
-        schema: {
-          querystring: listUsersQueryString,
-          response: { 200: userListAnswer, ...errorResponses(401, 403) },
-        },
-      },
+      routeSchema({ querystring: listUsersQueryString }, userListAnswer, 401, 403),
       async (request) => {
         const actor = await actorOf(request);
         const result = await listUsers(deps, actor, request.query);
@@ -274,7 +265,7 @@ export function adminRoutes(context: AuthContext) {
     // No admin permission check: any impersonation session may end itself (as in Better Auth).
     typed.post(
       "/admin/stop-impersonating",
-      { schema: { response: { 200: sessionAndUserSchema, ...errorResponses(401, 403) } } },
+      routeSchema({}, sessionAndUserSchema, 401, 403),
       async (request, reply) => {
         const current = await requireSession(context, request);
         if (!current.session.impersonatedBy)

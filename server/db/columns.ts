@@ -44,11 +44,12 @@ export function columnsOf<Row>() {
 /**
  * The columns as a select list, each qualified by `alias` when given (`"m"."created_at"`).
  *
- * This is the one place authd hands postgres.js SQL text: text made only from the row
- * types' own column names (checked above to be plain lower-case identifiers) and from
- * aliases written in the statements, never from input. Passing the names as identifiers
- * instead makes postgres.js convert and quote every name again each time a statement
- * runs, which was the largest cost of composing the busiest statements.
+ * This and quotedName below (the table readers' names) are the only SQL text authd hands
+ * postgres.js: text made only from the row types' own column names, the tables' names
+ * (each checked to be a plain lower-case identifier) and aliases written in the
+ * statements, never from input. Passing the names as identifiers instead makes
+ * postgres.js convert and quote every name again each time a statement runs, which was
+ * the largest cost of composing the busiest statements.
  */
 export function columns(sql: Queryable, list: ColumnList, alias?: string): Fragment {
   if (alias === undefined) return sql.unsafe(list.text);
@@ -56,37 +57,8 @@ export function columns(sql: Queryable, list: ColumnList, alias?: string): Fragm
   return sql.unsafe(list.columns.map((column) => `"${alias}"."${column}"`).join(", "));
 }
 
-/**
- * The first row of `select <list> from <table> where <where> <lock>`: the lookup of one
- * row by a condition, with a locking clause (`for update`, `for share`) when given.
- */
-export async function selectRow<Row extends object>(
-  sql: Queryable,
-  list: ColumnList,
-  table: Fragment,
-  where: Fragment,
-  lock: Fragment = sql``,
-): Promise<Row | undefined> {
-  const [row] = await sql<Row[]>`
-    select ${columns(sql, list)} from ${table} where ${where} ${lock}`;
-  return row;
-}
-
-/**
- * The rows of `table` whose `key` column holds one of `values` (and that meet `also`, when
- * given): how the seed and the import read rows in bulk by their natural keys. No values,
- * no round trip.
- */
-export async function selectRowsByKeys<Row extends object>(
-  sql: Queryable,
-  list: ColumnList,
-  table: Fragment,
-  key: Fragment,
-  values: string[],
-  also?: Fragment,
-): Promise<Row[]> {
-  if (values.length === 0) return [];
-  return sql<Row[]>`
-    select ${columns(sql, list)} from ${table}
-    where ${key} = any(${values}::text[]) ${also ? sql`and ${also}` : sql``}`;
+/** A table or column name as SQL text: checked plain, then quoted (`"user"` is a keyword). */
+export function quotedName(name: string): string {
+  if (!PLAIN_NAME.test(name)) throw new Error(`not a plain name: ${name}`);
+  return `"${name}"`;
 }

@@ -3,7 +3,7 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { type AuthContext, linkContext, requireSession } from "../http/auth-context.js";
-import { callbackUrl, emailInput, errorResponses, statusAnswer } from "../http/schemas.js";
+import { callbackUrl, emailInput, routeSchema, statusAnswer } from "../http/schemas.js";
 import type { ZodTypeProvider } from "../http/validation.js";
 import { assertDelivered } from "../mail/mailer.js";
 import { assertChangeEmailEnabled, requestEmailChange } from "../verification/verification.js";
@@ -16,12 +16,7 @@ export function emailRoutes(context: AuthContext) {
 
     typed.post(
       "/change-email",
-      {
-        schema: {
-          body: changeEmailBody,
-          response: { 200: statusAnswer, ...errorResponses(401, 403, 502) },
-        },
-      },
+      routeSchema({ body: changeEmailBody }, statusAnswer, 401, 403, 502),
       async (request) => {
         // Disabled is the answer even without a session.
         assertChangeEmailEnabled(context.config);

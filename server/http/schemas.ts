@@ -77,6 +77,18 @@ export function errorResponses<const S extends ExtraErrorStatus>(...statuses: S[
 }
 
 /**
+ * The schema of a route: `request` (its body or query, if any) in, `answer` out, and the
+ * error statuses named beside the ones every route can answer.
+ */
+export function routeSchema<
+  Request extends { body?: z.ZodType; querystring?: z.ZodType },
+  Answer extends z.ZodType,
+  const S extends ExtraErrorStatus,
+>(request: Request, answer: Answer, ...statuses: S[]) {
+  return { schema: { ...request, response: { 200: answer, ...errorResponses(...statuses) } } };
+}
+
+/**
  * The schema of a route where a signed-in caller acts on something that may not exist:
  * `request` (its body or query) in, `answer` out; signed out is 401, not allowed 403,
  * not found 404.
@@ -85,7 +97,7 @@ export function actionSchema<
   Request extends { body: z.ZodType } | { querystring: z.ZodType },
   Answer extends z.ZodType,
 >(request: Request, answer: Answer) {
-  return { schema: { ...request, response: { 200: answer, ...errorResponses(401, 403, 404) } } };
+  return routeSchema(request, answer, 401, 403, 404);
 }
 
 /** `{status: true}`, the acknowledgement of most actions. */

@@ -3,8 +3,9 @@
  * function takes the pool or a transaction first. Times are compared with the
  * application's clock (`now` arguments), the same clock that wrote `expires_at`.
  */
-import { columns, columnsOf, type Fragment, selectRow, selectRowsByKeys } from "../db/columns.js";
+import { columns, columnsOf, type Fragment } from "../db/columns.js";
 import type { Queryable } from "../db/connection.js";
+import { keysReader, rowCounter, rowReader } from "../db/readers.js";
 import type { MemberRow, OrganizationRow } from "../organization/queries.js";
 
 /** An invitation's statuses. */
@@ -70,8 +71,11 @@ export async function insertInvitation(
   return row;
 }
 
+const selectInvitation = rowReader<InvitationRow>("invitation", INVITATION_COLUMNS);
+const countInvitationRows = rowCounter("invitation");
+
 export function findInvitationById(sql: Queryable, id: string): Promise<InvitationRow | undefined> {
-  return selectRow<InvitationRow>(sql, INVITATION_COLUMNS, sql`invitation`, sql`id = ${id}`);
+  return selectInvitation(sql, sql`id = ${id}`);
 }
 
 /**
@@ -177,7 +181,7 @@ export function lockPendingInvitation(
   email: string,
 ): Promise<InvitationRow | undefined> {
   const where = sql`organization_id = ${organizationId} and email = ${email} and status = 'pending'`;
-  return selectRow<InvitationRow>(sql, INVITATION_COLUMNS, sql`invitation`, where, sql`for update`);
+  return selectInvitation(sql, where, sql`for update`);
 }
 
 /**
@@ -215,15 +219,15 @@ export function extendInvitation(
 }
 
 /** Pending invitations that can still be accepted: what `invitationLimit` counts. */
-export async function countLivePendingInvitations(
+export function countLivePendingInvitations(
   sql: Queryable,
   organizationId: string,
   now: Date,
 ): Promise<number> {
-  const [row] = await sql<{ count: number }[]>`
-    select count(*)::int as count from invitation
-    where organization_id = ${organizationId} and status = 'pending' and expires_at > ${now}`;
-  return row?.count ?? 0;
+  return countInvitationRows(
+    sql,
+    sql`organization_id = ${organizationId} and status = 'pending' and expires_at > ${now}`,
+  );
 }
 
 export interface InvitationListFilter {
@@ -293,19 +297,12 @@ export async function findInvitationDetails(
 }
 
 /** Pending invitations of several organizations (the seed's natural key is org + email). */
-export async function listPendingInvitationsOfOrganizations(
-  sql: Queryable,
-  organizationIds: string[],
-): Promise<InvitationRow[]> {
-  return selectRowsByKeys<InvitationRow>(
-    sql,
-    INVITATION_COLUMNS,
-    sql`invitation`,
-    sql`organization_id`,
-    organizationIds,
-    sql`status = 'pending'`,
-  );
-}
+export const listPendingInvitationsOfOrganizations = keysReader<InvitationRow>(
+  "invitation",
+  INVITATION_COLUMNS,
+  "organization_id",
+  (sql) => sql`status = 'pending'`,
+);
 
 export async function setInvitationRole(sql: Queryable, id: string, role: string): Promise<void> {
   await sql`update invitation set role = ${role}, updated_at = now() where id = ${id}`;

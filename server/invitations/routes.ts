@@ -12,7 +12,7 @@ import {
   booleanish,
   boundedString,
   emailInput,
-  errorResponses,
+  routeSchema,
 } from "../http/schemas.js";
 import { readDontRemember } from "../http/session-cookies.js";
 import { acceptInvitationForSession } from "../http/session-response.js";
@@ -78,12 +78,7 @@ export function invitationRoutes(context: AuthContext) {
 
     typed.post(
       "/organization/invite-member",
-      {
-        schema: {
-          body: inviteBody,
-          response: { 200: invitedSchema, ...errorResponses(401, 403, 404, 502) },
-        },
-      },
+      routeSchema({ body: inviteBody }, invitedSchema, 401, 403, 404, 502),
       async (request) => {
         const caller = await requireSession(context, request);
         const invited = await inviteMember(
@@ -156,11 +151,7 @@ export function invitationRoutes(context: AuthContext) {
 
     typed.get(
       "/organization/list-user-invitations",
-      {
-        schema: {
-          response: { 200: z.array(userInvitationSchema), ...errorResponses(401, 403, 404) },
-        },
-      },
+      routeSchema({}, z.array(userInvitationSchema), 401, 403, 404),
       async (request) => {
         const caller = await requireSession(context, request);
         return listUserInvitations(context.sql, caller.user);

@@ -2,8 +2,9 @@
  * Every SQL statement that writes the member table, and the reads of memberships.
  * Creating an organization with its owner is one statement, kept in queries.ts.
  */
-import { columns, columnsOf, type Fragment, selectRow, selectRowsByKeys } from "../db/columns.js";
+import { columns, columnsOf, type Fragment } from "../db/columns.js";
 import type { Queryable } from "../db/connection.js";
+import { keysReader, rowCounter, rowReader } from "../db/readers.js";
 
 export interface MemberRow {
   id: string;
@@ -25,10 +26,10 @@ export interface MemberWithUser extends MemberRow {
   user: { id: string; name: string; email: string; image: string | null };
 }
 
-export async function countOrganizationsOfUser(sql: Queryable, userId: string): Promise<number> {
-  const [row] = await sql<{ count: number }[]>`
-    select count(*)::int as count from member where user_id = ${userId}`;
-  return row?.count ?? 0;
+const countMemberRows = rowCounter("member");
+
+export function countOrganizationsOfUser(sql: Queryable, userId: string): Promise<number> {
+  return countMemberRows(sql, sql`user_id = ${userId}`);
 }
 
 export async function insertMember(
@@ -43,14 +44,7 @@ export async function insertMember(
   return row;
 }
 
-/** The membership `where` finds, with `lock` (a locking clause) if given. */
-function selectMember(
-  sql: Queryable,
-  where: Fragment,
-  lock?: Fragment,
-): Promise<MemberRow | undefined> {
-  return selectRow<MemberRow>(sql, MEMBER_COLUMNS, sql`member`, where, lock);
-}
+const selectMember = rowReader<MemberRow>("member", MEMBER_COLUMNS);
 
 function memberOf(sql: Queryable, organizationId: string, userId: string): Fragment {
   return sql`organization_id = ${organizationId} and user_id = ${userId}`;
@@ -184,22 +178,20 @@ export async function listMembersPage(
   return { members, total };
 }
 
-export async function countMembers(sql: Queryable, organizationId: string): Promise<number> {
-  const [row] = await sql<{ count: number }[]>`
-    select count(*)::int as count from member where organization_id = ${organizationId}`;
-  return row?.count ?? 0;
+export function countMembers(sql: Queryable, organizationId: string): Promise<number> {
+  return countMemberRows(sql, sql`organization_id = ${organizationId}`);
 }
 
 /** Members holding `role` among their roles (e.g. how many owners are left). */
-export async function countMembersWithRole(
+export function countMembersWithRole(
   sql: Queryable,
   organizationId: string,
   role: string,
 ): Promise<number> {
-  const [row] = await sql<{ count: number }[]>`
-    select count(*)::int as count from member
-    where organization_id = ${organizationId} and ${role} = any(string_to_array(role, ','))`;
-  return row?.count ?? 0;
+  return countMemberRows(
+    sql,
+    sql`organization_id = ${organizationId} and ${role} = any(string_to_array(role, ','))`,
+  );
 }
 
 export async function updateMemberRoleRow(
@@ -238,18 +230,12 @@ export function addMemberStep(
     returning created_at`;
 }
 
-export async function listMembersOfOrganizations(
-  sql: Queryable,
-  organizationIds: string[],
-): Promise<MemberRow[]> {
-  return selectRowsByKeys<MemberRow>(
-    sql,
-    MEMBER_COLUMNS,
-    sql`member`,
-    sql`organization_id`,
-    organizationIds,
-  );
-}
+/** The memberships of these organizations. */
+export const listMembersOfOrganizations = keysReader<MemberRow>(
+  "member",
+  MEMBER_COLUMNS,
+  "organization_id",
+);
 
 /** One multi-row INSERT (callers keep batches to a few hundred rows). */
 export async function insertMembers(

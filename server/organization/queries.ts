@@ -5,9 +5,10 @@
  */
 import type { NewAuditEvent } from "../audit/queries.js";
 import { Batcher } from "../db/batcher.js";
-import { columns, columnsOf, type Fragment, selectRow, selectRowsByKeys } from "../db/columns.js";
+import { columns, columnsOf, type Fragment } from "../db/columns.js";
 import type { Queryable, Sql } from "../db/connection.js";
 import { compactJson, organizationJson } from "../db/json.js";
+import { keysReader, rowReader } from "../db/readers.js";
 import { type SessionRider, sessionRider } from "../sessions/sessions.js";
 import { MEMBER_COLUMNS, type MemberRow } from "./member-queries.js";
 
@@ -203,14 +204,7 @@ export async function insertOrganizationsWithOwners(
   return creations.map((creation) => byId.get(creation.organization.id));
 }
 
-/** The organization `where` finds, with `lock` (a locking clause) if given. */
-function selectOrganization(
-  sql: Queryable,
-  where: Fragment,
-  lock?: Fragment,
-): Promise<OrganizationRow | undefined> {
-  return selectRow<OrganizationRow>(sql, ORGANIZATION_COLUMNS, sql`organization`, where, lock);
-}
+const selectOrganization = rowReader<OrganizationRow>("organization", ORGANIZATION_COLUMNS);
 
 export function findOrganizationById(
   sql: Queryable,
@@ -348,18 +342,12 @@ export async function findOrganizationListJson(
   return row ? { key: row.key, body: compactJson(row.body) } : { key: null, body: "[]" };
 }
 
-export async function findOrganizationsBySlugs(
-  sql: Queryable,
-  slugs: string[],
-): Promise<OrganizationRow[]> {
-  return selectRowsByKeys<OrganizationRow>(
-    sql,
-    ORGANIZATION_COLUMNS,
-    sql`organization`,
-    sql`slug`,
-    slugs,
-  );
-}
+/** The organizations with these slugs. */
+export const findOrganizationsBySlugs = keysReader<OrganizationRow>(
+  "organization",
+  ORGANIZATION_COLUMNS,
+  "slug",
+);
 
 /** Every organization, oldest first (the operator's `authd org list`). */
 export async function listAllOrganizations(sql: Queryable): Promise<OrganizationRow[]> {

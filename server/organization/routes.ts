@@ -13,7 +13,7 @@ import {
   requireSessionWith,
   userActor,
 } from "../http/auth-context.js";
-import { actionSchema, errorResponses, statusAnswer } from "../http/schemas.js";
+import { actionSchema, errorResponses, routeSchema, statusAnswer } from "../http/schemas.js";
 import { fastSerializerCompiler } from "../http/serialization.js";
 import { rewriteSessionCache } from "../http/session-response.js";
 import type { ZodTypeProvider } from "../http/validation.js";
@@ -180,7 +180,7 @@ export function organizationRoutes(context: AuthContext) {
 
     typed.get(
       "/organization/list",
-      { schema: { response: { 200: z.array(organizationSchema), ...errorResponses(401, 404) } } },
+      routeSchema({}, z.array(organizationSchema), 401, 404),
       async (request, reply) => {
         // The caller's organizations and their versions come with the session; an answer
         // built for exactly those is sent again as it is.
@@ -345,7 +345,7 @@ export function organizationRoutes(context: AuthContext) {
 
     typed.get(
       "/organization/get-active-member",
-      { schema: { response: { 200: memberWithUserSchema, ...errorResponses(401, 403, 404) } } },
+      routeSchema({}, memberWithUserSchema, 401, 403, 404),
       async (request) => {
         const current = await requireSession(context, request);
         const { member } = await accessOrganization(

@@ -6,7 +6,7 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { escapeHtml } from "../escape-html.js";
-import { errorResponses } from "../http/schemas.js";
+import { errorResponses, routeSchema } from "../http/schemas.js";
 import type { ZodTypeProvider } from "../http/validation.js";
 
 /** Repeated query keys arrive as arrays: the page shows the first. */
@@ -52,13 +52,9 @@ ${detail}
 export async function pageRoutes(app: FastifyInstance): Promise<void> {
   const typed = app.withTypeProvider<ZodTypeProvider>();
 
-  typed.get(
-    "/ok",
-    { schema: { response: { 200: z.object({ ok: z.boolean() }), ...errorResponses() } } },
-    async () => ({
-      ok: true,
-    }),
-  );
+  typed.get("/ok", routeSchema({}, z.object({ ok: z.boolean() })), async () => ({
+    ok: true,
+  }));
 
   typed.get(
     "/error",

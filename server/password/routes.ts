@@ -104,13 +104,7 @@ export function passwordRoutes(context: AuthContext) {
 
     typed.post(
       "/reset-password",
-      {
-        schema: {
-          body: resetBody,
-          querystring: resetQuery,
-          response: { 200: schemas.statusAnswer, ...schemas.errorResponses(403) },
-        },
-      },
+      schemas.routeSchema({ body: resetBody, querystring: resetQuery }, schemas.statusAnswer, 403),
       async (request) => {
         const token = request.body.token ?? request.query.token;
         if (!token) throw new AuthError("INVALID_TOKEN");

@@ -3,9 +3,10 @@
  * up by their digest. The operator's paged list of sessions is in list-queries.ts.
  */
 import { Batcher } from "../db/batcher.js";
-import { columns, columnsOf, type Fragment, selectRow } from "../db/columns.js";
+import { columns, columnsOf, type Fragment } from "../db/columns.js";
 import type { Queryable, Sql } from "../db/connection.js";
 import { deleteExpiredRows } from "../db/expired.js";
+import { rowReader } from "../db/readers.js";
 import type { UserRow } from "../users/queries.js";
 
 export interface SessionRow {
@@ -242,16 +243,17 @@ interface JoinedRow extends SessionRow {
   uUpdatedAt: Date;
 }
 
+const selectSession = rowReader<SessionRow>("session", SESSION_COLUMNS);
+
 export function findSessionById(sql: Queryable, id: string): Promise<SessionRow | undefined> {
-  return selectRow<SessionRow>(sql, SESSION_COLUMNS, sql`session`, sql`id = ${id}`);
+  return selectSession(sql, sql`id = ${id}`);
 }
 
 export function findSessionByTokenHash(
   sql: Queryable,
   tokenHash: string,
 ): Promise<SessionRow | undefined> {
-  const where = sql`token_hash = ${tokenHash}`;
-  return selectRow<SessionRow>(sql, SESSION_COLUMNS, sql`session`, where);
+  return selectSession(sql, sql`token_hash = ${tokenHash}`);
 }
 
 /** The sessions `where` finds, newest first. */

@@ -12,6 +12,7 @@ import {
   callbackUrl,
   emailInput,
   errorResponses,
+  routeSchema,
   statusAnswer,
   successAnswer,
 } from "../http/schemas.js";
@@ -104,24 +105,15 @@ export function sessionRoutes(context: AuthContext) {
       },
     );
 
-    typed.get(
-      "/list-sessions",
-      { schema: { response: { 200: z.array(sessionSchema), ...errorResponses(401) } } },
-      async (request) => {
-        const { user } = await requireSession(context, request);
-        const sessions = await listSessions(context.sql, user.id);
-        return sessions.filter((session) => !session.impersonatedBy).map(sessionResponse);
-      },
-    );
+    typed.get("/list-sessions", routeSchema({}, z.array(sessionSchema), 401), async (request) => {
+      const { user } = await requireSession(context, request);
+      const sessions = await listSessions(context.sql, user.id);
+      return sessions.filter((session) => !session.impersonatedBy).map(sessionResponse);
+    });
 
     typed.post(
       "/revoke-session",
-      {
-        schema: {
-          body: revokeSessionBody,
-          response: { 200: statusAnswer, ...errorResponses(401) },
-        },
-      },
+      routeSchema({ body: revokeSessionBody }, statusAnswer, 401),
       async (request, reply) => {
         const current = await requireSession(context, request);
         await revokeSession(context.sql, current.user.id, request.body.token);
@@ -134,7 +126,7 @@ export function sessionRoutes(context: AuthContext) {
 
     typed.post(
       "/revoke-sessions",
-      { schema: { response: { 200: statusAnswer, ...errorResponses(401, 403) } } },
+      routeSchema({}, statusAnswer, 401, 403),
       async (request, reply) => {
         const current = await requireSession(context, request);
         await revokeSessions(context.sql, current.user.id);
@@ -145,7 +137,7 @@ export function sessionRoutes(context: AuthContext) {
 
     typed.post(
       "/revoke-other-sessions",
-      { schema: { response: { 200: statusAnswer, ...errorResponses(401, 403) } } },
+      routeSchema({}, statusAnswer, 401, 403),
       async (request) => {
         const current = await requireSession(context, request);
         await revokeOtherSessions(context.sql, current.user.id, current.session.id);
@@ -153,23 +145,14 @@ export function sessionRoutes(context: AuthContext) {
       },
     );
 
-    typed.post(
-      "/sign-out",
-      { schema: { response: { 200: successAnswer, ...errorResponses(403) } } },
-      async (request, reply) => {
-        await closeSession(context, request, reply);
-        return { success: true };
-      },
-    );
+    typed.post("/sign-out", routeSchema({}, successAnswer, 403), async (request, reply) => {
+      await closeSession(context, request, reply);
+      return { success: true };
+    });
 
     typed.post(
       "/sign-in/email",
-      {
-        schema: {
-          body: signInBody,
-          response: { 200: signInAnswer, ...errorResponses(401, 403, 502) },
-        },
-      },
+      routeSchema({ body: signInBody }, signInAnswer, 401, 403, 502),
       async (request, reply) => {
         const user = await signInWithEmail(context, linkContext(context, request), request.body);
         const { token } = await issueSession(context, request, reply, user, {

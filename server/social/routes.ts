@@ -9,7 +9,7 @@ import { AuthError } from "../errors.js";
 import { type AuthContext, publicBaseUrl, requireSession } from "../http/auth-context.js";
 import { isAllowedRedirect } from "../http/origin.js";
 import { withQuery } from "../http/redirects.js";
-import { errorResponses, redirectAnswer } from "../http/schemas.js";
+import { errorResponses, redirectAnswer, routeSchema } from "../http/schemas.js";
 import { expireCookieIfSent, readStateCookie, setStateCookie } from "../http/session-cookies.js";
 import { issueSession } from "../http/session-response.js";
 import type { ZodTypeProvider } from "../http/validation.js";
@@ -76,12 +76,7 @@ export function socialRoutes(context: AuthContext) {
 
     typed.post(
       "/sign-in/social",
-      {
-        schema: {
-          body: signInSocialBody,
-          response: { 200: signInSocialAnswer, ...errorResponses(401, 403, 404, 409, 422, 502) },
-        },
-      },
+      routeSchema({ body: signInSocialBody }, signInSocialAnswer, 401, 403, 404, 409, 422, 502),
       async (request, reply) => {
         const { body } = request;
         const provider = await providerOr404(body.provider);
@@ -111,12 +106,7 @@ export function socialRoutes(context: AuthContext) {
 
     typed.post(
       "/link-social",
-      {
-        schema: {
-          body: linkSocialBody,
-          response: { 200: linkSocialAnswer, ...errorResponses(401, 403, 404, 409, 502) },
-        },
-      },
+      routeSchema({ body: linkSocialBody }, linkSocialAnswer, 401, 403, 404, 409, 502),
       async (request, reply) => {
         // Read from the database, not the cookie cache: linking changes how one signs in.
         const { user } = await requireSession(context, request);
@@ -239,31 +229,21 @@ export function socialRoutes(context: AuthContext) {
 
     typed.post(
       "/get-access-token",
-      {
-        schema: {
-          body: tokenAccountBody,
-          response: { 200: accessTokenAnswer, ...errorResponses(401, 403) },
-        },
-      },
+      routeSchema({ body: tokenAccountBody }, accessTokenAnswer, 401, 403),
       async (request) =>
         getAccessToken(social, context.sql, await tokenRequestOf(request, request.body)),
     );
 
     typed.post(
       "/refresh-token",
-      {
-        schema: {
-          body: tokenAccountBody,
-          response: { 200: refreshTokenAnswer, ...errorResponses(401, 403) },
-        },
-      },
+      routeSchema({ body: tokenAccountBody }, refreshTokenAnswer, 401, 403),
       async (request) =>
         refreshTokens(social, context.sql, await tokenRequestOf(request, request.body)),
     );
 
     typed.get(
       "/social-providers",
-      { schema: { response: { 200: socialProvidersAnswer, ...errorResponses() } } },
+      routeSchema({}, socialProvidersAnswer),
       async (_request, reply) => {
         reply.header("cache-control", PROVIDER_LIST_CACHE);
         return listConfiguredProviders(social);

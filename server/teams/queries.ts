@@ -1,6 +1,7 @@
 /** Every SQL statement that writes the team and team_member tables. */
-import { columns, columnsOf, type Fragment, selectRow, selectRowsByKeys } from "../db/columns.js";
+import { columns, columnsOf, type Fragment } from "../db/columns.js";
 import type { Queryable } from "../db/connection.js";
+import { keysReader, rowCounter, rowReader } from "../db/readers.js";
 
 export interface TeamRow {
   id: string;
@@ -39,14 +40,10 @@ export async function insertTeam(
   return row;
 }
 
-/** The team `where` finds, with `lock` (a locking clause) if given. */
-function selectTeam(
-  sql: Queryable,
-  where: Fragment,
-  lock?: Fragment,
-): Promise<TeamRow | undefined> {
-  return selectRow<TeamRow>(sql, TEAM_COLUMNS, sql`team`, where, lock);
-}
+const selectTeam = rowReader<TeamRow>("team", TEAM_COLUMNS);
+const selectTeamMember = rowReader<TeamMemberRow>("team_member", TEAM_MEMBER_COLUMNS);
+const countTeamRows = rowCounter("team");
+const countTeamMemberRows = rowCounter("team_member");
 
 /** The team only if it belongs to the organization (tenant isolation). */
 function teamInOrganization(sql: Queryable, organizationId: string, teamId: string): Fragment {
@@ -85,10 +82,8 @@ export async function listTeamsOfOrganization(
     where organization_id = ${organizationId} order by created_at, id`;
 }
 
-export async function countTeams(sql: Queryable, organizationId: string): Promise<number> {
-  const [row] = await sql<{ count: number }[]>`
-    select count(*)::int as count from team where organization_id = ${organizationId}`;
-  return row?.count ?? 0;
+export function countTeams(sql: Queryable, organizationId: string): Promise<number> {
+  return countTeamRows(sql, sql`organization_id = ${organizationId}`);
 }
 
 export async function renameTeam(
@@ -128,14 +123,11 @@ export function findTeamMember(
   teamId: string,
   userId: string,
 ): Promise<TeamMemberRow | undefined> {
-  const where = sql`team_id = ${teamId} and user_id = ${userId}`;
-  return selectRow<TeamMemberRow>(sql, TEAM_MEMBER_COLUMNS, sql`team_member`, where);
+  return selectTeamMember(sql, sql`team_id = ${teamId} and user_id = ${userId}`);
 }
 
-export async function countTeamMembers(sql: Queryable, teamId: string): Promise<number> {
-  const [row] = await sql<{ count: number }[]>`
-    select count(*)::int as count from team_member where team_id = ${teamId}`;
-  return row?.count ?? 0;
+export function countTeamMembers(sql: Queryable, teamId: string): Promise<number> {
+  return countTeamMemberRows(sql, sql`team_id = ${teamId}`);
 }
 
 export async function listTeamMembers(sql: Queryable, teamId: string): Promise<TeamMemberRow[]> {
@@ -182,31 +174,19 @@ export async function listTeamsOfUser(
     order by t.created_at, t.id`;
 }
 
-export async function listTeamsOfOrganizations(
-  sql: Queryable,
-  organizationIds: string[],
-): Promise<TeamRow[]> {
-  return selectRowsByKeys<TeamRow>(
-    sql,
-    TEAM_COLUMNS,
-    sql`team`,
-    sql`organization_id`,
-    organizationIds,
-  );
-}
+/** The teams of these organizations. */
+export const listTeamsOfOrganizations = keysReader<TeamRow>(
+  "team",
+  TEAM_COLUMNS,
+  "organization_id",
+);
 
-export async function listMembersOfTeams(
-  sql: Queryable,
-  teamIds: string[],
-): Promise<TeamMemberRow[]> {
-  return selectRowsByKeys<TeamMemberRow>(
-    sql,
-    TEAM_MEMBER_COLUMNS,
-    sql`team_member`,
-    sql`team_id`,
-    teamIds,
-  );
-}
+/** The memberships of these teams. */
+export const listMembersOfTeams = keysReader<TeamMemberRow>(
+  "team_member",
+  TEAM_MEMBER_COLUMNS,
+  "team_id",
+);
 
 /** One multi-row INSERT (callers keep batches to a few hundred rows). */
 export async function insertTeamMembers(

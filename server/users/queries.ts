@@ -1,6 +1,7 @@
 /** Every SQL statement on the "user" table: one place per table. */
-import { columns, columnsOf, type Fragment, selectRow, selectRowsByKeys } from "../db/columns.js";
+import { columns, columnsOf } from "../db/columns.js";
 import type { Queryable } from "../db/connection.js";
+import { keysReader, rowReader } from "../db/readers.js";
 
 export interface UserRow {
   id: string;
@@ -49,14 +50,7 @@ export async function insertUser(sql: Queryable, user: NewUser): Promise<UserRow
   return row;
 }
 
-/** The user `where` finds, with `lock` (a locking clause) if given. */
-function selectUser(
-  sql: Queryable,
-  where: Fragment,
-  lock?: Fragment,
-): Promise<UserRow | undefined> {
-  return selectRow<UserRow>(sql, USER_COLUMNS, sql`"user"`, where, lock);
-}
+const selectUser = rowReader<UserRow>("user", USER_COLUMNS);
 
 export function findUserById(sql: Queryable, id: string): Promise<UserRow | undefined> {
   return selectUser(sql, sql`id = ${id}`);
@@ -125,9 +119,7 @@ export function lockUser(sql: Queryable, id: string): Promise<UserRow | undefine
 }
 
 /** The users with these (lowercased) emails, for seeding by natural key. */
-export async function findUsersByEmails(sql: Queryable, emails: string[]): Promise<UserRow[]> {
-  return selectRowsByKeys<UserRow>(sql, USER_COLUMNS, sql`"user"`, sql`email`, emails);
-}
+export const findUsersByEmails = keysReader<UserRow>("user", USER_COLUMNS, "email");
 
 /** One multi-row INSERT (callers keep batches to a few hundred rows). */
 export async function insertUsers(sql: Queryable, users: NewUser[]): Promise<void> {

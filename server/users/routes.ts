@@ -24,6 +24,7 @@ import {
   nameInput,
   passwordInput,
   redirectAnswer,
+  routeSchema,
   statusAnswer,
 } from "../http/schemas.js";
 import { clearSessionCookies } from "../http/session-cookies.js";
@@ -93,12 +94,7 @@ export function userRoutes(context: AuthContext) {
 
     typed.post(
       "/sign-up/email",
-      {
-        schema: {
-          body: signUpBody,
-          response: { 200: signUpAnswer, ...errorResponses(403, 422, 502) },
-        },
-      },
+      routeSchema({ body: signUpBody }, signUpAnswer, 403, 422, 502),
       async (request, reply) => {
         const { name, email, password, image, callbackURL, invitationId } = request.body;
         const outcome = await signUpWithEmail(context, linkContext(context, request), {
@@ -122,12 +118,7 @@ export function userRoutes(context: AuthContext) {
 
     typed.post(
       "/update-user",
-      {
-        schema: {
-          body: updateUserBody,
-          response: { 200: statusAnswer, ...errorResponses(401, 403) },
-        },
-      },
+      routeSchema({ body: updateUserBody }, statusAnswer, 401, 403),
       async (request, reply) => {
         const current = await requireSession(context, request);
         const body = request.body;
@@ -153,12 +144,7 @@ export function userRoutes(context: AuthContext) {
 
     typed.post(
       "/delete-user",
-      {
-        schema: {
-          body: deleteUserBody,
-          response: { 200: deletedAnswer, ...errorResponses(401, 403, 404, 502) },
-        },
-      },
+      routeSchema({ body: deleteUserBody }, deletedAnswer, 401, 403, 404, 502),
       async (request, reply) => {
         const { config } = context;
         if (!config.user.deleteUser.enabled) throw new AuthError("DELETE_USER_DISABLED");

@@ -12,6 +12,7 @@ import {
   emailInput,
   errorResponses,
   redirectAnswer,
+  routeSchema,
   statusAnswer,
 } from "../http/schemas.js";
 import { readDontRemember } from "../http/session-cookies.js";
@@ -44,7 +45,7 @@ export function verificationRoutes(context: AuthContext) {
 
     typed.post(
       "/send-verification-email",
-      { schema: { body: sendBody, response: { 200: statusAnswer, ...errorResponses(403, 502) } } },
+      routeSchema({ body: sendBody }, statusAnswer, 403, 502),
       async (request) => {
         const email = requireValidEmail(request.body.email);
         const link = linkContext(context, request);
