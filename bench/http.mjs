@@ -162,6 +162,40 @@ export const HTTP_COLUMNS = [
   { label: "result", value: (row) => (row.pass === undefined ? "-" : row.pass ? "pass" : "FAIL") },
 ];
 
+/**
+ * The organization shapes the scenarios measure, written straight into the database: 49
+ * more members in `fullOrganizationId` (the user `bench-member-1` among them), and
+ * `invitations` organizations owned by that user, each with a pending invitation
+ * `bench-invitation-<n>` addressed to `invitee-<n % invitees>@example.com`.
+ */
+export async function insertOrganizationShapes(
+  sql,
+  { fullOrganizationId, invitees, invitations = 40000 },
+) {
+  await sql`
+    insert into "user" (id, email, name)
+    select 'bench-member-' || n, 'member' || n || '@example.com', 'Member ' || n
+    from generate_series(1, 49) as n`;
+  await sql`
+    insert into member (id, organization_id, user_id, role)
+    select 'bench-membership-' || n, ${fullOrganizationId}, 'bench-member-' || n, 'member'
+    from generate_series(1, 49) as n`;
+  await sql`
+    insert into organization (id, name, slug)
+    select 'bench-invite-org-' || n, 'Invite ' || n, 'bench-invite-' || n
+    from generate_series(1, ${invitations}) as n`;
+  await sql`
+    insert into member (id, organization_id, user_id, role)
+    select 'bench-invite-owner-' || n, 'bench-invite-org-' || n, 'bench-member-1', 'owner'
+    from generate_series(1, ${invitations}) as n`;
+  await sql`
+    insert into invitation (id, organization_id, email, role, status, inviter_id, expires_at)
+    select 'bench-invitation-' || n, 'bench-invite-org-' || n,
+           'invitee-' || (n % ${invitees}) || '@example.com', 'member', 'pending',
+           'bench-member-1', now() + interval '2 days'
+    from generate_series(1, ${invitations}) as n`;
+}
+
 export function httpScenarios(tools) {
   return [
     {
@@ -478,31 +512,8 @@ export function httpScenarios(tools) {
               await post("/organization/create", { name: `Org ${i}`, slug: `bench-org-${i}` })
             ).body;
           }
-          await sql`
-            insert into "user" (id, email, name)
-            select 'bench-member-' || n, 'member' || n || '@example.com', 'Member ' || n
-            from generate_series(1, 49) as n`;
-          await sql`
-            insert into member (id, organization_id, user_id, role)
-            select 'bench-membership-' || n, ${full.id}, 'bench-member-' || n, 'member'
-            from generate_series(1, 49) as n`;
           // Invitations to accept: one organization each, so every accept is a new membership.
-          const invitations = 40000;
-          await sql`
-            insert into organization (id, name, slug)
-            select 'bench-invite-org-' || n, 'Invite ' || n, 'bench-invite-' || n
-            from generate_series(1, ${invitations}) as n`;
-          await sql`
-            insert into member (id, organization_id, user_id, role)
-            select 'bench-invite-owner-' || n, 'bench-invite-org-' || n, 'bench-member-1', 'owner'
-            from generate_series(1, ${invitations}) as n`;
-          await sql`
-            insert into invitation (id, organization_id, email, role, status, inviter_id, expires_at)
-            select 'bench-invitation-' || n, 'bench-invite-org-' || n,
-                   'invitee-' || (n % 50) || '@example.com', 'member', 'pending',
-                   'bench-member-1', now() + interval '2 days'
-            from generate_series(1, ${invitations}) as n`;
-
+          await insertOrganizationShapes(sql, { fullOrganizationId: full.id, invitees: 50 });
           // Fresh statistics after the bulk inserts, as autovacuum would give a live system.
           await sql`analyze`;
           let slugCounter = 0;

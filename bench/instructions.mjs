@@ -26,6 +26,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
+import { insertOrganizationShapes } from "./http.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const ORIGIN = "http://127.0.0.1";
@@ -200,7 +201,7 @@ async function main() {
     };
     const owner = await signUp("owner@example.com");
     const creator = await signUp("creator@example.com");
-    const invitee = await signUp("invitee@example.com");
+    const invitee = await signUp("invitee-0@example.com");
     let full;
     for (let i = 0; i < 10; i++) {
       full = (
@@ -212,28 +213,11 @@ async function main() {
       ).body;
     }
     const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
-    const invitations = 2 * (warmup + requests);
-    await sql`
-      insert into "user" (id, email, name)
-      select 'bench-member-' || n, 'member' || n || '@example.com', 'Member ' || n
-      from generate_series(1, 49) as n`;
-    await sql`
-      insert into member (id, organization_id, user_id, role)
-      select 'bench-membership-' || n, ${full.id}, 'bench-member-' || n, 'member'
-      from generate_series(1, 49) as n`;
-    await sql`
-      insert into organization (id, name, slug)
-      select 'bench-invite-org-' || n, 'Invite ' || n, 'bench-invite-' || n
-      from generate_series(1, ${invitations}) as n`;
-    await sql`
-      insert into member (id, organization_id, user_id, role)
-      select 'bench-invite-owner-' || n, 'bench-invite-org-' || n, 'bench-member-1', 'owner'
-      from generate_series(1, ${invitations}) as n`;
-    await sql`
-      insert into invitation (id, organization_id, email, role, status, inviter_id, expires_at)
-      select 'bench-invitation-' || n, 'bench-invite-org-' || n, 'invitee@example.com',
-             'member', 'pending', 'bench-member-1', now() + interval '2 days'
-      from generate_series(1, ${invitations}) as n`;
+    await insertOrganizationShapes(sql, {
+      fullOrganizationId: full.id,
+      invitees: 1,
+      invitations: 2 * (warmup + requests),
+    });
     await sql`analyze`;
     await sql.end();
 
