@@ -65,12 +65,7 @@ interface ServedFile {
 export interface LoadedPages {
   index: ServedFile;
   assets: Map<string, ServedFile>;
-  /** Accept-Encoding values seen, with the encoding chosen: browsers send a handful. */
-  encodings: Map<string, Encoding | null>;
 }
-
-/** Enough for every browser's Accept-Encoding; past it, the choice is made each time. */
-const REMEMBERED_ENCODINGS = 64;
 
 function compress(data: Buffer, encoding: Encoding): Buffer {
   return encoding === "br"
@@ -171,7 +166,7 @@ export function loadPages(config: AuthdConfig, directory = pagesDirectory()): Lo
       ),
     );
   }
-  return { index, assets, encodings: new Map() };
+  return { index, assets };
 }
 
 /** br when the client takes it, else gzip, else none (a `q=0` refuses one). */
@@ -197,24 +192,8 @@ function matchesEtag(header: string | undefined, etag: string): boolean {
   return header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
 }
 
-function encodingFor(pages: LoadedPages, header: string | string[] | undefined): Encoding | null {
-  if (typeof header !== "string") return null;
-  let encoding = pages.encodings.get(header);
-  if (encoding === undefined) {
-    encoding = chooseEncoding(header);
-    if (pages.encodings.size < REMEMBERED_ENCODINGS) pages.encodings.set(header, encoding);
-  }
-  return encoding;
-}
-
-function send(
-  pages: LoadedPages,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  file: ServedFile,
-  status: number,
-) {
-  const encoding = encodingFor(pages, request.headers["accept-encoding"]);
+function send(request: FastifyRequest, reply: FastifyReply, file: ServedFile, status: number) {
+  const encoding = chooseEncoding(request.headers["accept-encoding"]);
   const variant = encoding ? file[encoding] : file.identity;
   reply.headers(variant.headers);
   if (status === 200 && matchesEtag(request.headers["if-none-match"], variant.etag)) {
@@ -234,7 +213,7 @@ export function servePages(app: FastifyInstance, config: AuthdConfig, pages: Loa
   // more than the answer's.
   const options = { config: { rateLimit: false } } as const;
   const page = (request: FastifyRequest, reply: FastifyReply) =>
-    send(pages, request, reply, pages.index, 200);
+    send(request, reply, pages.index, 200);
   const routes = new Set([prefix || "/", `${prefix}/`, `${prefix}/accept-invitation/:id`]);
   for (const segment of PAGE_SEGMENTS) {
     if (segment === "assets" || segment === "accept-invitation") continue;
@@ -246,7 +225,7 @@ export function servePages(app: FastifyInstance, config: AuthdConfig, pages: Loa
   app.get<{ Params: { name: string } }>(`${prefix}/assets/:name`, options, (request, reply) => {
     const file = pages.assets.get(request.params.name);
     if (!file) return reply.callNotFound();
-    return send(pages, request, reply, file, 200);
+    return send(request, reply, file, 200);
   });
 
   const assetsPath = `${prefix}/assets`;
@@ -255,6 +234,6 @@ export function servePages(app: FastifyInstance, config: AuthdConfig, pages: Loa
     if (isPathWithin(pathname, config.basePath) || isPathWithin(pathname, assetsPath)) {
       return reply.callNotFound();
     }
-    return send(pages, request, reply, pages.index, 404);
+    return send(request, reply, pages.index, 404);
   });
 }
