@@ -1,7 +1,8 @@
 import type { Meta, StoryObj } from "@storybook/react-vite";
 import { expect, userEvent, waitFor, within } from "storybook/test";
-import { AccountSettings, type LocaleCode, loadMessages, type Messages } from "../src/index.js";
-import type { AuthdScenario, MockAuthd } from "./mock/authd.js";
+import { AccountSettings, loadMessages, type Messages } from "../src/index.js";
+import type { AuthdScenario } from "./mock/authd.js";
+import { type PlayContext, strings } from "./play.js";
 
 const meta = {
   title: "AccountSettings",
@@ -12,17 +13,6 @@ export default meta;
 type Story = StoryObj<typeof meta>;
 
 const EMAIL = "ada@example.com";
-
-interface PlayContext {
-  canvasElement: HTMLElement;
-  globals: { locale?: string };
-  loaded: { authd?: MockAuthd };
-}
-
-/** The strings of the story's language, the same ones the kit shows. */
-function strings(globals: PlayContext["globals"]): Promise<Messages> {
-  return loadMessages((globals.locale ?? "en") as LocaleCode | "pseudo");
-}
 
 function scenario(authd: AuthdScenario) {
   return { authd };

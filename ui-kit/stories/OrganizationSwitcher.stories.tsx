@@ -1,12 +1,8 @@
 import type { Meta, StoryObj } from "@storybook/react-vite";
 import { expect, userEvent, waitFor, within } from "storybook/test";
-import {
-  type LocaleCode,
-  loadMessages,
-  type Messages,
-  OrganizationSwitcher,
-} from "../src/index.js";
-import type { AuthdScenario, MockAuthd } from "./mock/authd.js";
+import { loadMessages, OrganizationSwitcher } from "../src/index.js";
+import type { AuthdScenario } from "./mock/authd.js";
+import { type PlayContext, strings } from "./play.js";
 
 const meta = {
   title: "OrganizationSwitcher",
@@ -15,17 +11,6 @@ const meta = {
 
 export default meta;
 type Story = StoryObj<typeof meta>;
-
-interface PlayContext {
-  canvasElement: HTMLElement;
-  globals: { locale?: string };
-  loaded: { authd?: MockAuthd };
-}
-
-/** The strings of the story's language, the same ones the kit shows. */
-function strings(globals: PlayContext["globals"]): Promise<Messages> {
-  return loadMessages((globals.locale ?? "en") as LocaleCode | "pseudo");
-}
 
 function scenario(authd: AuthdScenario) {
   return { authd };

@@ -1,7 +1,8 @@
 import type { Meta, StoryObj } from "@storybook/react-vite";
 import { expect, userEvent, waitFor, within } from "storybook/test";
-import { type LocaleCode, loadMessages, type Messages, ResetPassword } from "../src/index.js";
-import { type AuthdScenario, type MockAuthd, VALID_TOKEN } from "./mock/authd.js";
+import { type Messages, ResetPassword } from "../src/index.js";
+import { type AuthdScenario, VALID_TOKEN } from "./mock/authd.js";
+import { type PlayContext, strings } from "./play.js";
 
 const meta = {
   title: "ResetPassword",
@@ -13,17 +14,6 @@ type Story = StoryObj<typeof meta>;
 
 const NEW_PASSWORD = "a new horse";
 const ROUTE = "/reset-password";
-
-interface PlayContext {
-  canvasElement: HTMLElement;
-  globals: { locale?: string };
-  loaded: { authd?: MockAuthd };
-}
-
-/** The strings of the story's language, the same ones the kit shows. */
-function strings(globals: PlayContext["globals"]): Promise<Messages> {
-  return loadMessages((globals.locale ?? "en") as LocaleCode | "pseudo");
-}
 
 /** Waits for the form in the story's language (it stays hidden while the language loads). */
 async function form({ canvasElement, globals }: PlayContext) {

@@ -1,7 +1,8 @@
 import type { Meta, StoryObj } from "@storybook/react-vite";
 import { expect, userEvent, waitFor, within } from "storybook/test";
-import { type LocaleCode, loadMessages, type Messages, SignUp } from "../src/index.js";
-import type { AuthdScenario, MockAuthd } from "./mock/authd.js";
+import { type Messages, SignUp } from "../src/index.js";
+import type { AuthdScenario } from "./mock/authd.js";
+import { type PlayContext, strings } from "./play.js";
 
 const meta = {
   title: "SignUp",
@@ -14,17 +15,6 @@ type Story = StoryObj<typeof meta>;
 const NAME = "Lin Okafor";
 const EMAIL = "lin@example.com";
 const PASSWORD = "correct horse";
-
-interface PlayContext {
-  canvasElement: HTMLElement;
-  globals: { locale?: string };
-  loaded: { authd?: MockAuthd };
-}
-
-/** The strings of the story's language, the same ones the kit shows. */
-function strings(globals: PlayContext["globals"]): Promise<Messages> {
-  return loadMessages((globals.locale ?? "en") as LocaleCode | "pseudo");
-}
 
 /** Waits for the form in the story's language (it stays hidden while the language loads). */
 async function form({ canvasElement, globals }: PlayContext) {

@@ -1,7 +1,8 @@
 import type { Meta, StoryObj } from "@storybook/react-vite";
 import { expect, userEvent, waitFor, within } from "storybook/test";
-import { type LocaleCode, loadMessages, type Messages, VerifyEmail } from "../src/index.js";
-import { type AuthdScenario, type MockAuthd, VALID_TOKEN } from "./mock/authd.js";
+import { type Messages, VerifyEmail } from "../src/index.js";
+import { type AuthdScenario, VALID_TOKEN } from "./mock/authd.js";
+import { type PlayContext, strings } from "./play.js";
 
 const meta = {
   title: "VerifyEmail",
@@ -14,17 +15,6 @@ type Story = StoryObj<typeof meta>;
 const EMAIL = "ada@example.com";
 const VERIFY = "/verify-email";
 const RESEND = "/send-verification-email";
-
-interface PlayContext {
-  canvasElement: HTMLElement;
-  globals: { locale?: string };
-  loaded: { authd?: MockAuthd };
-}
-
-/** The strings of the story's language, the same ones the kit shows. */
-function strings(globals: PlayContext["globals"]): Promise<Messages> {
-  return loadMessages((globals.locale ?? "en") as LocaleCode | "pseudo");
-}
 
 /** Waits for the screen whose title `title` picks, in the story's language. */
 async function screen(
