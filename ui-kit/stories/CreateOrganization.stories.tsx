@@ -1,8 +1,8 @@
 import type { Meta, StoryObj } from "@storybook/react-vite";
-import { expect, userEvent, waitFor, within } from "storybook/test";
+import { expect, userEvent, waitFor } from "storybook/test";
 import { CreateOrganization, loadMessages } from "../src/index.js";
 import type { AuthdScenario } from "./mock/authd.js";
-import { type PlayContext, strings } from "./play.js";
+import { type PlayContext, screenTitled, strings } from "./play.js";
 
 const meta = {
   title: "CreateOrganization",
@@ -12,12 +12,8 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-/** Waits for the form in the story's language (it stays hidden while the language loads). */
-async function form({ canvasElement, globals }: PlayContext) {
-  const canvas = within(canvasElement);
-  const messages = await strings(globals);
-  await canvas.findByRole("heading", { name: messages.organization.create.title });
-  return { canvas, messages };
+function form(context: PlayContext) {
+  return screenTitled(context, (m) => m.organization.create.title);
 }
 
 const slugStatus = (canvasElement: HTMLElement) =>

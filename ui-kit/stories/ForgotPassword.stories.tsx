@@ -1,8 +1,8 @@
 import type { Meta, StoryObj } from "@storybook/react-vite";
-import { expect, userEvent, waitFor, within } from "storybook/test";
+import { expect, userEvent, waitFor } from "storybook/test";
 import { ForgotPassword, type Messages } from "../src/index.js";
 import type { AuthdScenario } from "./mock/authd.js";
-import { type PlayContext, strings } from "./play.js";
+import { type PlayContext, screenTitled } from "./play.js";
 
 const meta = {
   title: "ForgotPassword",
@@ -15,12 +15,8 @@ type Story = StoryObj<typeof meta>;
 const EMAIL = "ada@example.com";
 const ROUTE = "/request-password-reset";
 
-/** Waits for the form in the story's language (it stays hidden while the language loads). */
-async function form({ canvasElement, globals }: PlayContext) {
-  const canvas = within(canvasElement);
-  const messages = await strings(globals);
-  await canvas.findByRole("heading", { name: messages.auth.forgotPassword.title });
-  return { canvas, messages };
+function form(context: PlayContext) {
+  return screenTitled(context, (m) => m.auth.forgotPassword.title);
 }
 
 /** Types the address and asks for the link. */

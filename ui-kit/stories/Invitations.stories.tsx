@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from "@storybook/react-vite";
 import { expect, userEvent, waitFor, within } from "storybook/test";
 import { Invitations, loadMessages } from "../src/index.js";
 import type { AuthdScenario } from "./mock/authd.js";
-import { type PlayContext, strings } from "./play.js";
+import { type PlayContext, screenTitled, strings } from "./play.js";
 
 const meta = {
   title: "Invitations",
@@ -14,12 +14,8 @@ type Story = StoryObj<typeof meta>;
 
 const ORGANIZATION = "Initech";
 
-/** Waits for the section in the story's language (it stays hidden while the language loads). */
-async function section({ canvasElement, globals }: PlayContext) {
-  const canvas = within(canvasElement);
-  const messages = await strings(globals);
-  await canvas.findByRole("heading", { name: messages.invitations.title });
-  return { canvas, messages };
+function section(context: PlayContext) {
+  return screenTitled(context, (m) => m.invitations.title);
 }
 
 /** Waits for the list of Ada's invitations. */

@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from "@storybook/react-vite";
 import { expect, userEvent, waitFor, within } from "storybook/test";
 import { type Messages, ResetPassword } from "../src/index.js";
 import { type AuthdScenario, VALID_TOKEN } from "./mock/authd.js";
-import { type PlayContext, strings } from "./play.js";
+import { type PlayContext, screenTitled, strings } from "./play.js";
 
 const meta = {
   title: "ResetPassword",
@@ -15,12 +15,8 @@ type Story = StoryObj<typeof meta>;
 const NEW_PASSWORD = "a new horse";
 const ROUTE = "/reset-password";
 
-/** Waits for the form in the story's language (it stays hidden while the language loads). */
-async function form({ canvasElement, globals }: PlayContext) {
-  const canvas = within(canvasElement);
-  const messages = await strings(globals);
-  await canvas.findByRole("heading", { name: messages.auth.resetPassword.title });
-  return { canvas, messages };
+function form(context: PlayContext) {
+  return screenTitled(context, (m) => m.auth.resetPassword.title);
 }
 
 /** Types the new password and its confirmation, then presses the submit button. */

@@ -1,8 +1,8 @@
 import type { Meta, StoryObj } from "@storybook/react-vite";
-import { expect, userEvent, waitFor, within } from "storybook/test";
+import { expect, userEvent, waitFor } from "storybook/test";
 import { type LocaleCode, loadMessages, type Messages, SignIn } from "../src/index.js";
 import type { AuthdScenario } from "./mock/authd.js";
-import { type PlayContext, strings } from "./play.js";
+import { type PlayContext, screenTitled } from "./play.js";
 
 const meta = {
   title: "SignIn",
@@ -14,12 +14,8 @@ type Story = StoryObj<typeof meta>;
 
 const EMAIL = "ada@example.com";
 
-/** Waits for the form in the story's language (it stays hidden while the language loads). */
-async function form({ canvasElement, globals }: PlayContext) {
-  const canvas = within(canvasElement);
-  const messages = await strings(globals);
-  await canvas.findByRole("heading", { name: messages.auth.signIn.title });
-  return { canvas, messages };
+function form(context: PlayContext) {
+  return screenTitled(context, (m) => m.auth.signIn.title);
 }
 
 /** Types the address and a password, then presses the submit button. */

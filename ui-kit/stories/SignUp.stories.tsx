@@ -1,8 +1,8 @@
 import type { Meta, StoryObj } from "@storybook/react-vite";
-import { expect, userEvent, waitFor, within } from "storybook/test";
+import { expect, userEvent, waitFor } from "storybook/test";
 import { type Messages, SignUp } from "../src/index.js";
 import type { AuthdScenario } from "./mock/authd.js";
-import { type PlayContext, strings } from "./play.js";
+import { type PlayContext, screenTitled } from "./play.js";
 
 const meta = {
   title: "SignUp",
@@ -16,12 +16,8 @@ const NAME = "Lin Okafor";
 const EMAIL = "lin@example.com";
 const PASSWORD = "correct horse";
 
-/** Waits for the form in the story's language (it stays hidden while the language loads). */
-async function form({ canvasElement, globals }: PlayContext) {
-  const canvas = within(canvasElement);
-  const messages = await strings(globals);
-  await canvas.findByRole("heading", { name: messages.auth.signUp.title });
-  return { canvas, messages };
+function form(context: PlayContext) {
+  return screenTitled(context, (m) => m.auth.signUp.title);
 }
 
 /** Types a name, an address and a password, then presses the submit button. */
