@@ -10,7 +10,7 @@ import Fastify, { type FastifyInstance, LogController } from "fastify";
 import type { Redis } from "ioredis";
 import { accountRoutes } from "./accounts/routes.js";
 import { adminRoutes } from "./admin/routes.js";
-import type { AuthdConfig } from "./config.js";
+import { type AuthdConfig, secretList } from "./config.js";
 import { createPasswordHasher } from "./crypto/password.js";
 import type { Sql } from "./db/connection.js";
 import { packageRoot } from "./db/migrations.js";
@@ -84,7 +84,9 @@ export async function buildApp(
   config: AuthdConfig,
   dependencies: AppDependencies,
 ): Promise<FastifyInstance> {
-  if (!config.secret) throw new Error("buildApp needs config.secret (see ensureSecret)");
+  const secrets = secretList(config);
+  if (secrets.length === 0) throw new Error("buildApp needs config.secret (see ensureSecret)");
+  const secret = secrets[0] as string;
   const readiness = dependencies.readiness ?? { draining: false };
   const prettyRequests = dependencies.logger !== undefined && wantsPretty(config);
   const app = Fastify({
@@ -139,14 +141,15 @@ export async function buildApp(
 
   const context: AuthContext = {
     config,
-    secret: config.secret,
+    secret,
+    secrets,
     sql: dependencies.sql,
     mailer: dependencies.mailer,
-    cookies: createCookieContext(config, config.secret),
+    cookies: createCookieContext(config, secret),
     passwords: createPasswordHasher(),
     sessionLookups: createSessionLookups(dependencies.sql),
     domains: createDomains(dependencies.sql, config),
-    social: createSocialContext(config, config.secret, dependencies.social),
+    social: createSocialContext(config, secrets, dependencies.social),
     sessionOfRequest: new WeakMap(),
   };
   app.decorate("authContext", context);

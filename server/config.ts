@@ -20,4 +20,4 @@ export {
 } from "./config/load.js";
 export { ConfigError, suggestKey, validateConfig } from "./config/messages.js";
 export { type AuthdConfig, type AuthdConfigInput, configSchema } from "./config/schema.js";
-export { ensureSecret, redactConfig, type SecretSource } from "./config/secrets.js";
+export { ensureSecret, redactConfig, type SecretSource, secretList } from "./config/secrets.js";

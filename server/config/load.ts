@@ -32,11 +32,13 @@ const ENV_OVERRIDES: ReadonlyArray<{
   numeric?: boolean;
   /** Also read from the file named by `<name>_FILE` (mounted container secrets). */
   secret?: boolean;
+  /** Several values separated by commas or newlines become a list (secrets while rotating). */
+  list?: boolean;
 }> = [
   { name: "DATABASE_URL", path: ["database", "url"], secret: true },
   // Later entries win: AUTHD_DATABASE_URL (also what `--database-url` sets) over DATABASE_URL.
   { name: "AUTHD_DATABASE_URL", path: ["database", "url"], secret: true },
-  { name: "AUTHD_SECRET", path: ["secret"], secret: true },
+  { name: "AUTHD_SECRET", path: ["secret"], secret: true, list: true },
   { name: "AUTHD_BASE_URL", path: ["baseURL"] },
   { name: "AUTHD_DATA_DIR", path: ["dataDir"] },
   { name: "HOST", path: ["server", "host"] },
@@ -197,7 +199,8 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
     }
     if (value === undefined || value === "") continue;
     const numeric = override.numeric && /^\d+$/.test(value) ? Number(value) : value;
-    setPath(fromEnv, override.path, numeric);
+    const parts = override.list ? value.split(/[,\n]/).map((part) => part.trim()) : [];
+    setPath(fromEnv, override.path, parts.length > 1 ? parts.filter(Boolean) : numeric);
     envSources[override.path.join(".")] = source;
   }
 

@@ -65,7 +65,16 @@ const configObject = z.strictObject({
     .regex(/^\/[A-Za-z0-9._~/-]*$/, "expected a path starting with /")
     .refine((value) => value === "/" || !value.endsWith("/"), "expected no trailing slash")
     .default("/api/auth"),
-  secret: z.string().min(32, "expected at least 32 characters").optional(),
+  /**
+   * The secret that signs cookies and seals stored keys; a list (newest first) while
+   * rotating: the newest signs, every listed one is still accepted.
+   */
+  secret: z
+    .union([
+      z.string().min(32, "expected at least 32 characters"),
+      z.array(z.string().min(32, "expected at least 32 characters")).min(1).max(16),
+    ])
+    .optional(),
   trustedOrigins: z.array(z.string().min(1)).default([]),
   /** Where embedded data lives: PGlite files, the dev secret, the mail outbox. */
   dataDir: z.string().min(1).default(".authd"),

@@ -22,8 +22,11 @@ export type SecretSource =
  */
 export async function ensureSecret(
   loaded: LoadedConfig,
-): Promise<{ secret: string; source: SecretSource }> {
-  if (loaded.config.secret) return { secret: loaded.config.secret, source: { kind: "configured" } };
+): Promise<{ secret: string; secrets: string[]; source: SecretSource }> {
+  if (loaded.config.secret) {
+    const secrets = secretList(loaded.config);
+    return { secret: secrets[0] as string, secrets, source: { kind: "configured" } };
+  }
   if (loaded.production) {
     throw new ConfigError([
       "AUTHD_SECRET: a secret is required when NODE_ENV=production (generate one with `authd secret generate`)",
@@ -34,7 +37,7 @@ export async function ensureSecret(
     const stored = (await readFile(file, "utf8")).trim();
     if (stored.length >= 32) {
       loaded.config.secret = stored;
-      return { secret: stored, source: { kind: "stored", file } };
+      return { secret: stored, secrets: [stored], source: { kind: "stored", file } };
     }
   }
   await mkdir(path.dirname(file), { recursive: true });
@@ -42,7 +45,17 @@ export async function ensureSecret(
   await writeFile(file, `${generated}\n`, { mode: 0o600 });
   await chmod(file, 0o600);
   loaded.config.secret = generated;
-  return { secret: generated, source: { kind: "generated", file } };
+  return { secret: generated, secrets: [generated], source: { kind: "generated", file } };
+}
+
+/**
+ * The configured secrets, newest first: the newest signs and seals, the older ones are
+ * still accepted until they are removed from the list. Empty when none is configured.
+ */
+export function secretList(config: AuthdConfig): string[] {
+  const { secret } = config;
+  if (secret === undefined) return [];
+  return typeof secret === "string" ? [secret] : [...secret];
 }
 
 const SECRET_KEYS = new Set(["secret", "clientSecret", "password"]);

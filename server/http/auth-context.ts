@@ -25,7 +25,10 @@ import { type CookieContext, readSessionToken } from "./session-cookies.js";
 
 export interface AuthContext {
   config: AuthdConfig;
+  /** The newest configured secret: what signs and seals from now on. */
   secret: string;
+  /** Every configured secret, newest first: older ones are still accepted while rotating. */
+  secrets: readonly string[];
   sql: Sql;
   mailer: Mailer;
   cookies: CookieContext;

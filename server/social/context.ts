@@ -59,7 +59,7 @@ export interface SocialContext {
 
 export function createSocialContext(
   config: AuthdConfig,
-  secret: string,
+  secrets: string | readonly string[],
   options: SocialOptions = {},
 ): SocialContext {
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
@@ -69,7 +69,7 @@ export function createSocialContext(
   const social: SocialContext = {
     config,
     catalogue,
-    cipher: options.cipher ?? createTokenCipher(secret),
+    cipher: options.cipher ?? createTokenCipher(secrets),
     limits,
     fetchJson: createProviderFetch(limits),
     discovered: new Map(),
