@@ -22,11 +22,10 @@ export type SecretSource =
  */
 export async function ensureSecret(
   loaded: LoadedConfig,
-): Promise<{ secret: string; secrets: string[]; source: SecretSource }> {
-  if (loaded.config.secret) {
-    const secrets = secretList(loaded.config);
-    return { secret: secrets[0] as string, secrets, source: { kind: "configured" } };
-  }
+): Promise<{ secret: string; source: SecretSource }> {
+  // The newest of a configured list; secretList(config) gives them all.
+  const configured = secretList(loaded.config)[0];
+  if (configured) return { secret: configured, source: { kind: "configured" } };
   if (loaded.production) {
     throw new ConfigError([
       "AUTHD_SECRET: a secret is required when NODE_ENV=production (generate one with `authd secret generate`)",
@@ -37,7 +36,7 @@ export async function ensureSecret(
     const stored = (await readFile(file, "utf8")).trim();
     if (stored.length >= 32) {
       loaded.config.secret = stored;
-      return { secret: stored, secrets: [stored], source: { kind: "stored", file } };
+      return { secret: stored, source: { kind: "stored", file } };
     }
   }
   await mkdir(path.dirname(file), { recursive: true });
@@ -45,7 +44,7 @@ export async function ensureSecret(
   await writeFile(file, `${generated}\n`, { mode: 0o600 });
   await chmod(file, 0o600);
   loaded.config.secret = generated;
-  return { secret: generated, secrets: [generated], source: { kind: "generated", file } };
+  return { secret: generated, source: { kind: "generated", file } };
 }
 
 /**
