@@ -26,6 +26,7 @@ import { registerRateLimit } from "./http/rate-limit.js";
 import { requestIdFor } from "./http/request-id.js";
 import { plainSerializerCompiler } from "./http/serialization.js";
 import { createCookieContext } from "./http/session-cookies.js";
+import { reissueStaleSessionCookie } from "./http/session-response.js";
 import { zodValidatorCompiler } from "./http/validation.js";
 import { invitationRoutes } from "./invitations/routes.js";
 import { type Logger, lazyChildLogger, redactUrl, wantsPretty } from "./logger.js";
@@ -145,7 +146,7 @@ export async function buildApp(
     secrets,
     sql: dependencies.sql,
     mailer: dependencies.mailer,
-    cookies: createCookieContext(config, secret),
+    cookies: createCookieContext(config, secrets),
     passwords: createPasswordHasher(),
     sessionLookups: createSessionLookups(dependencies.sql),
     domains: createDomains(dependencies.sql, config),
@@ -153,6 +154,8 @@ export async function buildApp(
     sessionOfRequest: new WeakMap(),
   };
   app.decorate("authContext", context);
+  // Only while secrets rotate: with one secret no cookie can be stale, and no hook runs.
+  if (secrets.length > 1) app.addHook("preHandler", reissueStaleSessionCookie(context));
   const prefix = config.basePath === "/" ? "" : config.basePath;
 
   await app.register(healthRoutes(dependencies.sql, readiness));

@@ -5,7 +5,7 @@
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { dataPath, type LoadedConfig } from "../../server/config.js";
+import { dataPath, type LoadedConfig, secretList } from "../../server/config.js";
 import {
   classifyTrustedOrigin,
   isLoopbackHost,
@@ -19,7 +19,13 @@ export function checkSecret(loaded: LoadedConfig): Check {
   if (loaded.config.secret) {
     const from = loaded.envSources.secret;
     const where = from ?? (loaded.file ? path.basename(loaded.file) : "the configuration");
-    return { name: "secret", status: "ok", detail: `configured (${where})` };
+    const count = secretList(loaded.config).length;
+    // While rotating, the older secrets are still accepted: say how many, never which.
+    const rotating =
+      count > 1
+        ? `: ${count} secrets, the newest signs and seals, ${count - 1} older ${count === 2 ? "one is" : "ones are"} still accepted`
+        : "";
+    return { name: "secret", status: "ok", detail: `configured (${where})${rotating}` };
   }
   if (loaded.production) {
     return {

@@ -46,6 +46,7 @@ export {
   insertCredentialAccount,
   insertProviderAccount,
   replacePasswordHash,
+  resealProviderTokens,
   type StoredProviderTokens,
   setCredentialPassword,
   storeRefreshedTokens,

@@ -211,6 +211,31 @@ function tokenAssignments(
       updated_at = now()`;
 }
 
+/** The three sealed provider tokens of an account, as stored. */
+export type SealedTokens = Pick<StoredProviderTokens, "accessToken" | "refreshToken" | "idToken">;
+
+/**
+ * The same tokens sealed again under the newest secret, written only while the row still
+ * holds what was read (a refresh or sign-in meanwhile wins); answers whether it wrote.
+ */
+export async function resealProviderTokens(
+  sql: Queryable,
+  id: string,
+  read: SealedTokens,
+  resealed: SealedTokens,
+): Promise<boolean> {
+  const rows = await sql`
+    update account set
+      access_token = ${resealed.accessToken},
+      refresh_token = ${resealed.refreshToken},
+      id_token = ${resealed.idToken}
+    where id = ${id}
+      and access_token is not distinct from ${read.accessToken}::text
+      and refresh_token is not distinct from ${read.refreshToken}::text
+      and id_token is not distinct from ${read.idToken}::text`;
+  return rows.count === 1;
+}
+
 /** A new sign-in's tokens, as `tokenAssignments` writes them. */
 export async function updateProviderTokens(
   sql: Queryable,

@@ -44,6 +44,22 @@ export function unsignValue(signed: string, secret: string): string | null {
   return constantTimeEqual(signature, hmac(value, secret)) ? value : null;
 }
 
+/**
+ * The value of a string signed under any of `secrets` (newest first), and whether it was
+ * signed under an older one (then it is signed again under the newest); null when none
+ * of them signed it.
+ */
+export function unsignWithAny(
+  signed: string,
+  secrets: readonly string[],
+): { value: string; stale: boolean } | null {
+  for (const [index, secret] of secrets.entries()) {
+    const value = unsignValue(signed, secret);
+    if (value !== null) return { value, stale: index > 0 };
+  }
+  return null;
+}
+
 /** SHA-256 of bytes, base64url: a content fingerprint (ETags), not a secret. */
 export function contentDigest(value: Uint8Array): string {
   return createHash("sha256").update(value).digest("base64url");

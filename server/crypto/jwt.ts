@@ -30,14 +30,25 @@ export async function signToken(
     .sign(key(secret));
 }
 
-/** The claims of a valid token; throws TokenExpiredError or TokenInvalidError. */
-export async function verifyToken(token: string, secret: string): Promise<TokenClaims> {
+/**
+ * The claims of a valid token signed with any of `secrets` (newest first, older ones
+ * still accepted while rotating); throws TokenExpiredError or TokenInvalidError.
+ */
+export async function verifyToken(
+  token: string,
+  secrets: string | readonly string[],
+): Promise<TokenClaims> {
   const { errors, jwtVerify } = await loadJose();
-  try {
-    const { payload } = await jwtVerify(token, key(secret), { algorithms: ["HS256"] });
-    return payload as TokenClaims;
-  } catch (error) {
-    if (error instanceof errors.JWTExpired) throw new TokenExpiredError("token expired");
-    throw new TokenInvalidError("invalid token");
+  for (const secret of typeof secrets === "string" ? [secrets] : secrets) {
+    try {
+      const { payload } = await jwtVerify(token, key(secret), { algorithms: ["HS256"] });
+      return payload as TokenClaims;
+    } catch (error) {
+      // Another secret may have signed it; any other failure is the token's own.
+      if (error instanceof errors.JWSSignatureVerificationFailed) continue;
+      if (error instanceof errors.JWTExpired) throw new TokenExpiredError("token expired");
+      throw new TokenInvalidError("invalid token");
+    }
   }
+  throw new TokenInvalidError("invalid token");
 }

@@ -9,7 +9,7 @@
 import type {} from "@fastify/cookie";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { AuthdConfig } from "../config.js";
-import { constantTimeEqual, hmac, signValue, unsignValue } from "../crypto/digest.js";
+import { constantTimeEqual, hmac, signValue, unsignWithAny } from "../crypto/digest.js";
 import type { SessionResponse, UserResponse } from "../sessions/sessions.js";
 
 /** The cached session cookie's cap, in characters. */
@@ -20,18 +20,26 @@ const CACHE_VERSION = "v1";
 
 export interface CookieContext {
   config: AuthdConfig;
+  /** The newest secret: every cookie is signed with it. */
   secret: string;
+  /** Every configured secret, newest first: a cookie signed with any of them is read. */
+  secrets: readonly string[];
   /** Session cookies whose signature was checked: signed value -> token (valid ones only). */
   verifiedTokens: VerifiedMemo<string>;
   /** Cookie caches whose signature was checked, by signature. */
   verifiedCaches: VerifiedMemo<VerifiedCache>;
 }
 
-/** The cookie settings and signature memos of one app. */
-export function createCookieContext(config: AuthdConfig, secret: string): CookieContext {
+/** The cookie settings and signature memos of one app; `secrets` newest first. */
+export function createCookieContext(
+  config: AuthdConfig,
+  secrets: string | readonly string[],
+): CookieContext {
+  const list = typeof secrets === "string" ? [secrets] : secrets;
   return {
     config,
-    secret,
+    secret: list[0] as string,
+    secrets: list,
     verifiedTokens: new VerifiedMemo(),
     verifiedCaches: new VerifiedMemo(),
   };
@@ -108,16 +116,31 @@ export function readSessionToken(request: FastifyRequest, context: CookieContext
   if (!signed) return null;
   const known = context.verifiedTokens.get(signed);
   if (known !== undefined) return known;
-  const token = unsignValue(signed, context.secret);
+  const token = unsign(signed, context);
   if (token === null) return null;
   context.verifiedTokens.remember(signed, token);
   return token;
 }
 
+/** A signed cookie's value under any configured secret, or null. */
+function unsign(signed: string, context: CookieContext): string | null {
+  return unsignWithAny(signed, context.secrets)?.value ?? null;
+}
+
+/**
+ * Does the request carry a session cookie signed with an older secret? Then the answer
+ * signs it again with the newest, so that the older secret can later be removed.
+ */
+export function hasStaleSessionCookie(request: FastifyRequest, context: CookieContext): boolean {
+  const names = cookieNames(context.config, isSecureRequest(context.config, request));
+  const signed = request.cookies[names.sessionToken];
+  return signed !== undefined && unsignWithAny(signed, context.secrets)?.stale === true;
+}
+
 export function readDontRemember(request: FastifyRequest, context: CookieContext): boolean {
   const names = cookieNames(context.config, isSecureRequest(context.config, request));
   const signed = request.cookies[names.dontRemember];
-  return signed !== undefined && unsignValue(signed, context.secret) === "true";
+  return signed !== undefined && unsign(signed, context) === "true";
 }
 
 export interface SessionPayload {
@@ -248,7 +271,10 @@ export function readSessionDataCookie(
   if (version !== CACHE_VERSION || !expires || !body) return null;
   const expiresAt = Number(expires);
   if (!(expiresAt > Date.now())) return null;
-  if (!constantTimeEqual(signature, cacheSignature(head, token, context.secret))) return null;
+  const signedBy = context.secrets.some((secret) =>
+    constantTimeEqual(signature, cacheSignature(head, token, secret)),
+  );
+  if (!signedBy) return null;
   const json = Buffer.from(body, "base64url");
   context.verifiedCaches.remember(signature, { value, token, expiresAt, json });
   return json;
@@ -281,7 +307,7 @@ export function readAdminSessionCookie(
 ): { token: string; dontRemember: boolean } | null {
   const names = cookieNames(context.config, isSecureRequest(context.config, request));
   const signed = request.cookies[names.adminSession];
-  const value = signed ? unsignValue(signed, context.secret) : null;
+  const value = signed ? unsign(signed, context) : null;
   if (!value) return null;
   const colon = value.lastIndexOf(":");
   if (colon <= 0) return null;
@@ -320,7 +346,7 @@ export function setStateCookie(
 export function readStateCookie(request: FastifyRequest, context: CookieContext): string | null {
   const names = cookieNames(context.config, isSecureRequest(context.config, request));
   const signed = request.cookies[names.state];
-  return signed ? unsignValue(signed, context.secret) : null;
+  return signed ? unsign(signed, context) : null;
 }
 
 /**

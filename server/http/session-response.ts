@@ -17,10 +17,31 @@ import { type AuthContext, clientInfo, currentSession } from "./auth-context.js"
 import {
   clearSessionCookies,
   expireCookieIfSent,
+  hasStaleSessionCookie,
   readDontRemember,
   setSessionCookie,
   setSessionDataCookie,
 } from "./session-cookies.js";
+
+/**
+ * While secrets rotate: a session cookie signed with an older secret is signed again
+ * with the newest on its next answer, same session and same expiry, so every active
+ * browser has moved on long before the older secret is removed. An answer that sets
+ * or clears the session cookie itself (sign-in, sign-out) overrides this one.
+ */
+export function reissueStaleSessionCookie(context: AuthContext) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    if (!hasStaleSessionCookie(request, context.cookies)) return;
+    const current = await currentSession(context, request);
+    if (!current) return;
+    const remaining = Math.floor((current.session.expiresAt.getTime() - Date.now()) / 1000);
+    if (remaining <= 0) return;
+    setSessionCookie(request, reply, context.cookies, current.token, {
+      rememberMe: !readDontRemember(request, context.cookies),
+      maxAge: remaining,
+    });
+  };
+}
 
 export interface IssuedSession {
   token: string;

@@ -46,6 +46,11 @@ export interface TokenCipher {
   encrypt(plain: string): string;
   /** The plain token, or null when the stored value cannot be read (another key, tampering). */
   decrypt(stored: string): string | null;
+  /**
+   * The value sealed again under the newest secret when an older one sealed it (secrets
+   * rotating); null when it needs nothing.
+   */
+  reseal?(stored: string): string | null;
 }
 
 /** An id token a client obtained from the provider itself (sign-in/social, link-social). */

@@ -19,6 +19,7 @@ import {
   findAccountForTokens,
   findAccountOfUserById,
   type ProviderProfileReader,
+  resealProviderTokens,
   storeRefreshedTokens,
 } from "../accounts/accounts.js";
 import type { Sql } from "../db/connection.js";
@@ -138,7 +139,32 @@ async function selectAccount(
   const account = await findAccountForTokens(sql, userId, selector);
   if (!account) throw new AuthError("ACCOUNT_NOT_FOUND");
   if (!isConfigured(social, account.providerId)) throw new AuthError("PROVIDER_NOT_SUPPORTED");
-  return account;
+  return resealed(social, sql, account);
+}
+
+/**
+ * While secrets rotate, tokens sealed under an older secret are sealed again under the
+ * newest when they are read, so that the older secret can later be removed.
+ */
+async function resealed(social: SocialContext, sql: Sql, account: AccountRow): Promise<AccountRow> {
+  const { reseal } = social.cipher;
+  if (!reseal) return account;
+  const again = (stored: string | null) => (stored ? (reseal(stored) ?? stored) : stored);
+  const tokens = {
+    accessToken: again(account.accessToken),
+    refreshToken: again(account.refreshToken),
+    idToken: again(account.idToken),
+  };
+  if (
+    tokens.accessToken === account.accessToken &&
+    tokens.refreshToken === account.refreshToken &&
+    tokens.idToken === account.idToken
+  ) {
+    return account;
+  }
+  // Lost to a refresh or a sign-in meanwhile: that write sealed under the newest already.
+  const wrote = await resealProviderTokens(sql, account.id, account, tokens);
+  return wrote ? { ...account, ...tokens } : account;
 }
 
 /**

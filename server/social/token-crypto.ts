@@ -13,6 +13,8 @@ export interface TokenCipher {
    * (tampered, or under a secret no longer configured).
    */
   decrypt(stored: string): string | null;
+  /** The value sealed under the newest secret when an older one sealed it, else null. */
+  reseal(stored: string): string | null;
 }
 
 /** Any `v<digits>:` start marks a value written by some version of this scheme. */
@@ -37,6 +39,11 @@ export function createTokenCipher(secrets: string | readonly string[]): TokenCip
       // plaintext: it must never be sent to a provider as a token.
       if (!stored.startsWith(SEALED_PREFIX)) return null;
       return sealer.open(stored)?.plain ?? null;
+    },
+    reseal(stored) {
+      if (!stored.startsWith(SEALED_PREFIX)) return null;
+      const opened = sealer.open(stored);
+      return opened?.stale ? sealer.seal(opened.plain) : null;
     },
   };
 }

@@ -24,7 +24,10 @@ import {
 export interface VerificationDeps {
   sql: Sql;
   config: AuthdConfig;
+  /** The newest secret signs mailed tokens. */
   secret: string;
+  /** Tokens signed with any of these (newest first) are accepted while secrets rotate. */
+  secrets: readonly string[];
   mailer: Mailer;
 }
 
@@ -167,7 +170,7 @@ export async function applyEmailToken(
 ): Promise<VerifiedEmail> {
   let claims: Record<string, unknown>;
   try {
-    claims = await verifyToken(token, deps.secret);
+    claims = await verifyToken(token, deps.secrets);
   } catch (error) {
     throw new VerifyEmailError(
       error instanceof TokenExpiredError ? "TOKEN_EXPIRED" : "INVALID_TOKEN",

@@ -411,6 +411,26 @@ describe("authd doctor", () => {
     expect(result.stderr).not.toContain("smtp-s3cret");
   });
 
+  it("says how many secrets are configured while they rotate, revealing none", async () => {
+    const older = "doctor-older-secret-0123456789-abcdefghij";
+    const result = await doctor(["--json"], {
+      DATABASE_URL: migratedUrl,
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      AUTHD_SECRET: `${SECRET},${older}`,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(check(parse(result), "secret")).toEqual({
+      name: "secret",
+      status: "ok",
+      detail:
+        "configured (AUTHD_SECRET): 2 secrets, the newest signs and seals, 1 older one is still accepted",
+    });
+    for (const secret of [SECRET, older]) {
+      expect(result.stdout).not.toContain(secret);
+      expect(result.stderr).not.toContain(secret);
+    }
+  });
+
   it("fails the secret check in production without a secret, and only warns in development", async () => {
     const env = {
       DATABASE_URL: migratedUrl,

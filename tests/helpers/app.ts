@@ -102,17 +102,22 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
 
 /**
  * A second authd instance on `first`'s database, as another server behind the same load
- * balancer: its own process state (caches, memos), the same data. Close it when done.
+ * balancer: its own process state (caches, memos), the same data, and the same settings
+ * but for `changes` (e.g. another secret list). Close it when done.
  */
-export async function createSecondInstance(first: TestApp): Promise<FastifyInstance> {
+export async function createSecondInstance(
+  first: TestApp,
+  changes: Partial<AuthdConfig> = {},
+): Promise<FastifyInstance> {
+  const config = { ...first.config, ...changes };
   const loaded = {
-    config: first.config,
+    config,
     file: null,
     production: false,
     envSources: {},
     cwd: process.cwd(),
   };
-  const app = await buildApp(first.config, {
+  const app = await buildApp(config, {
     sql: first.db.sql,
     mailer: createMailerFor(loaded, first.db.sql),
   });

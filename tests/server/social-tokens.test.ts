@@ -12,7 +12,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { AccountRow, StoredProviderTokens } from "../../server/accounts/queries.js";
 import { generateId } from "../../server/crypto/random.js";
 import { createLogger } from "../../server/logger.js";
-import { createSecondInstance, createTestApp, type TestApp } from "../helpers/app.js";
+import { createTokenCipher } from "../../server/social/token-crypto.js";
+import { createSecondInstance, createTestApp, TEST_SECRET, type TestApp } from "../helpers/app.js";
 import { type Client, createClient } from "../helpers/client.js";
 import { startOidcProvider, type TestOidcProvider } from "../helpers/oidc.js";
 import { authdPath, BASE, errorOf, peopleAt, startSocial } from "../helpers/social.js";
@@ -438,6 +439,34 @@ describe("POST /get-access-token", () => {
     const { client, accountId } = await rogueUser({ accessToken: null, refreshToken: null });
     const answer = await client.post("/get-access-token", { accountId });
     expect(answer.json().code).toBe("FAILED_TO_GET_ACCESS_TOKEN");
+  });
+});
+
+describe("provider tokens while the secret rotates", () => {
+  it("answers tokens sealed under the older secret and seals them again under the newest", async () => {
+    const newest = "rotated-secret-9876543210-9876543210-fedcba";
+    const { client, accountId } = await rogueUser({
+      accessToken: "rogue-access-rotating",
+      refreshToken: "rogue-refresh-rotating",
+      expiresInMs: 3_600_000,
+    });
+    const before = await rowOf(accountId);
+    const rotated = await createSecondInstance(t, { secret: [newest, TEST_SECRET] });
+    try {
+      const there = createClient(rotated);
+      for (const [name, value] of client.cookies) there.cookies.set(name, value);
+      const answer = await there.post("/get-access-token", { accountId });
+      expect(answer.statusCode, answer.body).toBe(200);
+      expect(answer.json().accessToken).toBe("rogue-access-rotating");
+      const after = await rowOf(accountId);
+      expect(after.accessToken).not.toBe(before.accessToken);
+      const newestOnly = createTokenCipher(newest);
+      expect(newestOnly.decrypt(after.accessToken as string)).toBe("rogue-access-rotating");
+      expect(newestOnly.decrypt(after.refreshToken as string)).toBe("rogue-refresh-rotating");
+      expect(newestOnly.decrypt(before.accessToken as string)).toBeNull();
+    } finally {
+      await rotated.close();
+    }
   });
 });
 
