@@ -8,15 +8,15 @@ import type { Sql } from "../db/connection.js";
 import { AuthError } from "../errors.js";
 import { findInvitationForSignUp } from "../invitations/accept.js";
 import type { UserRow } from "../users/queries.js";
-import { assertNotBanned, findUserByEmail, requireValidEmail } from "../users/users.js";
+import { assertNotBanned, findUserWithPassword, requireValidEmail } from "../users/users.js";
 import {
   type LinkContext,
   sendVerificationMail,
   type VerificationDeps,
 } from "../verification/verification.js";
 import {
+  CREDENTIAL_PROVIDER,
   createUserWithPassword,
-  findCredentialAccount,
   replacePasswordHash,
   type SignUpInput,
 } from "./accounts.js";
@@ -117,19 +117,17 @@ export async function signInWithEmail(
   if (password.length > config.emailAndPassword.maxPasswordLength) {
     throw new AuthError("PASSWORD_TOO_LONG");
   }
-  const found = await findUserByEmail(deps.sql, email);
-  const account = found ? await findCredentialAccount(deps.sql, found.id) : undefined;
-  // Unknown address or no password: the same work and the same answer, so addresses
-  // cannot be enumerated.
-  const valid = account?.password
-    ? await deps.passwords.verify(account.password, password)
+  const found = await findUserWithPassword(deps.sql, email, CREDENTIAL_PROVIDER);
+  const stored = found?.passwordHash;
+  // Unknown address or no password: the same statement, the same hashing work and the
+  // same answer, so addresses cannot be enumerated by the answer or by its time.
+  const valid = stored
+    ? await deps.passwords.verify(stored, password)
     : await deps.passwords.verifyAgainstDummy(password);
-  if (!found || !valid) throw new AuthError("INVALID_EMAIL_OR_PASSWORD");
+  if (!found || !stored || !valid) throw new AuthError("INVALID_EMAIL_OR_PASSWORD");
   // An imported bcrypt/scrypt (or weaker argon2) hash becomes argon2id now.
-  if (account?.password) {
-    await rehashIfNeeded(deps.sql, deps.passwords, found.id, account.password, password);
-  }
-  const user = await assertNotBanned(deps.sql, found);
+  await rehashIfNeeded(deps.sql, deps.passwords, found.user.id, stored, password);
+  const user = await assertNotBanned(deps.sql, found.user);
   if (config.emailAndPassword.requireEmailVerification && !user.emailVerified) {
     if (config.emailVerification.sendOnSignIn) {
       await sendVerificationMail(deps, link, user, input.callbackURL);

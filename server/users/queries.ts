@@ -60,6 +60,26 @@ export function findUserByEmail(sql: Queryable, email: string): Promise<UserRow 
   return selectUser(sql, sql`email = ${email}`);
 }
 
+/**
+ * Sign-in's one read: the user with this address and the password hash of their
+ * account with `credentialProvider` (null without one). One statement whether or not
+ * the address is known, so the database work does not tell the two apart.
+ */
+export async function findUserWithPassword(
+  sql: Queryable,
+  email: string,
+  credentialProvider: string,
+): Promise<{ user: UserRow; passwordHash: string | null } | undefined> {
+  const [row] = await sql<(UserRow & { passwordHash: string | null })[]>`
+    select ${columns(sql, USER_COLUMNS, "u")}, a.password as password_hash
+    from "user" u
+    left join account a on a.user_id = u.id and a.provider_id = ${credentialProvider}
+    where u.email = ${email}`;
+  if (!row) return undefined;
+  const { passwordHash, ...user } = row;
+  return { user, passwordHash };
+}
+
 export interface UserProfileChanges {
   name?: string;
   image?: string | null;

@@ -60,6 +60,7 @@ export {
   findUserByEmail,
   findUserById,
   findUsersByEmails,
+  findUserWithPassword,
   insertImportedUsers,
   insertUser,
   insertUsers,
