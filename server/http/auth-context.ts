@@ -1,7 +1,8 @@
 /**
  * What every route module receives from buildApp, and how a request's session is
- * resolved: the signed cookie, then the token digest in the database (or the signed
- * cookie cache where a route allows it). Resolved once per request.
+ * resolved: the signed cookie (or, with bearer sessions on and no session cookie, the
+ * Authorization header), then the token digest in the database (or the signed cookie
+ * cache where a route allows it). Resolved once per request.
  */
 import type { FastifyRequest } from "fastify";
 import type { UserActor } from "../actor.js";
@@ -59,7 +60,7 @@ export function userActor(
 export interface ResolvedSession {
   session: SessionRow;
   user: UserRow;
-  /** The raw token from the cookie (never sent back in a body). */
+  /** The raw token from the cookie or bearer header (never sent back in a body). */
   token: string;
 }
 
