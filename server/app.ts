@@ -18,6 +18,7 @@ import { createDomains } from "./domains.js";
 import { emailRoutes } from "./email/routes.js";
 import { healthRoutes, type Readiness } from "./health/routes.js";
 import type { AuthContext } from "./http/auth-context.js";
+import { registerCors } from "./http/cors.js";
 import { registerErrorHandling } from "./http/error-handler.js";
 import { registerFormBodies } from "./http/form-body.js";
 import { registerOpenApi } from "./http/openapi.js";
@@ -115,6 +116,7 @@ export async function buildApp(
   await app.register(fastifyCookie);
   await registerRateLimit(app, config, dependencies.redis, dependencies.rateLimitNamespace);
   registerOriginChecks(app, config);
+  await registerCors(app, config);
 
   // A callback hook, not an async one: it runs on every response.
   app.addHook("onSend", (request, reply, payload, done) => {
