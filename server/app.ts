@@ -26,7 +26,7 @@ import { registerOriginChecks } from "./http/origin.js";
 import { registerRateLimit } from "./http/rate-limit.js";
 import { requestIdFor } from "./http/request-id.js";
 import { plainSerializerCompiler } from "./http/serialization.js";
-import { createCookieContext } from "./http/session-cookies.js";
+import { cookieNames, createCookieContext } from "./http/session-cookies.js";
 import { zodValidatorCompiler } from "./http/validation.js";
 import { invitationRoutes } from "./invitations/routes.js";
 import { type Logger, lazyChildLogger, redactUrl, wantsPretty } from "./logger.js";
@@ -168,7 +168,14 @@ export async function buildApp(
   }
   // The probes (not under the base path, and served on the management port too) are
   // left out of the OpenAPI document: it covers what registers from here on.
-  registerOpenApi(app, { prefix, version: packageVersion() });
+  registerOpenApi(app, {
+    prefix,
+    version: packageVersion(),
+    auth: {
+      cookieName: cookieNames(config, false).sessionToken,
+      bearer: config.bearer.enabled,
+    },
+  });
   await app.register(pageRoutes, { prefix });
   for (const routes of [
     sessionRoutes,
