@@ -171,11 +171,6 @@ export function readSessionCredential(
   return token === null ? null : { token, bearer: true };
 }
 
-/** The session token of the request (cookie, else bearer), or null. */
-export function readSessionToken(request: FastifyRequest, context: CookieContext): string | null {
-  return readSessionCredential(request, context)?.token ?? null;
-}
-
 export function readDontRemember(request: FastifyRequest, context: CookieContext): boolean {
   const names = cookieNames(context.config, isSecureRequest(context.config, request));
   const signed = request.cookies[names.dontRemember];
@@ -289,7 +284,7 @@ interface VerifiedCache {
  * One HMAC, not two: the session cookie's own signature is not checked here, because
  * the cache signature covers the raw token. A forged or altered token cannot match it,
  * and the raw token is the secret a valid signature would protect anyway. Every other
- * use of the session cookie (readSessionToken) checks its signature.
+ * use of the session cookie (readSessionCredential) checks its signature.
  */
 export function readSessionDataCookie(
   request: FastifyRequest,

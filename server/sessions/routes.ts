@@ -30,6 +30,7 @@ import type { ZodTypeProvider } from "../http/validation.js";
 import { getSessionAnswer, sessionSchema, signInAnswer } from "./schemas.js";
 import {
   findLiveSession,
+  isRememberedSession,
   listSessions,
   needsRefresh,
   refreshSession,
@@ -89,7 +90,10 @@ export function sessionRoutes(context: AuthContext) {
           return reply.send(null);
         }
         let { session } = found;
-        const dontRemember = readDontRemember(request, context.cookies);
+        // A bearer client carries no dont_remember cookie: the session row tells instead.
+        const dontRemember = bearer
+          ? !isRememberedSession(session)
+          : readDontRemember(request, context.cookies);
         if (
           !request.query.disableRefresh &&
           !dontRemember &&

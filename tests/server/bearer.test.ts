@@ -137,6 +137,68 @@ describe("set-auth-token", () => {
   });
 });
 
+describe("a session a bearer client may not extend", () => {
+  const DAY = 86400 * 1000;
+  type Session = { session: { expiresAt: string; impersonatedBy: string | null } };
+
+  it("stays a rememberMe: false sign-in's one day, through get-session and change-password", async () => {
+    const { email } = await nativeSignIn(on);
+    const signIn = await call(on.app, "POST", "/sign-in/email", undefined, {
+      email,
+      password: PASSWORD,
+      rememberMe: false,
+    });
+    const token = (signIn.json() as { token: string }).token;
+    expect(signIn.headers["set-auth-token"]).toBe(signValue(token, TEST_SECRET));
+    const session = await call(on.app, "GET", "/get-session", bearer(token));
+    expect(session.headers["set-auth-token"]).toBeUndefined();
+    const expiresAt = Date.parse((session.json() as Session).session.expiresAt);
+    expect(expiresAt - Date.now()).toBeLessThanOrEqual(DAY);
+    const changed = await call(on.app, "POST", "/change-password", bearer(token), {
+      currentPassword: PASSWORD,
+      newPassword: "another horse battery",
+      revokeOtherSessions: true,
+    });
+    const fresh = (changed.json() as { token: string }).token;
+    const after = await call(on.app, "GET", "/get-session", bearer(fresh));
+    expect(after.headers["set-auth-token"]).toBeUndefined();
+    const renewed = Date.parse((after.json() as Session).session.expiresAt);
+    expect(renewed - Date.now()).toBeLessThanOrEqual(DAY);
+  });
+
+  it("stays an impersonation's duration, its token given in set-auth-token", async () => {
+    const admin = await nativeSignIn(on);
+    await on.db.sql`update "user" set role = 'admin' where id = ${admin.userId}`;
+    const target = await nativeSignIn(on);
+    const impersonated = await call(
+      on.app,
+      "POST",
+      "/admin/impersonate-user",
+      bearer(admin.token),
+      {
+        userId: target.userId,
+      },
+    );
+    expect(impersonated.statusCode, impersonated.body).toBe(200);
+    const value = impersonated.headers["set-auth-token"];
+    expect(typeof value).toBe("string");
+    const session = await call(on.app, "GET", "/get-session", bearer(String(value)));
+    const body = session.json() as Session & { user: { id: string } };
+    expect(body.user.id).toBe(target.userId);
+    expect(body.session.impersonatedBy).toBe(admin.userId);
+    expect(session.headers["set-auth-token"]).toBeUndefined();
+    expect(Date.parse(body.session.expiresAt) - Date.now()).toBeLessThanOrEqual(3600 * 1000);
+    // However long an impersonation is configured to last, it is never extended.
+    const raw = String(value).slice(0, String(value).lastIndexOf("."));
+    await on.db.sql`
+      update session set expires_at = now() + interval '5 days' where token_hash = ${sha256(raw)}`;
+    const later = await call(on.app, "GET", "/get-session", bearer(raw));
+    expect(later.headers["set-auth-token"]).toBeUndefined();
+    const expiresAt = Date.parse((later.json() as Session).session.expiresAt);
+    expect(expiresAt - Date.now()).toBeLessThanOrEqual(5 * DAY);
+  });
+});
+
 describe("Authorization: Bearer", () => {
   it("answers get-session with the raw token, the signed value and the URL-encoded one", async () => {
     const { token, signed, userId } = await nativeSignIn(on);
