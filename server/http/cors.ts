@@ -14,7 +14,7 @@ import { isTrustedOrigin } from "./origin.js";
 const METHODS = ["GET", "HEAD", "POST"];
 const ALLOWED_HEADERS = ["content-type", "authorization"];
 /** Headers a cross-origin script may read: the session token, and the JWT of a session. */
-export const EXPOSED_HEADERS = ["set-auth-token", "set-auth-jwt"];
+const EXPOSED_HEADERS = ["set-auth-token", "set-auth-jwt"];
 
 export async function registerCors(app: FastifyInstance, config: AuthdConfig): Promise<void> {
   const shared = {

@@ -125,6 +125,8 @@ export interface SessionCredential {
  */
 const BEARER_MAX_LENGTH = 512;
 const BEARER_HEADER = /^Bearer +([A-Za-z0-9._~+/=%-]+) *$/i;
+/** A session token is base64url: a dot only ever separates a token from its signature. */
+const RAW_TOKEN = /^[A-Za-z0-9_-]+$/;
 
 /**
  * The token of an `Authorization: Bearer` header, or null. The value is the raw session
@@ -145,8 +147,7 @@ function readBearerToken(request: FastifyRequest, context: CookieContext): strin
       return null;
     }
   }
-  // Session tokens are base64url: a dot only ever separates a token from its signature.
-  if (!value.includes(".")) return /^[A-Za-z0-9_-]+$/.test(value) ? value : null;
+  if (!value.includes(".")) return RAW_TOKEN.test(value) ? value : null;
   return verifiedToken(value, context);
 }
 
