@@ -18,6 +18,7 @@ import { createDomains } from "./domains.js";
 import { emailRoutes } from "./email/routes.js";
 import { healthRoutes, type Readiness } from "./health/routes.js";
 import type { AuthContext } from "./http/auth-context.js";
+import { registerCors } from "./http/cors.js";
 import { registerErrorHandling } from "./http/error-handler.js";
 import { registerFormBodies } from "./http/form-body.js";
 import { registerOpenApi } from "./http/openapi.js";
@@ -25,7 +26,7 @@ import { registerOriginChecks } from "./http/origin.js";
 import { registerRateLimit } from "./http/rate-limit.js";
 import { requestIdFor } from "./http/request-id.js";
 import { plainSerializerCompiler } from "./http/serialization.js";
-import { createCookieContext } from "./http/session-cookies.js";
+import { cookieNames, createCookieContext } from "./http/session-cookies.js";
 import { reissueStaleSessionCookie } from "./http/session-response.js";
 import { zodValidatorCompiler } from "./http/validation.js";
 import { invitationRoutes } from "./invitations/routes.js";
@@ -118,6 +119,7 @@ export async function buildApp(
   await app.register(fastifyCookie);
   await registerRateLimit(app, config, dependencies.redis, dependencies.rateLimitNamespace);
   registerOriginChecks(app, config);
+  await registerCors(app, config);
 
   // A callback hook, not an async one: it runs on every response.
   app.addHook("onSend", (request, reply, payload, done) => {
@@ -172,7 +174,14 @@ export async function buildApp(
   }
   // The probes (not under the base path, and served on the management port too) are
   // left out of the OpenAPI document: it covers what registers from here on.
-  registerOpenApi(app, { prefix, version: packageVersion() });
+  registerOpenApi(app, {
+    prefix,
+    version: packageVersion(),
+    auth: {
+      cookieName: cookieNames(config, false).sessionToken,
+      bearer: config.bearer.enabled,
+    },
+  });
   await app.register(pageRoutes, { prefix });
   for (const routes of [
     sessionRoutes,

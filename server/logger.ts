@@ -33,6 +33,7 @@ const REDACTED_PATHS = [
   "req.headers.authorization",
   'req.headers["x-api-key"]',
   'res.headers["set-cookie"]',
+  'res.headers["set-auth-token"]',
   // A secret field at the top of a log object, and one level down (a logged body).
   ...SECRET_FIELDS,
   ...SECRET_FIELDS.map((field) => `*.${field}`),

@@ -145,6 +145,11 @@ const configObject = z.strictObject({
         .prefault({}),
     })
     .prefault({}),
+  /**
+   * `Authorization: Bearer <session token>` accepted wherever the session cookie is, and
+   * the signed token answered in `set-auth-token`: for clients that keep no cookies.
+   */
+  bearer: z.strictObject({ enabled: z.boolean().default(false) }).prefault({}),
   user: z
     .strictObject({
       changeEmail: z.strictObject({ enabled: z.boolean().default(false) }).prefault({}),

@@ -17,10 +17,12 @@ export interface Readiness {
 }
 
 export function healthRoutes(sql: Sql, readiness: Readiness) {
+  // Probes answer orchestrators, not browser apps on other origins: no CORS headers.
+  const options = { config: { cors: false } } as const;
   return async (app: FastifyInstance): Promise<void> => {
-    app.get("/healthz", async () => ({ status: "ok" }));
+    app.get("/healthz", options, async () => ({ status: "ok" }));
 
-    app.get("/readyz", async (request, reply) => {
+    app.get("/readyz", options, async (request, reply) => {
       if (readiness.draining) {
         return reply.code(503).send({ status: "draining" });
       }

@@ -1,7 +1,8 @@
 /**
  * What every route module receives from buildApp, and how a request's session is
- * resolved: the signed cookie, then the token digest in the database (or the signed
- * cookie cache where a route allows it). Resolved once per request.
+ * resolved: the signed cookie (or, with bearer sessions on and no session cookie, the
+ * Authorization header), then the token digest in the database (or the signed cookie
+ * cache where a route allows it). Resolved once per request.
  */
 import type { FastifyRequest } from "fastify";
 import type { UserActor } from "../actor.js";
@@ -21,7 +22,7 @@ import {
 import type { SocialContext } from "../social/context.js";
 import type { UserRow } from "../users/queries.js";
 import type { LinkContext } from "../verification/verification.js";
-import { type CookieContext, readSessionToken } from "./session-cookies.js";
+import { type CookieContext, readSessionCredential } from "./session-cookies.js";
 
 export interface AuthContext {
   config: AuthdConfig;
@@ -62,8 +63,10 @@ export function userActor(
 export interface ResolvedSession {
   session: SessionRow;
   user: UserRow;
-  /** The raw token from the cookie (never sent back in a body). */
+  /** The raw token from the cookie or bearer header (never sent back in a body). */
   token: string;
+  /** Read from `Authorization: Bearer`: the request carries no session cookie. */
+  bearer: boolean;
 }
 
 /** The caller's live session from the database, or null. */
@@ -75,10 +78,10 @@ export function currentSession(
   let pending = resolved.get(request);
   if (!pending) {
     pending = (async () => {
-      const token = readSessionToken(request, context.cookies);
-      if (!token) return null;
-      const found = await findLiveSession(context.sql, context.sessionLookups, token);
-      return found ? { ...found, token } : null;
+      const credential = readSessionCredential(request, context.cookies);
+      if (!credential) return null;
+      const found = await findLiveSession(context.sql, context.sessionLookups, credential.token);
+      return found ? { ...found, ...credential } : null;
     })();
     resolved.set(request, pending);
   }
@@ -106,18 +109,18 @@ export async function requireSessionWith<T>(
   rider: SessionRider,
   riderParameters: readonly (string | null)[] = [],
 ): Promise<{ current: ResolvedSession; value: T | null }> {
-  const token = readSessionToken(request, context.cookies);
-  const found = token
+  const credential = readSessionCredential(request, context.cookies);
+  const found = credential
     ? await findLiveSessionAnd<T>(
         context.sql,
         context.sessionLookups,
-        token,
+        credential.token,
         rider,
         riderParameters,
       )
     : null;
-  if (!found || !token) throw new AuthError("UNAUTHORIZED");
-  const current = { session: found.session, user: found.user, token };
+  if (!found || !credential) throw new AuthError("UNAUTHORIZED");
+  const current = { session: found.session, user: found.user, ...credential };
   const resolved = context.sessionOfRequest;
   if (!resolved.has(request)) resolved.set(request, Promise.resolve(current));
   return { current, value: found.rider };

@@ -25,7 +25,22 @@ export interface OpenApiDocument {
   info: { title: string; version: string; description: string };
   jsonSchemaDialect: string;
   paths: Record<string, Record<string, OpenApiOperation>>;
-  components: { schemas: Record<string, JsonSchema> };
+  components: {
+    schemas: Record<string, JsonSchema>;
+    securitySchemes: Record<string, OpenApiSecurityScheme>;
+  };
+}
+
+type OpenApiSecurityScheme =
+  | { type: "apiKey"; in: "cookie"; name: string; description: string }
+  | { type: "http"; scheme: "bearer"; description: string };
+
+/** How callers authenticate: what the document says about sessions. */
+export interface DocumentedAuth {
+  /** The session cookie's name (without the `__Secure-` prefix it takes on https). */
+  cookieName: string;
+  /** `Authorization: Bearer` is accepted (`bearer.enabled`). */
+  bearer: boolean;
 }
 
 interface OpenApiParameter {
@@ -127,9 +142,30 @@ function rewriteSharedRefs(value: unknown): unknown {
   return copy;
 }
 
+/** The session cookie, and the bearer header where it is on. */
+function securitySchemesOf(auth: DocumentedAuth): Record<string, OpenApiSecurityScheme> {
+  const schemes: Record<string, OpenApiSecurityScheme> = {
+    sessionCookie: {
+      type: "apiKey",
+      in: "cookie",
+      name: auth.cookieName,
+      description: `The signed session cookie sign-in and sign-up set (named __Secure-${auth.cookieName} on https). Cookie-carrying POSTs must come from a trusted Origin.`,
+    },
+  };
+  if (auth.bearer) {
+    schemes.bearerSession = {
+      type: "http",
+      scheme: "bearer",
+      description:
+        "The session token (the `token` of a sign-in or sign-up answer) or the signed value of the `set-auth-token` header, used when the request carries no session cookie.",
+    };
+  }
+  return schemes;
+}
+
 export function buildOpenApiDocument(
   routes: readonly DocumentedRoute[],
-  options: { prefix: string; version: string },
+  options: { prefix: string; version: string; auth: DocumentedAuth },
 ): OpenApiDocument {
   // Answers become components, named by their .meta() id or after their operation; a
   // schema several routes answer with is one component.
@@ -204,7 +240,7 @@ export function buildOpenApiDocument(
     },
     jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
     paths,
-    components: { schemas },
+    components: { schemas, securitySchemes: securitySchemesOf(options.auth) },
   };
 }
 
@@ -214,7 +250,7 @@ export function buildOpenApiDocument(
  */
 export function registerOpenApi(
   app: FastifyInstance,
-  options: { prefix: string; version: string },
+  options: { prefix: string; version: string; auth: DocumentedAuth },
 ): void {
   const routes: DocumentedRoute[] = [];
   const documentUrl = `${options.prefix}/openapi.json`;

@@ -2,6 +2,9 @@
  * Origin and redirect safety.
  *
  * - Cookie-carrying POSTs must come from a trusted Origin (or, without one, Referer).
+ *   A request without cookies (a bearer session's) carries no ambient credential a
+ *   foreign page could ride on, so it skips this check; with cookies it keeps it, even
+ *   beside an Authorization header.
  * - Sign-in and sign-up are also guarded against login CSRF without a cookie.
  * - Every callbackURL, redirectTo, errorCallbackURL and newUserCallbackURL must be an
  *   absolute http(s) URL on a trusted origin, without userinfo, or a canonical
@@ -181,6 +184,8 @@ export function registerOriginChecks(app: FastifyInstance, config: AuthdConfig):
 
   const checkOrigin = async (request: FastifyRequest): Promise<void> => {
     const origin = originOf(request);
+    // The cookie header, not the session's source, decides: any cookie of authd's is a
+    // credential the browser adds by itself.
     if (request.headers.cookie) {
       // Same-origin fetches may send `Origin: null` with Sec-Fetch-Site: same-origin.
       if (

@@ -4,7 +4,8 @@
  * `<prefix>.session_data` is the optional signed session cache, at most 4093
  * characters, bound to the token it was made for; `<prefix>.state` binds a social
  * sign-in to its browser. HttpOnly, SameSite=Lax, and Secure with the `__Secure-` prefix
- * on https.
+ * on https. With `bearer.enabled`, a request without a session cookie may carry the
+ * same token in `Authorization: Bearer`, for clients that keep no cookies.
  */
 import type {} from "@fastify/cookie";
 import type { FastifyReply, FastifyRequest } from "fastify";
@@ -109,11 +110,8 @@ class VerifiedMemo<T> {
 
 const VERIFIED_LIMIT = 1024;
 
-/** The token from a correctly signed session cookie, or null. */
-export function readSessionToken(request: FastifyRequest, context: CookieContext): string | null {
-  const names = cookieNames(context.config, isSecureRequest(context.config, request));
-  const signed = request.cookies[names.sessionToken];
-  if (!signed) return null;
+/** The token of a signed value `<token>.<hmac>`, through the app's memo; null if forged. */
+function verifiedToken(signed: string, context: CookieContext): string | null {
   const known = context.verifiedTokens.get(signed);
   if (known !== undefined) return known;
   const token = unsign(signed, context);
@@ -137,6 +135,66 @@ export function hasStaleSessionCookie(request: FastifyRequest, context: CookieCo
   return signed !== undefined && unsignWithAny(signed, context.secrets)?.stale === true;
 }
 
+/** Where a request's session token came from. */
+export interface SessionCredential {
+  token: string;
+  /** From `Authorization: Bearer`: no cookie of the session was sent. */
+  bearer: boolean;
+}
+
+/**
+ * Longer than any value authd hands out (a signed token, URL-encoded, is under 150
+ * characters); a longer header is refused before any decoding or hashing.
+ */
+const BEARER_MAX_LENGTH = 512;
+const BEARER_HEADER = /^Bearer +([A-Za-z0-9._~+/=%-]+) *$/i;
+/** A session token is base64url: a dot only ever separates a token from its signature. */
+const RAW_TOKEN = /^[A-Za-z0-9_-]+$/;
+
+/**
+ * The token of an `Authorization: Bearer` header, or null. The value is the raw session
+ * token (looked up by its digest like any token, so no signature to check) or the
+ * signed cookie value `<token>.<hmac>`, also URL-encoded as copied from a cookie, whose
+ * signature must match.
+ */
+function readBearerToken(request: FastifyRequest, context: CookieContext): string | null {
+  const header = request.headers.authorization;
+  if (typeof header !== "string" || header.length > BEARER_MAX_LENGTH) return null;
+  const match = BEARER_HEADER.exec(header);
+  let value = match?.[1];
+  if (!value) return null;
+  if (value.includes("%")) {
+    try {
+      value = decodeURIComponent(value);
+    } catch {
+      return null;
+    }
+  }
+  if (!value.includes(".")) return RAW_TOKEN.test(value) ? value : null;
+  return verifiedToken(value, context);
+}
+
+/**
+ * The request's session token and where it came from: the correctly signed session
+ * cookie; without one, when bearer sessions are on, the Authorization header. A request
+ * that carries a session cookie is never read as a bearer one, even when the cookie's
+ * signature fails.
+ */
+export function readSessionCredential(
+  request: FastifyRequest,
+  context: CookieContext,
+): SessionCredential | null {
+  const names = cookieNames(context.config, isSecureRequest(context.config, request));
+  const signed = request.cookies[names.sessionToken];
+  if (signed) {
+    const token = verifiedToken(signed, context);
+    return token === null ? null : { token, bearer: false };
+  }
+  if (!context.config.bearer.enabled) return null;
+  const token = readBearerToken(request, context);
+  return token === null ? null : { token, bearer: true };
+}
+
 export function readDontRemember(request: FastifyRequest, context: CookieContext): boolean {
   const names = cookieNames(context.config, isSecureRequest(context.config, request));
   const signed = request.cookies[names.dontRemember];
@@ -149,7 +207,8 @@ export interface SessionPayload {
 }
 
 /**
- * Sets the session cookie. `rememberMe: false` makes browser-session cookies (no
+ * Sets the session cookie, and with bearer sessions on the `set-auth-token` header
+ * holding the same signed value. `rememberMe: false` makes browser-session cookies (no
  * Max-Age) and a signed dont_remember marker that stops refreshes.
  */
 export function setSessionCookie(
@@ -164,7 +223,10 @@ export function setSessionCookie(
   const maxAge = options.rememberMe
     ? (options.maxAge ?? context.config.session.expiresIn)
     : undefined;
-  reply.setCookie(names.sessionToken, signValue(token, context.secret), attributes(secure, maxAge));
+  const signed = signValue(token, context.secret);
+  reply.setCookie(names.sessionToken, signed, attributes(secure, maxAge));
+  // Clients without a cookie jar read the same value here and send it back as a bearer.
+  if (context.config.bearer.enabled) reply.header("set-auth-token", signed);
   if (options.rememberMe) {
     expireCookieIfSent(request, reply, context, "dontRemember");
   } else {
@@ -246,7 +308,7 @@ interface VerifiedCache {
  * One HMAC, not two: the session cookie's own signature is not checked here, because
  * the cache signature covers the raw token. A forged or altered token cannot match it,
  * and the raw token is the secret a valid signature would protect anyway. Every other
- * use of the session cookie (readSessionToken) checks its signature.
+ * use of the session cookie (readSessionCredential) checks its signature.
  */
 export function readSessionDataCookie(
   request: FastifyRequest,

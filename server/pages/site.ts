@@ -210,8 +210,9 @@ function send(request: FastifyRequest, reply: FastifyReply, file: ServedFile, st
 export function servePages(app: FastifyInstance, config: AuthdConfig, pages: LoadedPages): void {
   const prefix = config.pages.path === "/" ? "" : config.pages.path;
   // Static files from memory: nothing to count, and the limiter's work per request is
-  // more than the answer's.
-  const options = { config: { rateLimit: false } } as const;
+  // more than the answer's. No CORS either: the pages are for the browser that opens
+  // them, and their Vary header is the encoding's alone.
+  const options = { config: { rateLimit: false, cors: false } } as const;
   const page = (request: FastifyRequest, reply: FastifyReply) =>
     send(request, reply, pages.index, 200);
   const routes = new Set([prefix || "/", `${prefix}/`, `${prefix}/accept-invitation/:id`]);

@@ -20,7 +20,7 @@ import { readDontRemember } from "../http/session-cookies.js";
 import { issueSession } from "../http/session-response.js";
 import type { ZodTypeProvider } from "../http/validation.js";
 import { userSchema } from "../sessions/schemas.js";
-import { revokeSessions, userResponse } from "../sessions/sessions.js";
+import { isRememberedSession, revokeSessions, userResponse } from "../sessions/sessions.js";
 import {
   changePassword,
   isResetTokenValid,
@@ -139,7 +139,9 @@ export function passwordRoutes(context: AuthContext) {
         if (!request.body.revokeOtherSessions)
           return { token: null, user: userResponse(current.user) };
         // Every session ends; the caller continues in a fresh one, remembered as before.
-        const rememberMe = !readDontRemember(request, context.cookies);
+        const rememberMe = current.bearer
+          ? isRememberedSession(current.session)
+          : !readDontRemember(request, context.cookies);
         await revokeSessions(context.sql, current.user.id);
         const { token } = await issueSession(context, request, reply, current.user, { rememberMe });
         return { token, user: userResponse(current.user) };

@@ -20,8 +20,8 @@ import { fastSerializerCompiler } from "../http/serialization.js";
 import {
   clearSessionCookies,
   readDontRemember,
+  readSessionCredential,
   readSessionDataCookie,
-  readSessionToken,
   setSessionCookie,
   setSessionDataCookie,
 } from "../http/session-cookies.js";
@@ -30,6 +30,7 @@ import type { ZodTypeProvider } from "../http/validation.js";
 import { getSessionAnswer, sessionSchema, signInAnswer } from "./schemas.js";
 import {
   findLiveSession,
+  isRememberedSession,
   listSessions,
   needsRefresh,
   refreshSession,
@@ -75,19 +76,24 @@ export function sessionRoutes(context: AuthContext) {
           // Signed JSON we wrote ourselves: sent back as it is, without a parse.
           if (cached) return reply.type("application/json; charset=utf-8").send(cached);
         }
-        const token = readSessionToken(request, context.cookies);
-        if (!token) {
+        const credential = readSessionCredential(request, context.cookies);
+        if (!credential) {
           if (Object.keys(request.cookies).length > 0)
             clearSessionCookies(request, reply, context.cookies);
           return reply.send(null);
         }
+        const { token, bearer } = credential;
         const found = await findLiveSession(context.sql, context.sessionLookups, token);
         if (!found) {
-          clearSessionCookies(request, reply, context.cookies);
+          // A bearer client holds no cookies to clear.
+          if (!bearer) clearSessionCookies(request, reply, context.cookies);
           return reply.send(null);
         }
         let { session } = found;
-        const dontRemember = readDontRemember(request, context.cookies);
+        // A bearer client carries no dont_remember cookie: the session row tells instead.
+        const dontRemember = bearer
+          ? !isRememberedSession(session)
+          : readDontRemember(request, context.cookies);
         if (
           !request.query.disableRefresh &&
           !dontRemember &&
@@ -97,8 +103,9 @@ export function sessionRoutes(context: AuthContext) {
           setSessionCookie(request, reply, context.cookies, token, { rememberMe: true });
         }
         const payload = { session: sessionResponse(session), user: userResponse(found.user) };
-        // A caller that bypasses the cache gets fresh data without rewriting the cache.
-        if (!request.query.disableCookieCache) {
+        // A caller that bypasses the cache gets fresh data without rewriting the cache; the
+        // cache is a cookie, of no use to a bearer client.
+        if (!request.query.disableCookieCache && !bearer) {
           setSessionDataCookie(request, reply, context.cookies, token, payload, !dontRemember);
         }
         return payload;

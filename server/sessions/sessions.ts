@@ -153,6 +153,21 @@ export function needsRefresh(session: SessionRow, config: AuthdConfig, now = Dat
   return lastExtendedAt + updateAge * 1000 <= now;
 }
 
+/** Beyond a `rememberMe: false` session's lifetime, so clock skew cannot blur the two. */
+const REMEMBERED_MARGIN_SECONDS = 3600;
+
+/**
+ * Whether a session may be extended for a client that cannot say how it signed in: a
+ * bearer request has no dont_remember cookie. The session itself tells: an impersonation
+ * never, nor a session that has lived no longer than a `rememberMe: false` one is given
+ * (where `session.expiresIn` is that short too, no bearer session is extended).
+ */
+export function isRememberedSession(session: SessionRow): boolean {
+  if (session.impersonatedBy) return false;
+  const lifetime = session.expiresAt.getTime() - session.createdAt.getTime();
+  return lifetime > (DONT_REMEMBER_LIFETIME_SECONDS + REMEMBERED_MARGIN_SECONDS) * 1000;
+}
+
 export async function refreshSession(
   sql: Queryable,
   session: SessionRow,
