@@ -8,7 +8,13 @@
  * and doctor-social.ts.
  */
 import type { Command } from "commander";
-import { ConfigError, type LoadedConfig, loadConfig, redactConfig } from "../../server/config.js";
+import {
+  ConfigError,
+  type LoadedConfig,
+  loadConfig,
+  redactConfig,
+  secretList,
+} from "../../server/config.js";
 import { EXIT, ExitError } from "../exit-codes.js";
 import { emit, formatTable, type GlobalOptions, note, outputFormat, useColor } from "../output.js";
 import { type Check, type CheckStatus, message } from "./doctor-check.js";
@@ -40,7 +46,7 @@ export function checkNodeVersion(version: string = process.versions.node): Check
 function secretsOf(loaded: LoadedConfig): string[] {
   const { config } = loaded;
   const secrets: string[] = [];
-  if (config.secret) secrets.push(config.secret);
+  secrets.push(...secretList(config));
   for (const provider of Object.values(config.socialProviders)) secrets.push(provider.clientSecret);
   for (const url of [config.database.url, config.mail.smtpUrl, config.redis.url]) {
     if (!url) continue;
