@@ -2,7 +2,7 @@
  * The session endpoints and the email sign-in: get-session, list-sessions, revoke-session,
  * revoke-sessions, revoke-other-sessions, sign-out, sign-in/email.
  */
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { signInWithEmail } from "../accounts/email-password.js";
 import { type AuthContext, linkContext, requireSession } from "../http/auth-context.js";
@@ -25,11 +25,18 @@ import {
   setSessionCookie,
   setSessionDataCookie,
 } from "../http/session-cookies.js";
+import { signSessionJwt } from "../http/session-jwt.js";
 import { closeSession, issueSession } from "../http/session-response.js";
 import type { ZodTypeProvider } from "../http/validation.js";
+import {
+  ACTIVE_MEMBERSHIP_OF_CALLER,
+  activeMembershipOf,
+  findActiveMembership,
+} from "../organization/organization.js";
 import { getSessionAnswer, sessionSchema, signInAnswer } from "./schemas.js";
 import {
   findLiveSession,
+  findLiveSessionAnd,
   listSessions,
   needsRefresh,
   refreshSession,
@@ -55,6 +62,31 @@ const signInBody = z.object({
 const revokeSessionBody = z.object({ token: boundedString(512).min(1) });
 
 export function sessionRoutes(context: AuthContext) {
+  /**
+   * `set-auth-jwt` for an answer from the cookie cache: the cached answer names the user
+   * and the active organization; the role in it is read (one statement) only when there
+   * is one. Like the cached answer, the token may be up to the cache's maxAge behind.
+   */
+  const sendJwtOfCachedSession = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    cached: Buffer,
+  ): Promise<void> => {
+    const { session, user } = JSON.parse(cached.toString("utf8")) as {
+      session: { id: string; activeOrganizationId: string | null };
+      user: { id: string; email: string; emailVerified: boolean; name: string };
+    };
+    const membership = session.activeOrganizationId
+      ? await findActiveMembership(context.sql, user.id, session.activeOrganizationId)
+      : null;
+    const jwt = await signSessionJwt(context, request, {
+      user,
+      sessionId: session.id,
+      membership,
+    });
+    if (jwt) reply.header("set-auth-jwt", jwt);
+  };
+
   return async (app: FastifyInstance): Promise<void> => {
     const typed = app.withTypeProvider<ZodTypeProvider>();
 
@@ -73,7 +105,10 @@ export function sessionRoutes(context: AuthContext) {
         if (!request.query.disableCookieCache) {
           const cached = readSessionDataCookie(request, context.cookies);
           // Signed JSON we wrote ourselves: sent back as it is, without a parse.
-          if (cached) return reply.type("application/json; charset=utf-8").send(cached);
+          if (cached) {
+            if (context.keys) await sendJwtOfCachedSession(request, reply, cached);
+            return reply.type("application/json; charset=utf-8").send(cached);
+          }
         }
         const token = readSessionToken(request, context.cookies);
         if (!token) {
@@ -81,10 +116,29 @@ export function sessionRoutes(context: AuthContext) {
             clearSessionCookies(request, reply, context.cookies);
           return reply.send(null);
         }
-        const found = await findLiveSession(context.sql, context.sessionLookups, token);
+        // With signed tokens on, the active membership they carry rides on the lookup.
+        const found = context.keys
+          ? await findLiveSessionAnd<(string | null)[]>(
+              context.sql,
+              context.sessionLookups,
+              token,
+              ACTIVE_MEMBERSHIP_OF_CALLER,
+            )
+          : await findLiveSession(context.sql, context.sessionLookups, token);
         if (!found) {
           clearSessionCookies(request, reply, context.cookies);
           return reply.send(null);
+        }
+        if (context.keys) {
+          const membership = activeMembershipOf(
+            "rider" in found ? (found.rider as (string | null)[] | null) : null,
+          );
+          const jwt = await signSessionJwt(context, request, {
+            user: found.user,
+            sessionId: found.session.id,
+            membership,
+          });
+          if (jwt) reply.header("set-auth-jwt", jwt);
         }
         let { session } = found;
         const dontRemember = readDontRemember(request, context.cookies);
