@@ -13,8 +13,13 @@ import {
   jwtVerify,
 } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { pruneKeys, rotateKeys, signingKeySealer } from "../../server/keys/keys.js";
-import { createTestApp, TEST_SECRET, type TestApp } from "../helpers/app.js";
+import {
+  ensureSigningKey,
+  pruneKeys,
+  rotateKeys,
+  signingKeySealer,
+} from "../../server/keys/keys.js";
+import { createSecondInstance, createTestApp, TEST_SECRET, type TestApp } from "../helpers/app.js";
 import { type Client, createClient } from "../helpers/client.js";
 
 const PASSWORD = "correct horse battery";
@@ -270,6 +275,67 @@ describe("tokens: rotation, tampering, expiry and sessions (EdDSA)", () => {
       org_slug: slug,
       org_role: "owner",
     });
+  });
+});
+
+describe("tokens: keys shared by instances", () => {
+  it("two instances starting together make one signing key", async () => {
+    const t = await createTestApp({ config: { jwt: { enabled: true } } });
+    const second = await createSecondInstance(t);
+    try {
+      const { client } = await signUp(t);
+      const cookie = [...client.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+      const answers = await Promise.all(
+        Array.from({ length: 12 }, (_, index) =>
+          (index % 2 === 0 ? t.app : second).inject({
+            method: "GET",
+            url: "/api/auth/token",
+            headers: { cookie },
+          }),
+        ),
+      );
+      for (const answer of answers) expect(answer.statusCode, answer.body).toBe(200);
+      const kids = new Set(
+        answers.map((answer) => decodeProtectedHeader(answer.json().token as string).kid),
+      );
+      expect(kids.size).toBe(1);
+      const rows = await t.db.sql<{ id: string }[]>`select id from jwks`;
+      expect(rows).toHaveLength(1);
+    } finally {
+      await second.close();
+      await t.close();
+    }
+  });
+
+  it("makes one signing key however many ask for it at once (the key lock)", async () => {
+    const t = await createTestApp({ config: { jwt: { enabled: true } } });
+    try {
+      const sealer = signingKeySealer([TEST_SECRET]);
+      const made = await Promise.all(
+        Array.from({ length: 8 }, () => ensureSigningKey(t.db.sql, t.config, sealer)),
+      );
+      expect(new Set(made.map((row) => row.id)).size).toBe(1);
+      const rows = await t.db.sql<{ id: string }[]>`select id from jwks`;
+      expect(rows).toHaveLength(1);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("an instance signs with a rotated key once its keys are older than the refresh age", async () => {
+    const t = await createTestApp({ config: { jwt: { enabled: true } }, keyRefreshMs: 400 });
+    try {
+      const { client } = await signUp(t);
+      const before = decodeProtectedHeader(await tokenOf(client)).kid;
+      const rotation = await rotateKeys(t.db.sql, t.config, signingKeySealer([TEST_SECRET]), 900);
+      // Within the refresh age the keys read before are still used...
+      expect(decodeProtectedHeader(await tokenOf(client)).kid).toBe(before);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      // ...then they are read again, and the new key signs.
+      expect(decodeProtectedHeader(await tokenOf(client)).kid).toBe(rotation.kid);
+    } finally {
+      await t.close();
+    }
   });
 });
 
