@@ -129,6 +129,19 @@ export function rotateKeys(
   const algorithm = config.jwt.algorithm;
   return transaction(sql, async (tx) => {
     await lockKeys(tx);
+    // A key sealed under secrets the servers do not have would stop every token: the
+    // secrets here must open the keys there are, which the servers' secrets opened.
+    const unopened = (await listAllKeys(tx)).filter(
+      (row) => row.expiresAt === null && !sealer.open(row.privateKey),
+    );
+    if (unopened.length > 0) {
+      throw new ConfigError(
+        unopened.map(
+          (row) =>
+            `jwt signing key ${row.id}: no configured secret opens it; rotate with the secrets the server is configured with`,
+        ),
+      );
+    }
     const created = await createKey(tx, sealer, algorithm);
     const retired = await retireKeys(tx, created.id, graceSeconds);
     return {

@@ -25,7 +25,7 @@ import {
   setSessionCookie,
   setSessionDataCookie,
 } from "../http/session-cookies.js";
-import { signSessionJwt } from "../http/session-jwt.js";
+import { signSessionJwt, type TokenSubject } from "../http/session-jwt.js";
 import { closeSession, issueSession } from "../http/session-response.js";
 import type { ZodTypeProvider } from "../http/validation.js";
 import {
@@ -79,12 +79,24 @@ export function sessionRoutes(context: AuthContext) {
     const membership = session.activeOrganizationId
       ? await findActiveMembership(context.sql, user.id, session.activeOrganizationId)
       : null;
-    const jwt = await signSessionJwt(context, request, {
-      user,
-      sessionId: session.id,
-      membership,
-    });
-    if (jwt) reply.header("set-auth-jwt", jwt);
+    await sendJwt(request, reply, { user, sessionId: session.id, membership });
+  };
+
+  /**
+   * The header is extra: a token that cannot be signed (the keys unreadable) is logged,
+   * and get-session, which every page load asks, still answers the session.
+   */
+  const sendJwt = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    subject: TokenSubject,
+  ): Promise<void> => {
+    try {
+      const jwt = await signSessionJwt(context, request, subject);
+      if (jwt) reply.header("set-auth-jwt", jwt);
+    } catch (error) {
+      request.log.error({ err: error }, "could not sign the set-auth-jwt token");
+    }
   };
 
   return async (app: FastifyInstance): Promise<void> => {
@@ -133,12 +145,11 @@ export function sessionRoutes(context: AuthContext) {
           const membership = activeMembershipOf(
             "rider" in found ? (found.rider as (string | null)[] | null) : null,
           );
-          const jwt = await signSessionJwt(context, request, {
+          await sendJwt(request, reply, {
             user: found.user,
             sessionId: found.session.id,
             membership,
           });
-          if (jwt) reply.header("set-auth-jwt", jwt);
         }
         let { session } = found;
         const dontRemember = readDontRemember(request, context.cookies);

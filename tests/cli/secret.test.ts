@@ -136,6 +136,14 @@ describe("authd secret rotate, list and prune", () => {
     expect((await keyRows()).length).toBe(before.length);
   });
 
+  it("refuses to rotate with secrets that do not open the current key (exit 78)", async () => {
+    const before = await keyRows();
+    const refused = await authd(["secret", "rotate", "--json"], { AUTHD_SECRET: NEWER_SECRET });
+    expect(refused.code, refused.stderr).toBe(78);
+    expect(cliError(refused).message).toContain(second);
+    expect((await keyRows()).map((row) => row.id)).toEqual(before.map((row) => row.id));
+  });
+
   it("prune deletes the keys whose grace has ended, never the current key", async () => {
     const listed = await json<{ items: KeyItem[] }>(["secret", "list"]);
     expect(listed.items.find((key) => key.kid === first)?.status).toBe("expired");

@@ -339,6 +339,25 @@ describe("tokens: keys shared by instances", () => {
   });
 });
 
+describe("tokens: a signing key that cannot be opened", () => {
+  it("fails /token, while get-session still answers, without set-auth-jwt", async () => {
+    const t = await createTestApp({ config: { jwt: { enabled: true } }, keyRefreshMs: 0 });
+    try {
+      const { client } = await signUp(t);
+      await ensureSigningKey(t.db.sql, t.config, signingKeySealer([TEST_SECRET]));
+      // As if sealed under a secret this server does not have (before the app read it).
+      await t.db.sql`update jwks set private_key = 'v1:AAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAA'`;
+      expect((await client.get("/token")).statusCode).toBe(500);
+      const session = await client.get("/get-session");
+      expect(session.statusCode).toBe(200);
+      expect(session.json().session).toBeTruthy();
+      expect(session.headers).not.toHaveProperty("set-auth-jwt");
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe("tokens: issuer and audience", () => {
   it("takes iss and aud from the configuration", async () => {
     const t = await createTestApp({
