@@ -76,23 +76,26 @@ export function sessionRoutes(context: AuthContext) {
       session: { id: string; activeOrganizationId: string | null };
       user: { id: string; email: string; emailVerified: boolean; name: string };
     };
-    const membership = session.activeOrganizationId
-      ? await findActiveMembership(context.sql, user.id, session.activeOrganizationId)
-      : null;
-    await sendJwt(request, reply, { user, sessionId: session.id, membership });
+    await sendJwt(request, reply, async () => ({
+      user,
+      sessionId: session.id,
+      membership: session.activeOrganizationId
+        ? await findActiveMembership(context.sql, user.id, session.activeOrganizationId)
+        : null,
+    }));
   };
 
   /**
-   * The header is extra: a token that cannot be signed (the keys unreadable) is logged,
-   * and get-session, which every page load asks, still answers the session.
+   * The header is extra: a token that cannot be made (the keys unreadable, the role not
+   * read) is logged, and get-session, which every page load asks, still answers.
    */
   const sendJwt = async (
     request: FastifyRequest,
     reply: FastifyReply,
-    subject: TokenSubject,
+    subject: () => Promise<TokenSubject>,
   ): Promise<void> => {
     try {
-      const jwt = await signSessionJwt(context, request, subject);
+      const jwt = await signSessionJwt(context, request, await subject());
       if (jwt) reply.header("set-auth-jwt", jwt);
     } catch (error) {
       request.log.error({ err: error }, "could not sign the set-auth-jwt token");
@@ -145,11 +148,11 @@ export function sessionRoutes(context: AuthContext) {
           const membership = activeMembershipOf(
             "rider" in found ? (found.rider as (string | null)[] | null) : null,
           );
-          await sendJwt(request, reply, {
+          await sendJwt(request, reply, async () => ({
             user: found.user,
             sessionId: found.session.id,
             membership,
-          });
+          }));
         }
         let { session } = found;
         const dontRemember = readDontRemember(request, context.cookies);
