@@ -6,7 +6,7 @@
 
 /** Folders holding the auth rules of one domain each (routes.ts is their HTTP face). */
 const DOMAINS =
-  "(accounts|admin|audit|email|import|invitations|organization|password|seed|sessions|social|teams|users|verification)";
+  "(accounts|admin|audit|email|import|invitations|keys|organization|password|seed|sessions|social|teams|users|verification)";
 
 module.exports = {
   forbidden: [

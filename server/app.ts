@@ -30,6 +30,8 @@ import { cookieNames, createCookieContext } from "./http/session-cookies.js";
 import { reissueStaleSessionCookie } from "./http/session-response.js";
 import { zodValidatorCompiler } from "./http/validation.js";
 import { invitationRoutes } from "./invitations/routes.js";
+import { keyRoutes } from "./keys/routes.js";
+import { createKeyCache } from "./keys/tokens.js";
 import { type Logger, lazyChildLogger, redactUrl, wantsPretty } from "./logger.js";
 import type { Mailer } from "./mail/mailer.js";
 import { organizationRoutes } from "./organization/routes.js";
@@ -58,6 +60,8 @@ export interface AppDependencies {
   social?: SocialOptions;
   /** Where the built pages are read from; by default the package's dist/pages. */
   pagesDirectory?: string;
+  /** How long signing keys read from the database are used (default 30 s; tests shorten it). */
+  keyRefreshMs?: number;
 }
 
 declare module "fastify" {
@@ -153,6 +157,9 @@ export async function buildApp(
     sessionLookups: createSessionLookups(dependencies.sql),
     domains: createDomains(dependencies.sql, config),
     social: createSocialContext(config, secrets, dependencies.social),
+    keys: config.jwt.enabled
+      ? createKeyCache(dependencies.sql, config, secrets, dependencies.keyRefreshMs)
+      : null,
     sessionOfRequest: new WeakMap(),
   };
   app.decorate("authContext", context);
@@ -195,6 +202,7 @@ export async function buildApp(
     invitationRoutes,
     teamRoutes,
     adminRoutes,
+    keyRoutes,
   ]) {
     await app.register(routes(context), { prefix });
   }

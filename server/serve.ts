@@ -11,12 +11,14 @@ import {
   ensureSecret,
   type LoadedConfig,
   type SecretSource,
+  secretList,
 } from "./config.js";
 import { auditConfig } from "./config-safety.js";
 import type { Queryable } from "./db/connection.js";
 import { type Database, openDatabase } from "./db/connection.js";
 import { migrationStatus, runMigrations } from "./db/migrations.js";
 import { healthRoutes, type Readiness } from "./health/routes.js";
+import { checkStoredKeys } from "./keys/keys.js";
 import type { Logger } from "./logger.js";
 import { createMailer, type Mailer } from "./mail/mailer.js";
 import { createMailTransport, type MailTransport } from "./mail/transport.js";
@@ -127,6 +129,17 @@ export async function startServer(
         { unknown: status.unknown },
         "the database has migrations this version of authd does not know (a newer version ran them)",
       );
+    }
+
+    if (config.jwt.enabled && status.pending.length === 0) {
+      // Keys no secret opens would fail every token request: refuse to start instead.
+      const keys = await checkStoredKeys(db.sql, config, secretList(config));
+      if (keys.resealed.length > 0) {
+        logger.info(
+          { keys: keys.resealed },
+          "sealed jwt signing keys again under the newest secret",
+        );
+      }
     }
 
     const mailer = createMailerFor(loaded, db.sql);

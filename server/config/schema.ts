@@ -258,6 +258,20 @@ const configObject = z.strictObject({
       timeout: z.number().int().min(1).default(10),
     })
     .prefault({}),
+  /** Signed tokens (JWT) for other services: GET {basePath}/token, keys at {basePath}/jwks. */
+  jwt: z
+    .strictObject({
+      enabled: z.boolean().default(false),
+      /** EdDSA signs with Ed25519, ES256 with P-256, RS256 with a 2048-bit RSA key. */
+      algorithm: z.enum(["EdDSA", "ES256", "RS256"]).default("EdDSA"),
+      /** Seconds a token is valid; short, since a token cannot be revoked once issued. */
+      expiresIn: z.number().int().min(30).max(3600).default(900),
+      /** `iss`; by default the origin of baseURL, else of the request. */
+      issuer: z.string().min(1).optional(),
+      /** `aud`; by default the issuer. */
+      audience: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
+    })
+    .prefault({}),
   cli: z.strictObject({ allowSessionMint: z.boolean().default(false) }).prefault({}),
   /** The sign-in, account and organization pages authd serves itself. */
   pages: z

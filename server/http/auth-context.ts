@@ -11,6 +11,7 @@ import type { PasswordHasher } from "../crypto/password.js";
 import type { Sql } from "../db/connection.js";
 import type { Domains } from "../domains.js";
 import { AuthError } from "../errors.js";
+import type { KeyCache } from "../keys/tokens.js";
 import type { Mailer } from "../mail/mailer.js";
 import type { SessionLookups, SessionRider, SessionRow } from "../sessions/queries.js";
 import {
@@ -41,6 +42,8 @@ export interface AuthContext {
   domains: Domains;
   /** Social sign-in's catalogue, token cipher and what this app learnt from providers. */
   social: SocialContext;
+  /** The keys that sign tokens for other services; null unless `jwt.enabled`. */
+  keys: KeyCache | null;
   /** Each request's session, looked up once however many hooks and handlers ask. */
   sessionOfRequest: WeakMap<FastifyRequest, Promise<ResolvedSession | null>>;
 }

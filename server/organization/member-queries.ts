@@ -5,6 +5,7 @@
 import { columns, columnsOf, type Fragment } from "../db/columns.js";
 import type { Queryable } from "../db/connection.js";
 import { keysReader, rowCounter, rowReader } from "../db/readers.js";
+import { type SessionRider, sessionRider } from "../sessions/sessions.js";
 
 export interface MemberRow {
   id: string;
@@ -245,4 +246,43 @@ export async function insertMembers(
   if (members.length === 0) return;
   const rows = members.map((member) => ({ ...member }));
   await sql`insert into member ${sql(rows, "id", "organizationId", "userId", "role")}`;
+}
+
+/** An organization by id and slug, with one user's role in it. */
+export interface ActiveMembership {
+  organizationId: string;
+  slug: string;
+  role: string;
+}
+
+/**
+ * The session's active organization and the caller's role in it, `[id, slug, role]`,
+ * read in the session lookup's own statement (signed tokens carry them); null without
+ * an active organization or when the caller is no longer a member of it.
+ */
+export const ACTIVE_MEMBERSHIP_OF_CALLER: SessionRider = sessionRider(
+  [],
+  (sql) => sql`
+    select array[o.id, o.slug, m.role]
+    from member m join organization o on o.id = m.organization_id
+    where m.organization_id = s.active_organization_id and m.user_id = s.user_id`,
+);
+
+/** The rider's value as an ActiveMembership. */
+export function activeMembershipOf(value: (string | null)[] | null): ActiveMembership | null {
+  const [organizationId, slug, role] = value ?? [];
+  return organizationId && slug && role ? { organizationId, slug, role } : null;
+}
+
+/** The same read on its own, for an answer that did not come from the session lookup. */
+export async function findActiveMembership(
+  sql: Queryable,
+  userId: string,
+  organizationId: string,
+): Promise<ActiveMembership | null> {
+  const [row] = await sql<ActiveMembership[]>`
+    select o.id as organization_id, o.slug, m.role
+    from member m join organization o on o.id = m.organization_id
+    where m.organization_id = ${organizationId} and m.user_id = ${userId}`;
+  return row ?? null;
 }

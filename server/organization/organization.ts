@@ -48,8 +48,12 @@ export {
   requireOrganizationFields,
 } from "./fields.js";
 export {
+  ACTIVE_MEMBERSHIP_OF_CALLER,
+  type ActiveMembership,
+  activeMembershipOf,
   addMemberStep,
   countMembers,
+  findActiveMembership,
   findMember,
   findMemberByEmail,
   insertMember,

@@ -2,7 +2,7 @@
  * The session endpoints and the email sign-in: get-session, list-sessions, revoke-session,
  * revoke-sessions, revoke-other-sessions, sign-out, sign-in/email.
  */
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { signInWithEmail } from "../accounts/email-password.js";
 import { type AuthContext, linkContext, requireSession } from "../http/auth-context.js";
@@ -25,11 +25,18 @@ import {
   setSessionCookie,
   setSessionDataCookie,
 } from "../http/session-cookies.js";
+import { signSessionJwt, type TokenSubject } from "../http/session-jwt.js";
 import { closeSession, issueSession } from "../http/session-response.js";
 import type { ZodTypeProvider } from "../http/validation.js";
+import {
+  ACTIVE_MEMBERSHIP_OF_CALLER,
+  activeMembershipOf,
+  findActiveMembership,
+} from "../organization/organization.js";
 import { getSessionAnswer, sessionSchema, signInAnswer } from "./schemas.js";
 import {
   findLiveSession,
+  findLiveSessionAnd,
   isRememberedSession,
   listSessions,
   needsRefresh,
@@ -56,6 +63,46 @@ const signInBody = z.object({
 const revokeSessionBody = z.object({ token: boundedString(512).min(1) });
 
 export function sessionRoutes(context: AuthContext) {
+  /**
+   * `set-auth-jwt` for an answer from the cookie cache: the cached answer names the user
+   * and the active organization; the role in it is read (one statement) only when there
+   * is one. Like the cached answer, the token may be up to the cache's maxAge behind.
+   */
+  const sendJwtOfCachedSession = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    cached: Buffer,
+  ): Promise<void> => {
+    const { session, user } = JSON.parse(cached.toString("utf8")) as {
+      session: { id: string; activeOrganizationId: string | null };
+      user: { id: string; email: string; emailVerified: boolean; name: string };
+    };
+    await sendJwt(request, reply, async () => ({
+      user,
+      sessionId: session.id,
+      membership: session.activeOrganizationId
+        ? await findActiveMembership(context.sql, user.id, session.activeOrganizationId)
+        : null,
+    }));
+  };
+
+  /**
+   * The header is extra: a token that cannot be made (the keys unreadable, the role not
+   * read) is logged, and get-session, which every page load asks, still answers.
+   */
+  const sendJwt = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    subject: () => Promise<TokenSubject>,
+  ): Promise<void> => {
+    try {
+      const jwt = await signSessionJwt(context, request, await subject());
+      if (jwt) reply.header("set-auth-jwt", jwt);
+    } catch (error) {
+      request.log.error({ err: error }, "could not sign the set-auth-jwt token");
+    }
+  };
+
   return async (app: FastifyInstance): Promise<void> => {
     const typed = app.withTypeProvider<ZodTypeProvider>();
 
@@ -74,7 +121,10 @@ export function sessionRoutes(context: AuthContext) {
         if (!request.query.disableCookieCache) {
           const cached = readSessionDataCookie(request, context.cookies);
           // Signed JSON we wrote ourselves: sent back as it is, without a parse.
-          if (cached) return reply.type("application/json; charset=utf-8").send(cached);
+          if (cached) {
+            if (context.keys) await sendJwtOfCachedSession(request, reply, cached);
+            return reply.type("application/json; charset=utf-8").send(cached);
+          }
         }
         const credential = readSessionCredential(request, context.cookies);
         if (!credential) {
@@ -83,11 +133,29 @@ export function sessionRoutes(context: AuthContext) {
           return reply.send(null);
         }
         const { token, bearer } = credential;
-        const found = await findLiveSession(context.sql, context.sessionLookups, token);
+        // With signed tokens on, the active membership they carry rides on the lookup.
+        const found = context.keys
+          ? await findLiveSessionAnd<(string | null)[]>(
+              context.sql,
+              context.sessionLookups,
+              token,
+              ACTIVE_MEMBERSHIP_OF_CALLER,
+            )
+          : await findLiveSession(context.sql, context.sessionLookups, token);
         if (!found) {
           // A bearer client holds no cookies to clear.
           if (!bearer) clearSessionCookies(request, reply, context.cookies);
           return reply.send(null);
+        }
+        if (context.keys) {
+          const membership = activeMembershipOf(
+            "rider" in found ? (found.rider as (string | null)[] | null) : null,
+          );
+          await sendJwt(request, reply, async () => ({
+            user: found.user,
+            sessionId: found.session.id,
+            membership,
+          }));
         }
         let { session } = found;
         // A bearer client carries no dont_remember cookie: the session row tells instead.

@@ -43,6 +43,8 @@ export interface TestAppOptions {
   social?: SocialOptions;
   /** Where the built pages are read from (default the package's dist/pages). */
   pagesDirectory?: string;
+  /** How long the app uses the signing keys it read (buildApp's default 30 s). */
+  keyRefreshMs?: number;
   /** Called after buildApp and before ready(), e.g. to add routes that exercise plugins. */
   extend?: (app: FastifyInstance) => void | Promise<void>;
 }
@@ -80,6 +82,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     logger: options.logger,
     social: options.social,
     pagesDirectory: options.pagesDirectory,
+    keyRefreshMs: options.keyRefreshMs,
   });
   await options.extend?.(app);
   await app.ready();

@@ -63,6 +63,7 @@ describe.each([
         // Every optional route family registered, so every one is checked.
         organization: { enabled: true, teams: { enabled: true } },
         admin: { enabled: true },
+        jwt: { enabled: true },
       },
       extend: (app) => {
         // Routes added from now on; the ones buildApp registered are read from printRoutes.

@@ -1,0 +1,120 @@
+/**
+ * Signing tokens for other services: each app keeps its signing key imported and its
+ * JWKS document built, read again from the database once they are older than
+ * `refreshAfterMs`, so a rotation made by the CLI reaches every instance within that.
+ */
+import type { CryptoKey, JWK, SignJWT } from "jose";
+import type { AuthdConfig } from "../config.js";
+import type { Sql } from "../db/connection.js";
+import { ensureSigningKey, openPrivateJwk, type PublicJwk, signingKeySealer } from "./keys.js";
+import { type KeyRow, listLiveKeys } from "./queries.js";
+
+/** How long the keys read from the database are used before they are read again. */
+export const KEY_REFRESH_MS = 30_000;
+
+interface Snapshot {
+  kid: string;
+  algorithm: string;
+  key: CryptoKey;
+  /** The published document: every key whose grace has not ended. */
+  jwks: { keys: PublicJwk[] };
+  SignJWT: typeof SignJWT;
+  loadedAt: number;
+}
+
+export interface KeyCache {
+  /** The JWKS document as published. */
+  jwks(): Promise<{ keys: PublicJwk[] }>;
+  /** A token of `claims`, signed with the current key, valid `jwt.expiresIn` seconds. */
+  sign(claims: TokenClaims, issuer: string, audience: string | string[]): Promise<string>;
+}
+
+export interface TokenClaims {
+  sub: string;
+  email: string;
+  email_verified: boolean;
+  name: string;
+  sid: string;
+  org_id?: string;
+  org_slug?: string;
+  org_role?: string;
+}
+
+/** One app's keys (made by buildApp; two apps share nothing). */
+export function createKeyCache(
+  sql: Sql,
+  config: AuthdConfig,
+  secrets: readonly string[],
+  refreshAfterMs = KEY_REFRESH_MS,
+): KeyCache {
+  const sealer = signingKeySealer(secrets);
+  const algorithm = config.jwt.algorithm;
+  let snapshot: Snapshot | undefined;
+  let loading: Promise<Snapshot> | undefined;
+
+  const load = async (): Promise<Snapshot> => {
+    const { importJWK, SignJWT } = await import("jose");
+    const isSigning = (row: KeyRow) =>
+      row.expiresAt === null && (JSON.parse(row.publicKey) as { alg?: string }).alg === algorithm;
+    let rows = await listLiveKeys(sql);
+    let signing = rows.find(isSigning);
+    if (!signing) {
+      // First use with jwt on, or the algorithm changed: the key is made (once) now.
+      await ensureSigningKey(sql, config, sealer);
+      rows = await listLiveKeys(sql);
+      signing = rows.find(isSigning);
+    }
+    if (!signing) throw new Error("no jwt signing key after creating one");
+    let key = snapshot?.kid === signing.id ? snapshot.key : undefined;
+    if (!key) {
+      const opened = sealer.open(signing.privateKey);
+      if (!opened) throw new Error(`jwt signing key ${signing.id}: no configured secret opens it`);
+      const { jwk } = openPrivateJwk(signing, opened.plain);
+      key = (await importJWK(jwk as JWK, algorithm)) as CryptoKey;
+    }
+    const seen = new Set<string>();
+    const keys: PublicJwk[] = [];
+    for (const row of rows) {
+      if (seen.has(row.id)) continue;
+      seen.add(row.id);
+      keys.push(JSON.parse(row.publicKey) as PublicJwk);
+    }
+    return { kid: signing.id, algorithm, key, jwks: { keys }, SignJWT, loadedAt: Date.now() };
+  };
+
+  const current = (): Promise<Snapshot> => {
+    if (snapshot && Date.now() - snapshot.loadedAt < refreshAfterMs) {
+      return Promise.resolve(snapshot);
+    }
+    // One read for every request that finds the keys stale at the same moment.
+    loading ??= load().then(
+      (fresh) => {
+        snapshot = fresh;
+        loading = undefined;
+        return fresh;
+      },
+      (error: unknown) => {
+        loading = undefined;
+        throw error;
+      },
+    );
+    return loading;
+  };
+
+  return {
+    async jwks() {
+      return (await current()).jwks;
+    },
+    async sign(claims, issuer, audience) {
+      const keys = await current();
+      const now = Math.floor(Date.now() / 1000);
+      return new keys.SignJWT({ ...claims })
+        .setProtectedHeader({ alg: keys.algorithm, kid: keys.kid, typ: "JWT" })
+        .setIssuedAt(now)
+        .setExpirationTime(now + config.jwt.expiresIn)
+        .setIssuer(issuer)
+        .setAudience(audience)
+        .sign(keys.key);
+    },
+  };
+}
