@@ -762,6 +762,103 @@ export function httpScenarios(tools) {
 }
 
 // ---------------------------------------------------------------------------------
+// Tokens for other services: GET /token against the constant-JSON ceiling.
+
+const TOKEN_ALGORITHMS = ["EdDSA", "ES256", "RS256"];
+
+/**
+ * For each signing algorithm, authd with tokens on: a signed-in user with an active
+ * organization (so every token carries the organization claims) asks for tokens, paired
+ * round by round with the constant-JSON ceiling. The first token is checked against the
+ * published key set, so a fast error page cannot pass for a token.
+ */
+export function tokenScenario(tools) {
+  return {
+    name: "http-tokens",
+    kind: "http",
+    description:
+      "GET /token (a signed JWT for a session with an active organization) for each " +
+      "signing algorithm against the constant-JSON ceiling, 50 connections, 3 rounds of 4 s " +
+      "each (median ratio); target for the default algorithm (EdDSA)",
+    targets: { token: 0.6 },
+    async run() {
+      const { createRemoteJWKSet, jwtVerify } = await import("jose");
+      const rows = [];
+      for (const algorithm of TOKEN_ALGORITHMS) {
+        const { database, server, base } = await startAuthd(tools, `tokens_${algorithm}`, {
+          jwt: { enabled: true, algorithm },
+        });
+        const ceiling = await startCeiling(tools, database.url);
+        try {
+          const post = (route, body, cookie) =>
+            json(`${base}${route}`, {
+              method: "POST",
+              headers: {
+                "content-type": "application/json",
+                origin: ORIGIN,
+                ...(cookie ? { cookie } : {}),
+              },
+              body: JSON.stringify(body),
+            });
+          const signUp = await post("/sign-up/email", {
+            name: "Bench",
+            email: "bench@example.com",
+            password: PASSWORD,
+          });
+          const cookie = cookiesOf(signUp.response);
+          await post("/organization/create", { name: "Bench", slug: "bench" }, cookie);
+          const { body } = await json(`${base}/token`, { headers: { cookie } });
+          const { payload, protectedHeader } = await jwtVerify(
+            body.token,
+            createRemoteJWKSet(new URL(`${base}/jwks`)),
+          );
+          if (protectedHeader.alg !== algorithm || !payload.org_id) {
+            throw new Error(`unexpected token: ${JSON.stringify({ protectedHeader, payload })}`);
+          }
+          const ceilingRuns = [];
+          const tokenRuns = [];
+          for (let round = 1; round <= 3; round++) {
+            tools.progress(`  ${algorithm} round ${round}: ceiling / token`);
+            ceilingRuns.push(
+              summarize("ceiling", await cannon({ url: `${ceiling.url}/constant`, duration: 4 })),
+            );
+            tokenRuns.push(
+              summarize(
+                "token",
+                await cannon({ url: `${base}/token`, headers: { cookie }, duration: 4 }),
+              ),
+            );
+          }
+          const medianOf = (values) =>
+            [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+          const median = (name, results) => ({
+            name,
+            requestsPerSecond: medianOf(results.map((r) => r.requestsPerSecond)),
+            p50Ms: medianOf(results.map((r) => r.p50Ms)),
+            p99Ms: medianOf(results.map((r) => r.p99Ms)),
+            non2xx: results.reduce((sum, r) => sum + r.non2xx, 0),
+          });
+          const token = median(`token (${algorithm})`, tokenRuns);
+          token.ceiling = "constant JSON";
+          token.ratio = medianOf(
+            tokenRuns.map((r, i) => r.requestsPerSecond / ceilingRuns[i].requestsPerSecond),
+          );
+          if (algorithm === TOKEN_ALGORITHMS[0]) {
+            token.target = this.targets.token;
+            token.pass = token.non2xx === 0 && token.ratio >= token.target;
+          }
+          rows.push(median(`ceiling: constant JSON (${algorithm} run)`, ceilingRuns), token);
+        } finally {
+          await ceiling.stop();
+          await tools.stopServe(server.proc);
+        }
+      }
+      return { runs: rows, notes: { connections: CONNECTIONS } };
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------
 // Social sign-in: the authorization-code flow against a provider that answers at once.
 
 const SOCIAL_USERS = 200;

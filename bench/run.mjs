@@ -28,7 +28,7 @@ import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
 
-import { HTTP_COLUMNS, httpScenarios, socialScenario } from "./http.mjs";
+import { HTTP_COLUMNS, httpScenarios, socialScenario, tokenScenario } from "./http.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const AUTHD_BIN = path.join(ROOT, "dist/bin/authd.cjs");
@@ -723,7 +723,7 @@ const httpTools = {
   liveChildren,
   connect: (url, options = {}) => postgres(url, { max: 4, onnotice: () => {}, ...options }),
 };
-SCENARIOS.push(...httpScenarios(httpTools), socialScenario(httpTools));
+SCENARIOS.push(...httpScenarios(httpTools), socialScenario(httpTools), tokenScenario(httpTools));
 
 const KINDS = {
   startup: { columns: STARTUP_COLUMNS, summarize: summarizeStartup },

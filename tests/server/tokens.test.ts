@@ -431,3 +431,54 @@ describe("tokens: disabled", () => {
     expect(rows[0]?.count).toBe(0);
   });
 });
+
+describe("tokens: a native app signed in by bearer", () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ config: { jwt: { enabled: true }, bearer: { enabled: true } } });
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it("gets a token with its bearer session alone, and the token names that session", async () => {
+    const { client, user } = await signUp(t);
+    const sessionToken = client.cookies.get("authd.session_token") as string;
+    const bearer = decodeURIComponent(sessionToken);
+    const asked = await t.app.inject({
+      method: "GET",
+      url: "/api/auth/token",
+      headers: { authorization: `Bearer ${bearer}` },
+    });
+    expect(asked.statusCode, asked.body).toBe(200);
+    const address = await listen(t);
+    const { payload } = await jwtVerify(asked.json().token, remoteKeys(address), {
+      issuer: ORIGIN,
+      audience: ORIGIN,
+    });
+    expect(payload.sub).toBe(user.id);
+    const session = await t.app.inject({
+      method: "GET",
+      url: "/api/auth/get-session",
+      headers: { authorization: `Bearer ${bearer}` },
+    });
+    expect(payload.sid).toBe(session.json().session.id);
+    expect(session.headers["set-auth-jwt"]).toEqual(expect.any(String));
+
+    // Signed out: the bearer session no longer gets tokens.
+    const out = await t.app.inject({
+      method: "POST",
+      url: "/api/auth/sign-out",
+      headers: { authorization: `Bearer ${bearer}` },
+    });
+    expect(out.statusCode, out.body).toBe(200);
+    const refused = await t.app.inject({
+      method: "GET",
+      url: "/api/auth/token",
+      headers: { authorization: `Bearer ${bearer}` },
+    });
+    expect(refused.statusCode).toBe(401);
+  });
+});
