@@ -43,3 +43,28 @@ export async function signSessionJwt(
   const issuer = jwt.issuer ?? ownOrigin(context.config, request);
   return context.keys.sign(claimsOf(subject), issuer, jwt.audience ?? issuer);
 }
+
+/** What the cookie cache holds of a session and its user: all a token needs but the role. */
+export interface CachedSubject {
+  session: { id: string; activeOrganizationId: string | null };
+  user: { id: string; email: string; emailVerified: boolean; name: string };
+}
+
+/**
+ * The token made for this session moments ago, when the cookie cache still says what it
+ * said (user, address, name, active organization); null otherwise. The role is the one
+ * read then: at most the reuse age old, well within the cookie cache's own bound.
+ */
+export function recentSessionJwt(context: AuthContext, cached: CachedSubject): string | null {
+  if (!context.keys) return null;
+  const { session, user } = cached;
+  return context.keys.recent(
+    session.id,
+    (claims) =>
+      claims.sub === user.id &&
+      claims.email === user.email &&
+      claims.email_verified === user.emailVerified &&
+      claims.name === user.name &&
+      (claims.org_id ?? null) === session.activeOrganizationId,
+  );
+}

@@ -7,7 +7,8 @@ import type { FastifyInstance } from "fastify";
 import { type AuthContext, requireSessionWith } from "../http/auth-context.js";
 import { errorResponses, routeSchema } from "../http/schemas.js";
 import { fastSerializerCompiler } from "../http/serialization.js";
-import { signSessionJwt } from "../http/session-jwt.js";
+import { readSessionDataCookie } from "../http/session-cookies.js";
+import { type CachedSubject, recentSessionJwt, signSessionJwt } from "../http/session-jwt.js";
 import type { ZodTypeProvider } from "../http/validation.js";
 import { ACTIVE_MEMBERSHIP_OF_CALLER, activeMembershipOf } from "../organization/organization.js";
 import { jwksAnswer, tokenAnswer } from "./schemas.js";
@@ -25,6 +26,13 @@ export function keyRoutes(context: AuthContext) {
         serializerCompiler: fastSerializerCompiler,
       },
       async (request) => {
+        // A client asking again within moments, whose cookie cache still says the same,
+        // gets the token it just got: no lookup and no signature.
+        const cached = readSessionDataCookie(request, context.cookies);
+        const recent = cached
+          ? recentSessionJwt(context, JSON.parse(cached.toString("utf8")) as CachedSubject)
+          : null;
+        if (recent) return { token: recent };
         // The active organization and the caller's role in it come with the session.
         const { current, value } = await requireSessionWith<(string | null)[]>(
           context,

@@ -25,8 +25,34 @@ interface Snapshot {
 export interface KeyCache {
   /** The JWKS document as published. */
   jwks(): Promise<{ keys: PublicJwk[] }>;
-  /** A token of `claims`, signed with the current key, valid `jwt.expiresIn` seconds. */
+  /**
+   * A token of `claims`, signed with the current key, valid `jwt.expiresIn` seconds. The
+   * same claims asked again within TOKEN_REUSE_MS get the token already made.
+   */
   sign(claims: TokenClaims, issuer: string, audience: string | string[]): Promise<string>;
+  /**
+   * The token made for session `sid` within TOKEN_REUSE_MS, when `matches` accepts its
+   * claims: a caller answering from the cookie cache, which holds no role, asks this first.
+   */
+  recent(sid: string, matches: (claims: TokenClaims) => boolean): string | null;
+}
+
+/**
+ * How long a token made for a session is handed out again for the same claims, instead
+ * of signing a new one: signing costs more than the rest of a token request, and clients
+ * often ask for a token on every call to their API. Short against the token's own
+ * lifetime (it then still has almost all of it) and against the cookie cache's bound.
+ */
+export const TOKEN_REUSE_MS = 30_000;
+/** Sessions whose last token is remembered, first in, first out. */
+const ISSUED_LIMIT = 4096;
+
+interface Issued {
+  /** Claims, issuer, audience and key id: a token answers only for exactly these. */
+  key: string;
+  claims: TokenClaims;
+  token: string;
+  issuedAt: number;
 }
 
 export interface TokenClaims {
@@ -51,6 +77,13 @@ export function createKeyCache(
   const algorithm = config.jwt.algorithm;
   let snapshot: Snapshot | undefined;
   let loading: Promise<Snapshot> | undefined;
+  /**
+   * The last token made for each session, by session id. Reuse stops at the key refresh
+   * age too, so a rotated key still signs everywhere within that age.
+   */
+  const issued = new Map<string, Issued>();
+  const fresh = (entry: Issued | undefined, now: number): entry is Issued =>
+    entry !== undefined && now - entry.issuedAt < Math.min(TOKEN_REUSE_MS, refreshAfterMs);
 
   const load = async (): Promise<Snapshot> => {
     const { importJWK, SignJWT } = await import("jose");
@@ -107,14 +140,29 @@ export function createKeyCache(
     },
     async sign(claims, issuer, audience) {
       const keys = await current();
-      const now = Math.floor(Date.now() / 1000);
-      return new keys.SignJWT({ ...claims })
+      const key = JSON.stringify([keys.kid, issuer, audience, claims]);
+      const nowMs = Date.now();
+      const known = issued.get(claims.sid);
+      if (fresh(known, nowMs) && known.key === key) return known.token;
+      const now = Math.floor(nowMs / 1000);
+      const token = await new keys.SignJWT({ ...claims })
         .setProtectedHeader({ alg: keys.algorithm, kid: keys.kid, typ: "JWT" })
         .setIssuedAt(now)
         .setExpirationTime(now + config.jwt.expiresIn)
         .setIssuer(issuer)
         .setAudience(audience)
         .sign(keys.key);
+      issued.delete(claims.sid);
+      issued.set(claims.sid, { key, claims, token, issuedAt: nowMs });
+      if (issued.size > ISSUED_LIMIT) {
+        const oldest = issued.keys().next().value;
+        if (oldest !== undefined) issued.delete(oldest);
+      }
+      return token;
+    },
+    recent(sid, matches) {
+      const known = issued.get(sid);
+      return fresh(known, Date.now()) && matches(known.claims) ? known.token : null;
     },
   };
 }

@@ -25,7 +25,12 @@ import {
   setSessionCookie,
   setSessionDataCookie,
 } from "../http/session-cookies.js";
-import { signSessionJwt, type TokenSubject } from "../http/session-jwt.js";
+import {
+  type CachedSubject,
+  recentSessionJwt,
+  signSessionJwt,
+  type TokenSubject,
+} from "../http/session-jwt.js";
 import { closeSession, issueSession } from "../http/session-response.js";
 import type { ZodTypeProvider } from "../http/validation.js";
 import {
@@ -73,10 +78,13 @@ export function sessionRoutes(context: AuthContext) {
     reply: FastifyReply,
     cached: Buffer,
   ): Promise<void> => {
-    const { session, user } = JSON.parse(cached.toString("utf8")) as {
-      session: { id: string; activeOrganizationId: string | null };
-      user: { id: string; email: string; emailVerified: boolean; name: string };
-    };
+    const subject = JSON.parse(cached.toString("utf8")) as CachedSubject;
+    const recent = recentSessionJwt(context, subject);
+    if (recent) {
+      reply.header("set-auth-jwt", recent);
+      return;
+    }
+    const { session, user } = subject;
     await sendJwt(request, reply, async () => ({
       user,
       sessionId: session.id,

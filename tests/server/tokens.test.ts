@@ -21,6 +21,7 @@ import {
 } from "../../server/keys/keys.js";
 import { createSecondInstance, createTestApp, TEST_SECRET, type TestApp } from "../helpers/app.js";
 import { type Client, createClient } from "../helpers/client.js";
+import { watchStatements } from "../helpers/statements.js";
 
 const PASSWORD = "correct horse battery";
 const ORIGIN = "http://localhost:3000";
@@ -480,5 +481,52 @@ describe("tokens: a native app signed in by bearer", () => {
       headers: { authorization: `Bearer ${bearer}` },
     });
     expect(refused.statusCode).toBe(401);
+  });
+});
+
+describe("tokens: asked again within moments", () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      config: { jwt: { enabled: true }, session: { cookieCache: { enabled: true } } },
+    });
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it("hands out the same token while nothing it says has changed, and a new one after", async () => {
+    const { client } = await signUp(t, "Grace");
+    const first = await tokenOf(client);
+    // Answered from the cookie cache and the token just made: not one statement.
+    const watch = watchStatements(t.db.sql);
+    try {
+      expect(await tokenOf(client)).toBe(first);
+    } finally {
+      watch.stop();
+    }
+    expect(watch.statements).toEqual([]);
+    // get-session sends the very same token, from the cookie cache and from the database.
+    expect((await client.get("/get-session")).headers["set-auth-jwt"]).toBe(first);
+    const fromDatabase = await client.get("/get-session", {
+      query: { disableCookieCache: "true" },
+    });
+    expect(fromDatabase.headers["set-auth-jwt"]).toBe(first);
+
+    const renamed = await client.post("/update-user", { name: "Grace Hopper" });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    const second = await tokenOf(client);
+    expect(second).not.toBe(first);
+    expect(decodeJwt(second).name).toBe("Grace Hopper");
+
+    const created = await client.post("/organization/create", {
+      name: "Navy",
+      slug: `navy-${counter}`,
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const third = await tokenOf(client);
+    expect(decodeJwt(third)).toMatchObject({ org_id: created.json().id, org_role: "owner" });
   });
 });
