@@ -2,11 +2,11 @@
  * Closing the HTTP listener without resetting a request a client has already sent.
  *
  * Two races lose such requests. Node's `server.close()` (and Fastify's
- * `forceCloseConnections: "idle"`) destroys every kept-alive connection idle at that
- * instant, but "idle" only means the server has not read a request on it yet: one a
- * client wrote a moment earlier is lost. And closing a listening socket makes the
- * kernel reset the connections it completed but the server had not yet accepted, with
- * the requests already written on them. So:
+ * `forceCloseConnections: "idle"`) destroys every kept-alive connection between two
+ * requests at that instant, but that only means the server has not read the next
+ * request yet: one a client wrote a moment earlier is lost. And closing a listening
+ * socket makes the kernel reset the connections it completed but the server had not
+ * yet accepted, with the requests already written on them. So:
  *
  * - while draining, every answer carries `Connection: close` and Node closes its
  *   connection after it, which sends kept-alive clients elsewhere;
