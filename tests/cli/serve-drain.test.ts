@@ -295,4 +295,19 @@ describe("authd serve draining under load", () => {
     expect(refused.length, JSON.stringify(summary)).toBeGreaterThan(0);
     expect(refused.filter((outcome) => outcome.sentAt < signalAt + DRAIN_DELAY_MS)).toEqual([]);
   }, 20_000);
+
+  it("a second signal during the drain delay exits 1 at once", async () => {
+    const server = await startServe(["--drain-delay", "4s", "--shutdown-timeout", "10s"], {
+      cwd: dir,
+      env: { DATABASE_URL: testDatabase.url, AUTHD_SECRET: SECRET },
+    });
+    server.child.kill("SIGTERM");
+    while (!server.output().includes('"msg":"draining')) await sleep(10);
+    // Still serving: the listener is open until the delay ends.
+    expect((await send(server.url, { path: "/api/auth/ok", agent: false })).status).toBe(200);
+    const second = Date.now();
+    server.child.kill("SIGINT");
+    expect(await server.exited).toBe(1);
+    expect(Date.now() - second).toBeLessThan(1000);
+  });
 });
