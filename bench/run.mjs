@@ -277,7 +277,11 @@ async function runAuthdCommand(args, options) {
  */
 async function startServe({ cwd, env }) {
   const t0 = performance.now();
-  const proc = spawnAuthd(["serve", "--port", "0", "--host", "127.0.0.1"], { cwd, env });
+  // Shutdown times the process's own drain, not the wait given to load balancers.
+  const proc = spawnAuthd(["serve", "--port", "0", "--host", "127.0.0.1", "--drain-delay", "0"], {
+    cwd,
+    env,
+  });
   const deadline = t0 + START_TIMEOUT_MS;
   let failure = null;
   const fail = (reason) => {

@@ -108,6 +108,7 @@ export async function buildApp(
     }),
     bodyLimit: config.server.bodyLimit,
     trustProxy: trustProxySetting(config.server.trustProxy),
+    // A safety net: `serve` closes every connection before app.close() (server/http/drain.ts).
     return503OnClosing: true,
     forceCloseConnections: "idle",
     routerOptions: { ignoreTrailingSlash: false, ignoreDuplicateSlashes: false },
@@ -131,8 +132,6 @@ export async function buildApp(
     reply.header("x-content-type-options", "nosniff");
     // Auth answers carry sessions, tokens and personal data: never cached by anyone.
     if (!reply.hasHeader("cache-control")) reply.header("cache-control", "no-store");
-    // While draining, a finished in-flight request must not keep its socket alive.
-    if (readiness.draining) reply.header("connection", "close");
     done(null, payload);
   });
 

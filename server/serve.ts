@@ -18,6 +18,7 @@ import type { Queryable } from "./db/connection.js";
 import { type Database, openDatabase } from "./db/connection.js";
 import { migrationStatus, runMigrations } from "./db/migrations.js";
 import { healthRoutes, type Readiness } from "./health/routes.js";
+import { trackConnections } from "./http/drain.js";
 import { checkStoredKeys } from "./keys/keys.js";
 import type { Logger } from "./logger.js";
 import { createMailer, type Mailer } from "./mail/mailer.js";
@@ -82,7 +83,10 @@ export interface RunningServer {
   secretSource: SecretSource;
   /** Where mail goes: an SMTP server or the outbox folder. */
   mail: Pick<MailTransport, "kind" | "describe">;
-  /** Drain: refuse new work, finish in-flight requests, close the database. */
+  /**
+   * Drain: /readyz 503 and serving on for `server.drainDelay`, then stop accepting,
+   * finish in-flight requests, close the database.
+   */
   close(): Promise<void>;
 }
 
@@ -156,6 +160,7 @@ export async function startServer(
       mailer.transport.close();
       redis?.disconnect();
     });
+    const connections = trackConnections(app.server);
     try {
       await app.listen({ host: config.server.host, port: config.server.port });
     } catch (error) {
@@ -205,6 +210,25 @@ export async function startServer(
       close() {
         closing ??= (async () => {
           readiness.draining = true;
+          connections.closeAfterAnswers();
+          const { drainDelay, shutdownTimeout } = config.server;
+          if (drainDelay > 0) {
+            logger.info(
+              { drainDelay },
+              "draining: /readyz answers 503, requests are served for the drain delay",
+            );
+            await new Promise((resolve) => setTimeout(resolve, drainDelay * 1000));
+          }
+          // Up to a second each for the settle and the idle grace, within what the
+          // shutdown timeout leaves, half of that kept for the requests in flight. No
+          // drain delay asks for the quickest stop: both are skipped.
+          const spareMs = drainDelay > 0 ? ((shutdownTimeout - drainDelay) * 1000) / 4 : 0;
+          await connections.close({
+            settleMs: Math.min(1000, spareMs),
+            idleGraceMs: Math.min(1000, spareMs),
+            onListenerClosed: (openConnections) =>
+              logger.info({ openConnections }, "listener closed: finishing in-flight requests"),
+          });
           await app.close();
           await management?.close();
           await db.close();

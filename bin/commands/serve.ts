@@ -15,9 +15,20 @@ interface ServeFlags {
   migrations?: MigrationsMode;
   basePath?: string;
   shutdownTimeout?: number;
+  drainDelay?: number;
   trustProxy?: boolean | number | string[];
   managementPort?: number;
   logFormat?: "auto" | "json" | "pretty";
+}
+
+/** A duration like parseTimeout's, zero allowed: `0`, `5s`, `500ms`. */
+function parseDelay(value: string): number {
+  if (/^0+(\.0*)?\s*(ms|s|m|h)?$/.test(value.trim())) return 0;
+  try {
+    return parseTimeout(value);
+  } catch {
+    throw new InvalidArgumentError("expected a duration like 5s or 500ms, or 0");
+  }
 }
 
 /** `true`, a hop count, or comma-separated addresses/CIDRs (Fastify's trustProxy). */
@@ -39,8 +50,9 @@ function parseTrustProxy(value: string): boolean | number | string[] {
 }
 
 /**
- * First signal: drain (readiness 503, finish in-flight requests, close the database)
- * and exit 0. A second signal, or the shutdown timeout, exits 1 at once.
+ * First signal: drain (readiness 503 and serving on for the drain delay, then stop
+ * accepting, finish in-flight requests, close the database) and exit 0. A second
+ * signal, or the shutdown timeout (which the drain delay counts within), exits 1 at once.
  */
 function exitOnSignals(
   server: RunningServer,
@@ -56,7 +68,7 @@ function exitOnSignals(
         return;
       }
       stopping = true;
-      logger.info({ signal }, "shutting down: draining in-flight requests");
+      logger.info({ signal }, "shutting down: draining");
       const timer = setTimeout(() => {
         logger.error({ timeoutSeconds }, "shutdown timed out");
         resolve(1);
@@ -180,8 +192,13 @@ export function registerServe(program: Command): void {
     .option("--migrate", "same as --migrations apply")
     .option(
       "--shutdown-timeout <duration>",
-      "longest drain on SIGTERM before exit 1, e.g. 30s (default server.shutdownTimeout)",
+      "longest shutdown on SIGTERM, drain delay included, before exit 1, e.g. 30s (default server.shutdownTimeout)",
       parseTimeout,
+    )
+    .option(
+      "--drain-delay <duration>",
+      "on SIGTERM, keep serving this long with /readyz at 503 before closing the listener, e.g. 5s or 0 (default server.drainDelay)",
+      parseDelay,
     )
     .option(
       "--trust-proxy <value>",
@@ -217,6 +234,7 @@ export function registerServe(program: Command): void {
               flags.shutdownTimeout === undefined
                 ? undefined
                 : Math.max(1, Math.ceil(flags.shutdownTimeout)),
+            drainDelay: flags.drainDelay === undefined ? undefined : Math.ceil(flags.drainDelay),
           },
         },
       });

@@ -97,6 +97,20 @@ const configObject = z.strictObject({
         .union([z.boolean(), z.number().int().min(0), z.array(z.string())])
         .default(false),
       shutdownTimeout: z.number().int().min(1).default(30),
+      /**
+       * Seconds a shutdown keeps serving with /readyz at 503 before the listener closes,
+       * so load balancers notice (one health check interval or more) and stop sending.
+       */
+      drainDelay: seconds(5),
+    })
+    // The drain delay is spent within the shutdown timeout, which must leave room for
+    // the in-flight requests after it.
+    .refine((value) => value.drainDelay < value.shutdownTimeout, {
+      error: (issue) => {
+        const server = issue.input as { drainDelay: number; shutdownTimeout: number };
+        return `expected less than server.shutdownTimeout (${server.shutdownTimeout}), got ${server.drainDelay}: the drain delay is spent within the shutdown timeout (lower drainDelay, default 5, or raise shutdownTimeout)`;
+      },
+      path: ["drainDelay"],
     })
     .prefault({}),
   log: z

@@ -1,6 +1,6 @@
 /**
  * `authd serve` flags: --migrations check|apply|ignore,
- * --management-port, --base-path, --trust-proxy, --shutdown-timeout.
+ * --management-port, --base-path, --trust-proxy, --shutdown-timeout, --drain-delay.
  */
 import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -100,6 +100,8 @@ describe("serve --management-port and --base-path", () => {
     for (const args of [
       ["--trust-proxy", "everyone"],
       ["--shutdown-timeout", "soon"],
+      ["--drain-delay", "soon"],
+      ["--drain-delay", "-1s"],
       ["--base-path", "no-slash"],
       ["--management-port", "70000"],
     ]) {
@@ -107,6 +109,32 @@ describe("serve --management-port and --base-path", () => {
       expect(result.code, `${args.join(" ")}: ${result.stderr}`).not.toBe(0);
       expect([2, 78]).toContain(result.code);
     }
+  });
+});
+
+describe("serve --drain-delay", () => {
+  it("refuses a drain delay the shutdown timeout cannot hold (exit 78), naming both", async () => {
+    const env = { DATABASE_URL: migrated.url, AUTHD_SECRET: SECRET };
+    const result = await runAuthd(
+      ["serve", "--port", "0", "--drain-delay", "10s", "--shutdown-timeout", "10s"],
+      { env },
+    );
+    expect(result.code).toBe(78);
+    expect(result.stderr).toContain(
+      "server.drainDelay: expected less than server.shutdownTimeout (10), got 10",
+    );
+  });
+
+  it("with no drain delay, stops accepting as soon as the signal arrives", async () => {
+    const server = await startServe(["--drain-delay", "0"], {
+      env: { DATABASE_URL: migrated.url, AUTHD_SECRET: SECRET },
+    });
+    expect((await fetch(`${server.url}/api/auth/ok`)).status).toBe(200);
+    const started = Date.now();
+    expect(await server.stop()).toBe(0);
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(server.output()).not.toContain('"msg":"draining');
+    expect(server.output()).toContain('"msg":"listener closed');
   });
 });
 

@@ -126,14 +126,26 @@ export interface ServeProcess {
 }
 
 /**
- * Starts `authd serve` on a free loopback port and waits for its "authd listening"
- * log line, which carries the URL.
+ * Starts `authd serve` on a free loopback port, without a drain delay, and waits for
+ * its "authd listening" log line, which carries the URL.
  */
 export function startServe(args: string[], options: RunOptions = {}): Promise<ServeProcess> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      [options.bin ?? AUTHD_BIN, "serve", "--port", "0", "--host", "127.0.0.1", ...args],
+      // No drain delay unless a test asks for one: tests stop servers many times, and
+      // no load balancer waits for /readyz here.
+      [
+        options.bin ?? AUTHD_BIN,
+        "serve",
+        "--port",
+        "0",
+        "--host",
+        "127.0.0.1",
+        "--drain-delay",
+        "0",
+        ...args,
+      ],
       {
         cwd: options.cwd ?? scratchDirectory(),
         env: baseEnv({ LOG_LEVEL: "info", ...options.env }),

@@ -38,7 +38,13 @@ describe("defaults", () => {
     expect(loaded.production).toBe(false);
     const { config } = loaded;
     expect(config.basePath).toBe("/api/auth");
-    expect(config.server).toMatchObject({ host: "0.0.0.0", port: 3000, bodyLimit: 65536 });
+    expect(config.server).toMatchObject({
+      host: "0.0.0.0",
+      port: 3000,
+      bodyLimit: 65536,
+      shutdownTimeout: 30,
+      drainDelay: 5,
+    });
     expect(config.emailAndPassword).toMatchObject({
       enabled: true,
       minPasswordLength: 8,
@@ -204,6 +210,27 @@ describe("validation messages", () => {
     expect(problems).toEqual([
       "authd.config.json: emailAndPassword.minPasswordLength: expected minPasswordLength <= maxPasswordLength",
     ]);
+  });
+
+  it("keeps the drain delay below the shutdown timeout it is spent within", async () => {
+    await writeFile(
+      path.join(dir, "authd.config.json"),
+      JSON.stringify({ server: { shutdownTimeout: 5 } }),
+    );
+    expect(await problemsOf(loadConfig({ cwd: dir, env: {} }))).toEqual([
+      "authd.config.json: server.drainDelay: expected less than server.shutdownTimeout (5), got 5: the drain delay is spent within the shutdown timeout (lower drainDelay, default 5, or raise shutdownTimeout)",
+    ]);
+    const none = await loadConfig({
+      cwd: dir,
+      env: {},
+      overrides: { server: { drainDelay: 0 } },
+    });
+    expect(none.config.server).toMatchObject({ shutdownTimeout: 5, drainDelay: 0 });
+    expect(
+      await problemsOf(
+        loadConfig({ cwd: dir, env: {}, overrides: { server: { drainDelay: -1 } } }),
+      ),
+    ).toEqual(["authd.config.json: server.drainDelay: expected a number >= 0"]);
   });
 
   it("does not print secret values in problems", async () => {
