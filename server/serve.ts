@@ -87,7 +87,7 @@ export interface RunningServer {
    * Drain: /readyz 503 and serving on for `server.drainDelay`, then stop accepting,
    * finish in-flight requests, close the database.
    */
-  close(): Promise<void>;
+  close(options?: { skipDrainDelay?: boolean }): Promise<void>;
 }
 
 export async function startServer(
@@ -207,11 +207,12 @@ export async function startServer(
         typeof managementAddress === "object" && managementAddress
           ? managementAddress.port
           : undefined,
-      close() {
+      close(options = {}) {
         closing ??= (async () => {
           readiness.draining = true;
           connections.closeAfterAnswers();
-          const { drainDelay, shutdownTimeout } = config.server;
+          const { shutdownTimeout } = config.server;
+          const drainDelay = options.skipDrainDelay ? 0 : config.server.drainDelay;
           if (drainDelay > 0) {
             logger.info(
               { drainDelay },

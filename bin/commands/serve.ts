@@ -51,7 +51,8 @@ function parseTrustProxy(value: string): boolean | number | string[] {
 
 /**
  * First signal: drain (readiness 503 and serving on for the drain delay, then stop
- * accepting, finish in-flight requests, close the database) and exit 0. A second
+ * accepting, finish in-flight requests, close the database) and exit 0. SIGINT is a
+ * person's Ctrl-C, not a load balancer's stop, so it skips the drain delay. A second
  * signal, or the shutdown timeout (which the drain delay counts within), exits 1 at once.
  */
 function exitOnSignals(
@@ -74,7 +75,7 @@ function exitOnSignals(
         resolve(1);
       }, timeoutSeconds * 1000);
       timer.unref();
-      server.close().then(
+      server.close({ skipDrainDelay: signal === "SIGINT" }).then(
         () => {
           clearTimeout(timer);
           logger.info("stopped");

@@ -296,6 +296,18 @@ describe("authd serve draining under load", () => {
     expect(refused.filter((outcome) => outcome.sentAt < signalAt + DRAIN_DELAY_MS)).toEqual([]);
   }, 20_000);
 
+  it("Ctrl-C (SIGINT) stops at once, without the drain delay", async () => {
+    const server = await startServe(["--drain-delay", "4s", "--shutdown-timeout", "10s"], {
+      cwd: dir,
+      env: { DATABASE_URL: testDatabase.url, AUTHD_SECRET: SECRET },
+    });
+    const signalled = Date.now();
+    server.child.kill("SIGINT");
+    expect(await server.exited).toBe(0);
+    expect(Date.now() - signalled).toBeLessThan(3000);
+    expect(server.output()).not.toContain('"msg":"draining');
+  });
+
   it("a second signal during the drain delay exits 1 at once", async () => {
     const server = await startServe(["--drain-delay", "4s", "--shutdown-timeout", "10s"], {
       cwd: dir,
