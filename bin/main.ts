@@ -1,5 +1,5 @@
-/** The authd CLI: builds the commander program and runs it; nothing else (bin/authd.cts loads it). */
-import { runCli } from "./program.js";
+/** The authd CLI: runs the command line (bin/run.ts); nothing else (bin/authd.cts loads it). */
+import { runCli } from "./run.js";
 
 const code = await runCli(process.argv);
 process.exitCode = code;

@@ -4,10 +4,14 @@
  * `-o human|json|jsonl|yaml|csv|env` (`--json` is `-o json`), narrowed by `--fields`,
  * or as bare ids with `-q`. Lists are `{items: […], …}` documents.
  */
-import { stringify as stringifyYaml } from "yaml";
+import { createRequire } from "node:module";
 import { readCliEnvironment } from "../server/config.js";
 import { AuthError } from "../server/errors.js";
 import { errorCodeFor, UsageError } from "./exit-codes.js";
+
+// The YAML library is loaded only when `-o yaml` prints: `serve` and most commands never
+// print YAML, and it would otherwise stay in their heap for the process's lifetime.
+const require = createRequire(import.meta.url);
 
 export const OUTPUT_FORMATS = ["human", "json", "jsonl", "yaml", "csv", "env"] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -237,7 +241,7 @@ export function emit(data: unknown, globals: GlobalOptions, options: EmitOptions
       printJson(document);
       return;
     case "yaml":
-      process.stdout.write(stringifyYaml(document));
+      process.stdout.write((require("yaml") as typeof import("yaml")).stringify(document));
       return;
     case "jsonl":
       if (list || isRecord(document)) {

@@ -12,8 +12,8 @@ export function authdVersion(): string {
   return manifest.version;
 }
 
+/** The `version` command; the root's `-V, --version` flag is declared in root.ts. */
 export function registerVersion(program: Command): void {
-  program.version(authdVersion(), "-V, --version", "print the version");
   program
     .command("version")
     .description("print the authd and Node.js versions")
