@@ -10,7 +10,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { promisify } from "node:util";
-import { AxeBuilder } from "@axe-core/playwright";
+import axe, { type AxeResults } from "axe-core";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -322,9 +322,16 @@ describe("Storybook", () => {
         for (const message of current.pageErrors) problems.push(`uncaught: ${message}`);
 
         if (problems.length === 0) {
-          const result = await new AxeBuilder({ page: current.page })
-            .include("#storybook-root")
-            .analyze();
+          // axe is injected once per page and run in place: a page serves a whole lane
+          // of stories, and injecting axe's source before every run took most of this
+          // test's time.
+          const page = current.page;
+          if (!(await page.evaluate("typeof window.axe === 'object'"))) {
+            await page.evaluate(axe.source);
+          }
+          const result = (await page.evaluate(
+            "window.axe.run(document.querySelector('#storybook-root'), { resultTypes: ['violations'] })",
+          )) as AxeResults;
           for (const violation of result.violations) {
             if (violation.impact !== "serious" && violation.impact !== "critical") continue;
             const targets = violation.nodes.map((node) => node.target.join(" ")).slice(0, 3);
