@@ -12,11 +12,13 @@ import { accountRoutes } from "./accounts/routes.js";
 import { adminRoutes } from "./admin/routes.js";
 import { type AuthdConfig, secretList } from "./config.js";
 import { createPasswordHasher } from "./crypto/password.js";
+import { createDatabaseAvailability, type DatabaseAvailability } from "./db/availability.js";
 import type { Sql } from "./db/connection.js";
 import { packageRoot } from "./db/migrations.js";
 import { createDomains } from "./domains.js";
 import { emailRoutes } from "./email/routes.js";
 import { healthRoutes, type Readiness } from "./health/routes.js";
+import { type Admission, registerAdmission } from "./http/admission.js";
 import type { AuthContext } from "./http/auth-context.js";
 import { registerCors } from "./http/cors.js";
 import { registerErrorHandling } from "./http/error-handler.js";
@@ -71,6 +73,10 @@ declare module "fastify" {
      * buildApp, so two apps in one process share nothing. Read by tests.
      */
     readonly authContext: AuthContext;
+    /** Whether this app's database answers; /readyz and the admission gate read it. */
+    readonly database: DatabaseAvailability;
+    /** The API's admission gate: requests served and waiting. */
+    readonly admission: Admission;
   }
 }
 
@@ -120,7 +126,13 @@ export async function buildApp(
   // JSON everywhere, forms where Better Auth accepts them; anything else is 415.
   app.removeContentTypeParser("text/plain");
   registerFormBodies(app, config.basePath);
-  registerErrorHandling(app);
+  const database = createDatabaseAvailability(dependencies.sql, app.log);
+  app.decorate("database", database);
+  app.addHook("onClose", (_instance, done) => {
+    database.close();
+    done();
+  });
+  registerErrorHandling(app, database);
   await app.register(fastifyCookie);
   await registerRateLimit(app, config, dependencies.redis, dependencies.rateLimitNamespace);
   registerOriginChecks(app, config);
@@ -166,7 +178,7 @@ export async function buildApp(
   if (secrets.length > 1) app.addHook("preHandler", reissueStaleSessionCookie(context));
   const prefix = config.basePath === "/" ? "" : config.basePath;
 
-  await app.register(healthRoutes(dependencies.sql, readiness));
+  await app.register(healthRoutes(database, readiness));
   if (config.pages.enabled) {
     // Read once, owned by this app; before the OpenAPI hook, which documents the API only.
     const directory = dependencies.pagesDirectory ?? pagesDirectory();
@@ -189,21 +201,27 @@ export async function buildApp(
     },
   });
   await app.register(pageRoutes, { prefix });
-  for (const routes of [
-    sessionRoutes,
-    userRoutes,
-    verificationRoutes,
-    passwordRoutes,
-    emailRoutes,
-    accountRoutes,
-    socialRoutes,
-    organizationRoutes,
-    invitationRoutes,
-    teamRoutes,
-    adminRoutes,
-    keyRoutes,
-  ]) {
-    await app.register(routes(context), { prefix });
-  }
+  // The API in one scope, behind the admission gate (the probes and pages are outside).
+  let admission: Admission | undefined;
+  await app.register(async (api) => {
+    admission = registerAdmission(api, config, { database });
+    for (const routes of [
+      sessionRoutes,
+      userRoutes,
+      verificationRoutes,
+      passwordRoutes,
+      emailRoutes,
+      accountRoutes,
+      socialRoutes,
+      organizationRoutes,
+      invitationRoutes,
+      teamRoutes,
+      adminRoutes,
+      keyRoutes,
+    ]) {
+      await api.register(routes(context), { prefix });
+    }
+  });
+  app.decorate("admission", admission as Admission);
   return app;
 }

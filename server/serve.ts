@@ -110,7 +110,10 @@ export async function startServer(
       ]);
     }
   }
-  const db = await openDatabase(loaded, { logger });
+  const db = await openDatabase(loaded, {
+    logger,
+    statementTimeout: config.database.statementTimeout,
+  });
   try {
     const mode = options.migrations ?? "check";
     let status = await migrationStatus(db.sql);
@@ -178,7 +181,7 @@ export async function startServer(
     let management: FastifyInstance | undefined;
     if (options.managementPort !== undefined) {
       management = Fastify({ logger: false });
-      await management.register(healthRoutes(db.sql, readiness));
+      await management.register(healthRoutes(app.database, readiness));
       try {
         await management.listen({ host: config.server.host, port: options.managementPort });
       } catch (error) {

@@ -86,6 +86,11 @@ const configObject = z.strictObject({
         .optional(),
       poolSize: z.number().int().min(1).max(1000).default(10),
       connectTimeout: z.number().int().min(1).default(10),
+      /**
+       * Seconds one statement may run before PostgreSQL cancels it (the request then
+       * answers 503); 0 leaves it to the server's own setting. Applies to `serve`.
+       */
+      statementTimeout: seconds(10),
     })
     .prefault({}),
   server: z
@@ -102,6 +107,15 @@ const configObject = z.strictObject({
        * so load balancers notice (one health check interval or more) and stop sending.
        */
       drainDelay: seconds(5),
+      /**
+       * Requests (that reach the database) served at once; more wait in a queue. By
+       * default four per database connection (`database.poolSize` × 4).
+       */
+      maxConcurrentRequests: positiveInt.max(100_000).optional(),
+      /** Requests that may wait for a turn; past it, 503 at once. */
+      maxQueuedRequests: z.number().int().min(0).max(1_000_000).default(1000),
+      /** Seconds a request may wait for a turn before it is answered 503. */
+      queueTimeout: z.number().positive().max(60).default(2),
     })
     // The drain delay is spent within the shutdown timeout, which must leave room for
     // the in-flight requests after it.

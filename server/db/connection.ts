@@ -73,19 +73,35 @@ export interface OpenDatabaseOptions {
   logger?: Logger;
   /** Pool size override (the CLI needs only a couple of connections). */
   max?: number;
+  /** Seconds a statement may run (the server's `database.statementTimeout`); 0: no limit. */
+  statementTimeout?: number;
 }
 
-function connect(url: string, max: number, connectTimeout: number): Sql {
+/**
+ * Seconds before reconnecting after failed attempts: 50 ms doubling to a second, with
+ * jitter. postgres.js's own backoff grows to 20 s, which kept authd from serving for
+ * many seconds after PostgreSQL had returned from a restart.
+ */
+export function reconnectDelay(failedAttempts: number): number {
+  return Math.min(0.05 * 2 ** failedAttempts, 1) * (0.5 + Math.random() / 2);
+}
+
+function connect(url: string, max: number, connectTimeout: number, statementTimeout = 0): Sql {
   return postgres(url, {
     max,
     transform: postgres.camel,
     connect_timeout: connectTimeout,
     idle_timeout: 60,
+    backoff: reconnectDelay,
     onnotice: () => {},
     // JIT compiles a statement whose estimated cost is high, which for authd's short
     // statements costs 100+ ms each time: one user in 40,000 organizations skews the
     // membership estimates enough to trigger it (bench/README.md "Organizations").
-    connection: { application_name: "authd", jit: "off" },
+    connection: {
+      application_name: "authd",
+      jit: "off",
+      ...(statementTimeout > 0 ? { statement_timeout: statementTimeout * 1000 } : {}),
+    },
   }) as unknown as Sql;
 }
 
@@ -179,6 +195,7 @@ export async function openDatabase(
       url,
       options.max ?? config.database.poolSize,
       config.database.connectTimeout,
+      options.statementTimeout,
     );
     try {
       await firstQuery(sql, config.database.connectTimeout + 1);
@@ -191,7 +208,7 @@ export async function openDatabase(
 
   // Embedded PGlite is one database session, so the app uses one connection.
   const embedded = await startEmbeddedPostgres(dataPath(loaded, "pgdata"), options.logger);
-  const sql = connect(embedded.url, 1, config.database.connectTimeout);
+  const sql = connect(embedded.url, 1, config.database.connectTimeout, options.statementTimeout);
   try {
     await firstQuery(sql, config.database.connectTimeout + 1);
   } catch (error) {

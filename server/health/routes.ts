@@ -1,11 +1,12 @@
 /**
  * Probes for load balancers and orchestrators: `/healthz`
- * answers while the process runs; `/readyz` also needs the database to answer and the
+ * answers while the process runs; `/readyz` also needs the database to answer (within a
+ * second; at once 503 while it is known to be down) and the
  * schema to be current and the server not to be draining, and turns 503 as soon as a
  * shutdown begins. `serve --management-port` serves them on a port of their own too.
  */
 import type { FastifyInstance } from "fastify";
-import type { Sql } from "../db/connection.js";
+import type { DatabaseAvailability } from "../db/availability.js";
 
 export interface Readiness {
   draining: boolean;
@@ -16,20 +17,18 @@ export interface Readiness {
   schemaPending?: () => Promise<boolean>;
 }
 
-export function healthRoutes(sql: Sql, readiness: Readiness) {
+export function healthRoutes(database: DatabaseAvailability, readiness: Readiness) {
   // Probes answer orchestrators, not browser apps on other origins: no CORS headers.
   const options = { config: { cors: false } } as const;
   return async (app: FastifyInstance): Promise<void> => {
     app.get("/healthz", options, async () => ({ status: "ok" }));
 
-    app.get("/readyz", options, async (request, reply) => {
+    app.get("/readyz", options, async (_request, reply) => {
       if (readiness.draining) {
         return reply.code(503).send({ status: "draining" });
       }
-      try {
-        await sql`select 1`;
-      } catch (error) {
-        request.log.warn({ err: error }, "readiness check: database unavailable");
+      // At once while the database is known to be down, within a second otherwise.
+      if (!(await database.check())) {
         return reply.code(503).send({ status: "database unavailable" });
       }
       if (readiness.schemaPending) {

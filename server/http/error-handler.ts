@@ -1,10 +1,13 @@
 /**
  * The one place errors become responses, from the one error catalogue: AuthError
  * answers `{code, message}` with its catalogue status; malformed requests answer 4xx
- * with a stable code; anything unexpected answers 500 INTERNAL_SERVER_ERROR with no
- * stack or SQL, and is logged with the request id.
+ * with a stable code; a database that is unavailable or too slow answers 503
+ * SERVICE_UNAVAILABLE with Retry-After (the outage is logged once, by the database's
+ * availability, not once per request); anything unexpected answers 500
+ * INTERNAL_SERVER_ERROR with no stack or SQL, and is logged with the request id.
  */
 import type { FastifyError, FastifyInstance } from "fastify";
+import type { DatabaseAvailability } from "../db/availability.js";
 import { AuthError } from "../errors.js";
 import { InvalidInputError } from "./validation.js";
 
@@ -49,11 +52,17 @@ function fromFrameworkError(error: FastifyError): AuthError | null {
   return null;
 }
 
-export function registerErrorHandling(app: FastifyInstance): void {
+export function registerErrorHandling(app: FastifyInstance, database?: DatabaseAvailability): void {
   app.setErrorHandler((rawError: FastifyError, request, reply) => {
     let error: AuthError | null = null;
+    const databaseFailure = database?.classify(rawError) ?? null;
     if (rawError instanceof AuthError) {
       error = rawError;
+    } else if (databaseFailure !== null) {
+      if (databaseFailure === "timeout") {
+        request.log.warn("a statement ran past database.statementTimeout: answered 503");
+      }
+      error = new AuthError("SERVICE_UNAVAILABLE");
     } else if (rawError instanceof InvalidInputError) {
       const context = rawError.validationContext ?? "body";
       error = new AuthError("VALIDATION_ERROR", {
@@ -67,9 +76,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (!error) {
       request.log.error({ err: rawError }, "unhandled error");
       error = new AuthError("INTERNAL_SERVER_ERROR");
-    } else if (error.status >= 500) {
+    } else if (error.status >= 500 && databaseFailure === null && error.status !== 503) {
       request.log.error({ err: rawError }, error.message);
     }
+    if (error.status === 503 && !reply.hasHeader("retry-after")) reply.header("retry-after", "1");
     void reply.code(error.status).type("application/json; charset=utf-8").send(error.toBody());
   });
 

@@ -64,12 +64,16 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       rateLimit: { enabled: false },
       ...options.config,
       mail: { timeout: 5, ...options.config?.mail, ...(smtp ? { smtpUrl: smtp.url } : {}) },
-      database: { url: testDatabase.url },
+      database: { ...options.config?.database, url: testDatabase.url },
     },
     "test config",
   );
   const loaded = { config, file: null, production: false, envSources: {}, cwd: process.cwd() };
-  const db = await openDatabase(loaded, { max: 4 });
+  const db = await openDatabase(loaded, {
+    max: 4,
+    // As `serve` sets it, where a test asks for one.
+    statementTimeout: options.config?.database?.statementTimeout,
+  });
   await runMigrations(db, { direction: "up" });
   const readiness: Readiness = { draining: false };
   const mailer = options.mailer ?? createMailerFor({ ...loaded, config }, db.sql);

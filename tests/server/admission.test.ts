@@ -1,0 +1,167 @@
+/**
+ * Admission control: with every slot taken and the queue full, a request is answered
+ * 503 SERVICE_UNAVAILABLE with Retry-After at once; a queued request whose wait runs out
+ * is answered 503 too; the probes are never held up; slots come back when answers go
+ * out. A statement past `database.statementTimeout` answers 503, not 500.
+ *
+ * Requests are held by a lock another connection takes on the user table, so the test
+ * decides when they finish.
+ */
+import postgres from "postgres";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../helpers/app.js";
+import { createClient } from "../helpers/client.js";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("admission control", () => {
+  let t: TestApp;
+  let cookie: string;
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      config: {
+        server: { maxConcurrentRequests: 2, maxQueuedRequests: 2, queueTimeout: 0.5 },
+      },
+    });
+    const client = createClient(t.app);
+    const signUp = await client.post("/sign-up/email", {
+      email: "held@example.com",
+      password: "password-123456",
+      name: "Held",
+    });
+    expect(signUp.statusCode).toBe(200);
+    cookie = [...client.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const getSession = () =>
+    t.app.inject({
+      method: "GET",
+      url: "/api/auth/get-session",
+      headers: { cookie, origin: "http://localhost:3000" },
+    });
+
+  it("serves two at once, queues two, sheds the rest at once, and recovers", async () => {
+    const locker = postgres(t.testDatabase.url, { max: 1, onnotice: () => {} });
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let locked: () => void = () => {};
+    const lockTaken = new Promise<void>((resolve) => {
+      locked = resolve;
+    });
+    const holding = locker.begin(async (tx) => {
+      await tx`lock table "user" in access exclusive mode`;
+      locked();
+      await released;
+    });
+    try {
+      await lockTaken;
+      const startedAt = performance.now();
+      const timed = () =>
+        getSession().then((response) => ({
+          response,
+          ms: performance.now() - startedAt,
+        }));
+      // Two take the slots (and wait on the lock), two queue, two are shed.
+      const requests = Array.from({ length: 6 }, timed);
+      await sleep(100);
+      expect(t.app.admission.stats()).toMatchObject({ inFlight: 2, waiting: 2, max: 2 });
+      // The probes are outside the gate.
+      expect((await t.app.inject({ method: "GET", url: "/healthz" })).statusCode).toBe(200);
+
+      await sleep(600);
+      // The queued two have waited past the queue timeout.
+      expect(t.app.admission.stats()).toMatchObject({ inFlight: 2, waiting: 0 });
+      release();
+      const outcomes = await Promise.all(requests);
+      const statuses = outcomes.map(({ response }) => response.statusCode).sort();
+      expect(statuses).toEqual([200, 200, 503, 503, 503, 503]);
+      const shed = outcomes.filter(({ response }) => response.statusCode === 503);
+      for (const { response } of shed) {
+        expect(response.json()).toMatchObject({ code: "SERVICE_UNAVAILABLE" });
+        expect(response.headers["retry-after"]).toBe("1");
+      }
+      // Shed at once (queue full) or when the wait ran out, never after the lock went.
+      const times = shed.map(({ ms }) => ms).sort((a, b) => a - b);
+      expect(times[1]).toBeLessThan(100);
+      expect(times[3]).toBeLessThan(700);
+    } finally {
+      release();
+      await holding.catch(() => {});
+      await locker.end();
+    }
+    // Every slot is back.
+    expect(t.app.admission.stats()).toMatchObject({ inFlight: 0, waiting: 0 });
+    expect((await getSession()).statusCode).toBe(200);
+  });
+
+  it("gives back the slot of a request whose handler failed", async () => {
+    const bad = await t.app.inject({
+      method: "POST",
+      url: "/api/auth/sign-in/email",
+      headers: { origin: "http://localhost:3000", "content-type": "application/json" },
+      payload: "{not json",
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(t.app.admission.stats()).toMatchObject({ inFlight: 0, waiting: 0 });
+  });
+});
+
+describe("statement timeout", () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ config: { database: { statementTimeout: 1 } } });
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it("answers 503 when a statement runs past it, and the database stays available", async () => {
+    const client = createClient(t.app);
+    const locker = postgres(t.testDatabase.url, { max: 1, onnotice: () => {} });
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let locked: () => void = () => {};
+    const lockTaken = new Promise<void>((resolve) => {
+      locked = resolve;
+    });
+    const holding = locker.begin(async (tx) => {
+      await tx`lock table "user" in access exclusive mode`;
+      locked();
+      await released;
+    });
+    try {
+      await lockTaken;
+      const signUp = await client.post("/sign-up/email", {
+        email: "slow@example.com",
+        password: "password-123456",
+        name: "Slow",
+      });
+      expect(signUp.statusCode).toBe(503);
+      expect(signUp.json()).toMatchObject({ code: "SERVICE_UNAVAILABLE" });
+      expect(signUp.headers["retry-after"]).toBe("1");
+    } finally {
+      release();
+      await holding.catch(() => {});
+      await locker.end();
+    }
+    // A slow statement is overload, not an outage: nothing else is shed.
+    expect(t.app.database.available).toBe(true);
+    const again = await client.post("/sign-up/email", {
+      email: "slow@example.com",
+      password: "password-123456",
+      name: "Slow",
+    });
+    expect(again.statusCode).toBe(200);
+  });
+});
