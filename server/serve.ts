@@ -19,6 +19,8 @@ import { type Database, openDatabase } from "./db/connection.js";
 import { migrationStatus, runMigrations } from "./db/migrations.js";
 import { healthRoutes, type Readiness } from "./health/routes.js";
 import { trackConnections } from "./http/drain.js";
+import { countsInRedis } from "./http/rate-limit.js";
+import { REDIS_COMMAND_TIMEOUT_MS, REDIS_CONNECT_TIMEOUT_MS } from "./http/rate-limit-store.js";
 import { checkStoredKeys } from "./keys/keys.js";
 import type { Logger } from "./logger.js";
 import { createMailer, type Mailer } from "./mail/mailer.js";
@@ -150,19 +152,28 @@ export async function startServer(
     }
 
     const mailer = createMailerFor(loaded, db.sql);
-    // ioredis costs ~25 MB resident: loaded only when Redis is configured.
-    const redis = config.redis.url
-      ? new (await import("ioredis")).Redis(config.redis.url, {
-          maxRetriesPerRequest: 1,
-          enableOfflineQueue: false,
-        })
-      : undefined;
-    redis?.on("error", (error: Error) => logger.warn({ err: error }, "redis error"));
+    // ioredis costs ~25 MB resident: loaded only when the rate limits count in Redis.
+    const redis =
+      config.redis.url && countsInRedis(config)
+        ? new (await import("ioredis")).Redis(config.redis.url, {
+            // Connected once the app follows its outages (below).
+            lazyConnect: true,
+            maxRetriesPerRequest: 1,
+            enableOfflineQueue: false,
+            // A dead Redis never holds a request up: counting falls back to this process.
+            commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+            connectTimeout: REDIS_CONNECT_TIMEOUT_MS,
+          })
+        : undefined;
     const app = await buildApp(config, { sql: db.sql, logger, readiness, mailer, redis });
     app.addHook("onClose", async () => {
       mailer.transport.close();
       redis?.disconnect();
     });
+    // Shared counting from the first request when Redis answers now; otherwise the
+    // outage is logged once and counting is per process until it does (reconnecting
+    // in the background).
+    await redis?.connect().catch(() => {});
     const connections = trackConnections(app.server);
     try {
       await app.listen({ host: config.server.host, port: config.server.port });

@@ -3,12 +3,14 @@
  * 100 requests per 10 s by default; 3 per 10 s on sign-in, sign-up, change-password
  * and change-email; 3 per 60 s on password-reset and verification mail; all
  * configurable. Counters live in memory, or in Redis when `redis.url` is set so that
- * every instance shares them. 429 answers carry Retry-After and X-Retry-After.
+ * every instance shares them (in memory again while Redis is unreachable:
+ * rate-limit-store.ts). 429 answers carry Retry-After and X-Retry-After.
  */
 import rateLimit from "@fastify/rate-limit";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Redis } from "ioredis";
 import type { AuthdConfig } from "../config.js";
+import { redisCountersWithFallback } from "./rate-limit-store.js";
 
 interface Rule {
   window: number;
@@ -46,6 +48,15 @@ export function ruleFor(config: AuthdConfig, path: string): Rule | false {
   return { window: config.rateLimit.window, max: config.rateLimit.max };
 }
 
+/** Whether `authd serve` needs a Redis client: rate limits on, counted in Redis. */
+export function countsInRedis(config: AuthdConfig): boolean {
+  return (
+    config.rateLimit.enabled &&
+    config.redis.url !== undefined &&
+    (config.rateLimit.storage ?? "redis") === "redis"
+  );
+}
+
 export async function registerRateLimit(
   app: FastifyInstance,
   config: AuthdConfig,
@@ -54,11 +65,15 @@ export async function registerRateLimit(
 ): Promise<void> {
   if (!config.rateLimit.enabled) return;
   const useRedis = (config.rateLimit.storage ?? (redis ? "redis" : "memory")) === "redis";
+  const counters =
+    useRedis && redis ? redisCountersWithFallback(redis, namespace, app.log) : undefined;
+  if (counters) app.addHook("onClose", async () => counters.detach());
   await app.register(rateLimit, {
     global: true,
-    // A Redis outage must not take sign-in down with it: count nothing and log.
+    // The store does not fail (Redis errors fall back to memory); should it ever, a
+    // request goes through uncounted rather than fail.
     skipOnError: true,
-    ...(useRedis && redis ? { redis, nameSpace: namespace } : {}),
+    ...(counters ? { store: counters.Store } : {}),
     keyGenerator: (request) => `${request.ip}|${routePath(request, config.basePath)}`,
     allowList: (request) => ruleFor(config, routePath(request, config.basePath)) === false,
     max: (request) => {

@@ -53,7 +53,7 @@ export interface CachedSubject {
 /**
  * The token made for this session moments ago, when the cookie cache still says what it
  * said (user, address, name, active organization); null otherwise. The role is the one
- * read then: at most the reuse age old, well within the cookie cache's own bound.
+ * read then: at most the reuse age old, and never older than the cookie cache's maxAge.
  */
 export function recentSessionJwt(context: AuthContext, cached: CachedSubject): string | null {
   if (!context.keys) return null;

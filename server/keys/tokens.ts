@@ -82,8 +82,15 @@ export function createKeyCache(
    * age too, so a rotated key still signs everywhere within that age.
    */
   const issued = new Map<string, Issued>();
-  const fresh = (entry: Issued | undefined, now: number): entry is Issued =>
-    entry !== undefined && now - entry.issuedAt < Math.min(TOKEN_REUSE_MS, refreshAfterMs);
+  const reuseMs = Math.min(TOKEN_REUSE_MS, refreshAfterMs);
+  const fresh = (entry: Issued | undefined, now: number, withinMs = reuseMs): entry is Issued =>
+    entry !== undefined && now - entry.issuedAt < withinMs;
+  /**
+   * A token handed out on the word of the cookie cache carries a role read when it was
+   * made: no older than the cache's own maxAge, so that a role changed on another
+   * instance shows within the cookie cache's bound however short it is set.
+   */
+  const recentMs = Math.min(reuseMs, config.session.cookieCache.maxAge * 1000);
 
   const load = async (): Promise<Snapshot> => {
     const { importJWK, SignJWT } = await import("jose");
@@ -162,7 +169,7 @@ export function createKeyCache(
     },
     recent(sid, matches) {
       const known = issued.get(sid);
-      return fresh(known, Date.now()) && matches(known.claims) ? known.token : null;
+      return fresh(known, Date.now(), recentMs) && matches(known.claims) ? known.token : null;
     },
   };
 }
