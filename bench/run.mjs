@@ -29,6 +29,7 @@ import { parseArgs } from "node:util";
 import postgres from "postgres";
 
 import { HTTP_COLUMNS, httpScenarios, socialScenario, tokenScenario } from "./http.mjs";
+import { INSTANCES_COLUMNS, instancesScenario } from "./instances.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const AUTHD_BIN = path.join(ROOT, "dist/bin/authd.cjs");
@@ -725,15 +726,22 @@ const httpTools = {
   readCpuMs,
   progress,
   liveChildren,
+  cleanups,
   connect: (url, options = {}) => postgres(url, { max: 4, onnotice: () => {}, ...options }),
 };
-SCENARIOS.push(...httpScenarios(httpTools), socialScenario(httpTools), tokenScenario(httpTools));
+SCENARIOS.push(
+  ...httpScenarios(httpTools),
+  socialScenario(httpTools),
+  tokenScenario(httpTools),
+  instancesScenario(httpTools),
+);
 
 const KINDS = {
   startup: { columns: STARTUP_COLUMNS, summarize: summarizeStartup },
   seed: { columns: SEED_COLUMNS, summarize: summarizeSeed },
   // One table row per measurement of the scenario.
   http: { columns: HTTP_COLUMNS, summarize: (runs) => ({ rows: runs }), perRun: true },
+  instances: { columns: INSTANCES_COLUMNS, summarize: (runs) => ({ rows: runs }), perRun: true },
 };
 
 // ---------------------------------------------------------------------------------
