@@ -21,6 +21,7 @@ import type { AuthContext } from "./http/auth-context.js";
 import { registerCors } from "./http/cors.js";
 import { registerErrorHandling } from "./http/error-handler.js";
 import { registerFormBodies } from "./http/form-body.js";
+import { countResponses, serveMetrics } from "./http/metrics.js";
 import { registerOpenApi } from "./http/openapi.js";
 import { registerOriginChecks } from "./http/origin.js";
 import { registerRateLimit } from "./http/rate-limit.js";
@@ -33,7 +34,8 @@ import { invitationRoutes } from "./invitations/routes.js";
 import { keyRoutes } from "./keys/routes.js";
 import { createKeyCache } from "./keys/tokens.js";
 import { type Logger, lazyChildLogger, redactUrl, wantsPretty } from "./logger.js";
-import type { Mailer } from "./mail/mailer.js";
+import { type Mailer, observeDeliveries } from "./mail/mailer.js";
+import type { Metrics, PoolStats } from "./metrics/metrics.js";
 import { organizationRoutes } from "./organization/routes.js";
 import { pageRoutes } from "./pages/routes.js";
 import { loadPages, pagesDirectory, servePages } from "./pages/site.js";
@@ -62,6 +64,8 @@ export interface AppDependencies {
   pagesDirectory?: string;
   /** How long signing keys read from the database are used (default 30 s; tests shorten it). */
   keyRefreshMs?: number;
+  /** How the database pool is used right now, for the metrics' pool gauges (left out without it). */
+  poolStats?: () => PoolStats;
 }
 
 declare module "fastify" {
@@ -114,15 +118,31 @@ export async function buildApp(
     routerOptions: { ignoreTrailingSlash: false, ignoreDuplicateSlashes: false },
   }) as unknown as FastifyInstance;
 
+  // Loaded and registered only when on: with metrics off no hook runs and nothing counts.
+  const metrics: Metrics | null = config.metrics.enabled
+    ? (await import("./metrics/registry.js")).createMetrics({
+        poolStats: dependencies.poolStats,
+      })
+    : null;
+  if (metrics) {
+    // The event-loop monitor and the GC observer stop with the app.
+    app.addHook("onClose", async () => metrics.close());
+    countResponses(app, metrics);
+  }
+
   app.setValidatorCompiler(zodValidatorCompiler);
   // Response schemas are zod too; routes whose answers are hot pick fast-json-stringify.
   app.setSerializerCompiler(plainSerializerCompiler);
   // JSON everywhere, forms where Better Auth accepts them; anything else is 415.
   app.removeContentTypeParser("text/plain");
   registerFormBodies(app, config.basePath);
-  registerErrorHandling(app);
+  registerErrorHandling(app, metrics);
   await app.register(fastifyCookie);
-  await registerRateLimit(app, config, dependencies.redis, dependencies.rateLimitNamespace);
+  await registerRateLimit(app, config, {
+    redis: dependencies.redis,
+    namespace: dependencies.rateLimitNamespace,
+    metrics,
+  });
   registerOriginChecks(app, config);
   await registerCors(app, config);
 
@@ -150,7 +170,9 @@ export async function buildApp(
     secret,
     secrets,
     sql: dependencies.sql,
-    mailer: dependencies.mailer,
+    mailer: metrics
+      ? observeDeliveries(dependencies.mailer, (kind, outcome) => metrics.countMail(kind, outcome))
+      : dependencies.mailer,
     cookies: createCookieContext(config, secrets),
     passwords: createPasswordHasher(),
     sessionLookups: createSessionLookups(dependencies.sql),
@@ -159,6 +181,7 @@ export async function buildApp(
     keys: config.jwt.enabled
       ? createKeyCache(dependencies.sql, config, secrets, dependencies.keyRefreshMs)
       : null,
+    metrics,
     sessionOfRequest: new WeakMap(),
   };
   app.decorate("authContext", context);
@@ -167,6 +190,8 @@ export async function buildApp(
   const prefix = config.basePath === "/" ? "" : config.basePath;
 
   await app.register(healthRoutes(dependencies.sql, readiness));
+  // With a port of their own, `serve` puts the metrics on that listener instead.
+  if (metrics && config.metrics.port === undefined) serveMetrics(app, metrics, config.metrics.path);
   if (config.pages.enabled) {
     // Read once, owned by this app; before the OpenAPI hook, which documents the API only.
     const directory = dependencies.pagesDirectory ?? pagesDirectory();
@@ -178,8 +203,8 @@ export async function buildApp(
       );
     }
   }
-  // The probes (not under the base path, and served on the management port too) are
-  // left out of the OpenAPI document: it covers what registers from here on.
+  // The probes and the metrics (not under the base path, and served on ports of their
+  // own too) are left out of the OpenAPI document: it covers what registers from here on.
   registerOpenApi(app, {
     prefix,
     version: packageVersion(),

@@ -6,6 +6,7 @@
  */
 import type { FastifyError, FastifyInstance } from "fastify";
 import { AuthError } from "../errors.js";
+import type { Metrics } from "../metrics/metrics.js";
 import { InvalidInputError } from "./validation.js";
 
 const VALIDATION_MESSAGES: Record<string, string> = {
@@ -49,7 +50,7 @@ function fromFrameworkError(error: FastifyError): AuthError | null {
   return null;
 }
 
-export function registerErrorHandling(app: FastifyInstance): void {
+export function registerErrorHandling(app: FastifyInstance, metrics: Metrics | null = null): void {
   app.setErrorHandler((rawError: FastifyError, request, reply) => {
     let error: AuthError | null = null;
     if (rawError instanceof AuthError) {
@@ -70,6 +71,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
     } else if (error.status >= 500) {
       request.log.error({ err: rawError }, error.message);
     }
+    // Until admission control names its reasons, every 503 SERVICE_UNAVAILABLE answered
+    // here counts as shed under one reason.
+    if (metrics && error.code === "SERVICE_UNAVAILABLE") metrics.shed("unavailable");
     void reply.code(error.status).type("application/json; charset=utf-8").send(error.toBody());
   });
 

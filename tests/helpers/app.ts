@@ -11,6 +11,7 @@ import { runMigrations } from "../../server/db/migrations.js";
 import type { Readiness } from "../../server/health/routes.js";
 import type { Logger } from "../../server/logger.js";
 import type { Mailer } from "../../server/mail/mailer.js";
+import type { PoolStats } from "../../server/metrics/metrics.js";
 import { createMailerFor } from "../../server/serve.js";
 import type { SocialOptions } from "../../server/social/context.js";
 import { createTestDatabase, type TestDatabase } from "./database.js";
@@ -45,6 +46,8 @@ export interface TestAppOptions {
   pagesDirectory?: string;
   /** How long the app uses the signing keys it read (buildApp's default 30 s). */
   keyRefreshMs?: number;
+  /** The database pool's use, for the metrics' pool gauges. */
+  poolStats?: () => PoolStats;
   /** Called after buildApp and before ready(), e.g. to add routes that exercise plugins. */
   extend?: (app: FastifyInstance) => void | Promise<void>;
 }
@@ -83,6 +86,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     social: options.social,
     pagesDirectory: options.pagesDirectory,
     keyRefreshMs: options.keyRefreshMs,
+    poolStats: options.poolStats,
   });
   await options.extend?.(app);
   await app.ready();
