@@ -5,11 +5,14 @@
  * metrics. Each app counts in a registry of its own. `serve --metrics-port` puts them on
  * a listener of their own, over real HTTP.
  */
+import { createServer } from "node:net";
 import { register as globalRegistry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../server/config.js";
 import { AuthError } from "../../server/errors.js";
+import { createLogger } from "../../server/logger.js";
 import { signInOutcome, socialCallbackOutcome } from "../../server/metrics/metrics.js";
+import { startServer } from "../../server/serve.js";
 import { createTestApp, type TestApp } from "../helpers/app.js";
 import { scratchDirectory, startServe } from "../helpers/cli.js";
 import { createClient } from "../helpers/client.js";
@@ -404,6 +407,50 @@ describe("serve --metrics-port", () => {
       expect(sampleValue(samples, "nodejs_eventloop_lag_p99_seconds")).toBeGreaterThanOrEqual(0);
     } finally {
       expect(await server.stop()).toBe(0);
+      await database.drop();
+    }
+  });
+});
+
+/** A port nothing listens on right now. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  if (typeof address !== "object" || !address) throw new Error("no port");
+  return address.port;
+}
+
+describe("metrics on the management port", () => {
+  it("shares the listener when both name the same port", async () => {
+    const database = await createTestDatabase();
+    const port = await freePort();
+    const loaded = await loadConfig({
+      cwd: scratchDirectory(),
+      env: {},
+      overrides: {
+        secret: "metrics-secret-0123456789-0123456789-abcdef",
+        database: { url: database.url },
+        server: { host: "127.0.0.1", port: 0, drainDelay: 0 },
+        log: { level: "silent" },
+        metrics: { enabled: true, port },
+      },
+    });
+    const server = await startServer(loaded, {
+      logger: createLogger(loaded.config),
+      migrations: "apply",
+      managementPort: port,
+    });
+    try {
+      expect(server.managementPort).toBe(port);
+      expect(server.metricsPort).toBe(port);
+      expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
+      const response = await fetch(`http://127.0.0.1:${port}/metrics`);
+      expect(response.status).toBe(200);
+      expect(await response.text()).toContain("# TYPE authd_http_requests_total counter");
+    } finally {
+      await server.close();
       await database.drop();
     }
   });
