@@ -71,8 +71,8 @@ export function registerErrorHandling(app: FastifyInstance, metrics: Metrics | n
     } else if (error.status >= 500) {
       request.log.error({ err: rawError }, error.message);
     }
-    // Until admission control names its reasons, every 503 SERVICE_UNAVAILABLE answered
-    // here counts as shed under one reason.
+    // A 503 SERVICE_UNAVAILABLE turns a request away for want of capacity: shed. Those
+    // answered here share one reason; a caller that knows a finer one counts it itself.
     if (metrics && error.code === "SERVICE_UNAVAILABLE") metrics.shed("unavailable");
     void reply.code(error.status).type("application/json; charset=utf-8").send(error.toBody());
   });
