@@ -23,6 +23,7 @@ import type { AuthContext } from "./http/auth-context.js";
 import { registerCors } from "./http/cors.js";
 import { registerErrorHandling } from "./http/error-handler.js";
 import { registerFormBodies } from "./http/form-body.js";
+import { countResponses, serveMetrics } from "./http/metrics.js";
 import { registerOpenApi } from "./http/openapi.js";
 import { registerOriginChecks } from "./http/origin.js";
 import { registerRateLimit } from "./http/rate-limit.js";
@@ -35,7 +36,8 @@ import { invitationRoutes } from "./invitations/routes.js";
 import { keyRoutes } from "./keys/routes.js";
 import { createKeyCache } from "./keys/tokens.js";
 import { type Logger, lazyChildLogger, redactUrl, wantsPretty } from "./logger.js";
-import type { Mailer } from "./mail/mailer.js";
+import { type Mailer, observeDeliveries } from "./mail/mailer.js";
+import type { Metrics } from "./metrics/metrics.js";
 import { organizationRoutes } from "./organization/routes.js";
 import { pageRoutes } from "./pages/routes.js";
 import { loadPages, pagesDirectory, servePages } from "./pages/site.js";
@@ -120,6 +122,20 @@ export async function buildApp(
     routerOptions: { ignoreTrailingSlash: false, ignoreDuplicateSlashes: false },
   }) as unknown as FastifyInstance;
 
+  // The API's admission gate, made below with the API's scope; the metrics read it.
+  let admission: Admission | undefined;
+  // Loaded and registered only when on: with metrics off no hook runs and nothing counts.
+  const metrics: Metrics | null = config.metrics.enabled
+    ? (await import("./metrics/registry.js")).createMetrics({
+        load: () => admission?.stats() ?? { inFlight: 0, waiting: 0, max: 0 },
+      })
+    : null;
+  if (metrics) {
+    // The event-loop monitor and the GC observer stop with the app.
+    app.addHook("onClose", async () => metrics.close());
+    countResponses(app, metrics);
+  }
+
   app.setValidatorCompiler(zodValidatorCompiler);
   // Response schemas are zod too; routes whose answers are hot pick fast-json-stringify.
   app.setSerializerCompiler(plainSerializerCompiler);
@@ -132,9 +148,13 @@ export async function buildApp(
     database.close();
     done();
   });
-  registerErrorHandling(app, database);
+  registerErrorHandling(app, { database, metrics });
   await app.register(fastifyCookie);
-  await registerRateLimit(app, config, dependencies.redis, dependencies.rateLimitNamespace);
+  await registerRateLimit(app, config, {
+    redis: dependencies.redis,
+    namespace: dependencies.rateLimitNamespace,
+    metrics,
+  });
   registerOriginChecks(app, config);
   await registerCors(app, config);
 
@@ -162,7 +182,9 @@ export async function buildApp(
     secret,
     secrets,
     sql: dependencies.sql,
-    mailer: dependencies.mailer,
+    mailer: metrics
+      ? observeDeliveries(dependencies.mailer, (kind, outcome) => metrics.countMail(kind, outcome))
+      : dependencies.mailer,
     cookies: createCookieContext(config, secrets),
     passwords: createPasswordHasher(),
     sessionLookups: createSessionLookups(dependencies.sql),
@@ -171,6 +193,7 @@ export async function buildApp(
     keys: config.jwt.enabled
       ? createKeyCache(dependencies.sql, config, secrets, dependencies.keyRefreshMs)
       : null,
+    metrics,
     sessionOfRequest: new WeakMap(),
   };
   app.decorate("authContext", context);
@@ -179,6 +202,8 @@ export async function buildApp(
   const prefix = config.basePath === "/" ? "" : config.basePath;
 
   await app.register(healthRoutes(database, readiness));
+  // With a port of their own, `serve` puts the metrics on that listener instead.
+  if (metrics && config.metrics.port === undefined) serveMetrics(app, metrics, config.metrics.path);
   if (config.pages.enabled) {
     // Read once, owned by this app; before the OpenAPI hook, which documents the API only.
     const directory = dependencies.pagesDirectory ?? pagesDirectory();
@@ -190,8 +215,8 @@ export async function buildApp(
       );
     }
   }
-  // The probes (not under the base path, and served on the management port too) are
-  // left out of the OpenAPI document: it covers what registers from here on.
+  // The probes and the metrics (not under the base path, and served on ports of their
+  // own too) are left out of the OpenAPI document: it covers what registers from here on.
   registerOpenApi(app, {
     prefix,
     version: packageVersion(),
@@ -202,7 +227,6 @@ export async function buildApp(
   });
   await app.register(pageRoutes, { prefix });
   // The API in one scope, behind the admission gate (the probes and pages are outside).
-  let admission: Admission | undefined;
   await app.register(async (api) => {
     admission = registerAdmission(api, config, { database });
     for (const routes of [

@@ -19,8 +19,11 @@ import { type Database, openDatabase } from "./db/connection.js";
 import { migrationStatus, runMigrations } from "./db/migrations.js";
 import { healthRoutes, type Readiness } from "./health/routes.js";
 import { trackConnections } from "./http/drain.js";
+
+import { serveMetrics } from "./http/metrics.js";
 import { countsInRedis } from "./http/rate-limit.js";
 import { REDIS_COMMAND_TIMEOUT_MS, REDIS_CONNECT_TIMEOUT_MS } from "./http/rate-limit-store.js";
+
 import { checkStoredKeys } from "./keys/keys.js";
 import type { Logger } from "./logger.js";
 import { createMailer, type Mailer } from "./mail/mailer.js";
@@ -81,6 +84,8 @@ export interface RunningServer {
   readiness: Readiness;
   /** The management port actually bound (with `managementPort: 0`, the one chosen). */
   managementPort?: number;
+  /** The metrics port actually bound, when metrics have a port of their own. */
+  metricsPort?: number;
   /** Where the secret came from (a development secret may have just been generated). */
   secretSource: SecretSource;
   /** Where mail goes: an SMTP server or the outbox folder. */
@@ -189,22 +194,55 @@ export async function startServer(
     }
     const address = app.server.address();
     const port = typeof address === "object" && address ? address.port : config.server.port;
+    // The listeners beside the API: the probes on the management port, the metrics on
+    // theirs (one listener when both name the same port).
+    const sideListeners: FastifyInstance[] = [];
+    const listenBeside = async (
+      sidePort: number,
+      what: string,
+      register: (instance: FastifyInstance) => Promise<void> | void,
+    ): Promise<FastifyInstance> => {
+      const instance = Fastify({ logger: false });
+      await register(instance);
+      try {
+        await instance.listen({ host: config.server.host, port: sidePort });
+      } catch (error) {
+        await instance.close();
+        for (const opened of sideListeners) await opened.close();
+        await app.close();
+        const where = `${config.server.host}:${sidePort}`;
+        throw new ListenError(`cannot listen on ${what} ${where}: ${(error as Error).message}`);
+      }
+      sideListeners.push(instance);
+      return instance;
+    };
+    const metrics = app.authContext.metrics;
+    const metricsPort = metrics ? config.metrics.port : undefined;
+    const sharedPort =
+      metricsPort !== undefined && metricsPort !== 0 && metricsPort === options.managementPort;
     let management: FastifyInstance | undefined;
     if (options.managementPort !== undefined) {
-      management = Fastify({ logger: false });
-      await management.register(healthRoutes(app.database, readiness));
-      try {
-        await management.listen({ host: config.server.host, port: options.managementPort });
-      } catch (error) {
-        await management.close();
-        await app.close();
-        const where = `${config.server.host}:${options.managementPort}`;
-        throw new ListenError(
-          `cannot listen on the management port ${where}: ${(error as Error).message}`,
-        );
-      }
+      management = await listenBeside(
+        options.managementPort,
+        "the management port",
+        async (instance) => {
+          await instance.register(healthRoutes(app.database, readiness));
+          if (metrics && sharedPort) serveMetrics(instance, metrics, config.metrics.path);
+        },
+      );
     }
-    const managementAddress = management?.server.address();
+    let metricsListener: FastifyInstance | undefined;
+    if (metrics && metricsPort !== undefined) {
+      metricsListener = sharedPort
+        ? management
+        : await listenBeside(metricsPort, "the metrics port", (instance) =>
+            serveMetrics(instance, metrics, config.metrics.path),
+          );
+    }
+    const boundPort = (instance: FastifyInstance | undefined): number | undefined => {
+      const address = instance?.server.address();
+      return typeof address === "object" && address ? address.port : undefined;
+    };
     const host =
       config.server.host === "0.0.0.0" || config.server.host === "::"
         ? "127.0.0.1"
@@ -217,10 +255,8 @@ export async function startServer(
       readiness,
       secretSource,
       mail: { kind: mailer.transport.kind, describe: mailer.transport.describe },
-      managementPort:
-        typeof managementAddress === "object" && managementAddress
-          ? managementAddress.port
-          : undefined,
+      managementPort: boundPort(management),
+      metricsPort: boundPort(metricsListener),
       close(options = {}) {
         closing ??= (async () => {
           readiness.draining = true;
@@ -245,7 +281,7 @@ export async function startServer(
               logger.info({ openConnections }, "listener closed: finishing in-flight requests"),
           });
           await app.close();
-          await management?.close();
+          for (const listener of sideListeners) await listener.close();
           await db.close();
         })();
         return closing;

@@ -18,6 +18,8 @@ interface ServeFlags {
   drainDelay?: number;
   trustProxy?: boolean | number | string[];
   managementPort?: number;
+  metrics?: boolean;
+  metricsPort?: number;
   logFormat?: "auto" | "json" | "pretty";
 }
 
@@ -135,6 +137,15 @@ function announce(loaded: LoadedConfig, server: RunningServer, logger: Logger): 
     ...(server.managementPort !== undefined
       ? { managementUrl: `${server.url.replace(/:\d+$/, "")}:${server.managementPort}` }
       : {}),
+    ...(config.metrics.enabled
+      ? {
+          metricsUrl: `${
+            server.metricsPort === undefined
+              ? server.url
+              : `${server.url.replace(/:\d+$/, "")}:${server.metricsPort}`
+          }${config.metrics.path}`,
+        }
+      : {}),
   };
   if (!wantsPretty(config)) {
     logger.info(fields, "authd listening");
@@ -164,6 +175,7 @@ function announce(loaded: LoadedConfig, server: RunningServer, logger: Logger): 
     ...(fields.managementUrl
       ? ([["probes", `${fields.managementUrl}/readyz`]] as Array<[string, string]>)
       : []),
+    ...(fields.metricsUrl ? ([["metrics", fields.metricsUrl]] as Array<[string, string]>) : []),
     [
       "next",
       `curl ${local}/ok, then sign up with POST ${config.basePath}/sign-up/email; Ctrl-C stops (authd --help for the rest)`,
@@ -211,6 +223,12 @@ export function registerServe(program: Command): void {
       "also serve /healthz and /readyz on this port (for probes kept off the public port)",
       parsePort,
     )
+    .option("--metrics", "serve Prometheus metrics at metrics.path (default /metrics)")
+    .option(
+      "--metrics-port <port>",
+      "serve Prometheus metrics on this port instead of the API's (turns them on)",
+      parsePort,
+    )
     .addOption(
       new Option(
         "--log-format <format>",
@@ -227,6 +245,10 @@ export function registerServe(program: Command): void {
         overrides: {
           basePath: flags.basePath,
           log: { format: flags.logFormat },
+          metrics: {
+            enabled: flags.metrics || flags.metricsPort !== undefined ? true : undefined,
+            port: flags.metricsPort,
+          },
           server: {
             port: flags.port,
             host: flags.host,

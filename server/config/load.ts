@@ -30,6 +30,8 @@ const ENV_OVERRIDES: ReadonlyArray<{
   name: string;
   path: string[];
   numeric?: boolean;
+  /** `true`/`1` and `false`/`0` become booleans; anything else fails validation as given. */
+  boolean?: boolean;
   /** Also read from the file named by `<name>_FILE` (mounted container secrets). */
   secret?: boolean;
   /** Several values separated by commas or newlines become a list (secrets while rotating). */
@@ -48,7 +50,17 @@ const ENV_OVERRIDES: ReadonlyArray<{
   { name: "REDIS_URL", path: ["redis", "url"], secret: true },
   { name: "LOG_LEVEL", path: ["log", "level"] },
   { name: "AUTHD_LOG_FORMAT", path: ["log", "format"] },
+  { name: "AUTHD_METRICS_ENABLED", path: ["metrics", "enabled"], boolean: true },
+  { name: "AUTHD_METRICS_PORT", path: ["metrics", "port"], numeric: true },
 ];
+
+/** An environment flag's value: `true`/`1`, `false`/`0`, or the text as given. */
+function booleanOrText(value: string): boolean | string {
+  const lower = value.trim().toLowerCase();
+  if (lower === "true" || lower === "1") return true;
+  if (lower === "false" || lower === "0") return false;
+  return value;
+}
 
 export interface LoadConfigOptions {
   cwd?: string;
@@ -198,9 +210,13 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
       source = `${override.name}_FILE`;
     }
     if (value === undefined || value === "") continue;
-    const numeric = override.numeric && /^\d+$/.test(value) ? Number(value) : value;
+    const parsed = override.boolean
+      ? booleanOrText(value)
+      : override.numeric && /^\d+$/.test(value)
+        ? Number(value)
+        : value;
     const parts = override.list ? value.split(/[,\n]/).map((part) => part.trim()) : [];
-    setPath(fromEnv, override.path, parts.length > 1 ? parts.filter(Boolean) : numeric);
+    setPath(fromEnv, override.path, parts.length > 1 ? parts.filter(Boolean) : parsed);
     envSources[override.path.join(".")] = source;
   }
 

@@ -286,6 +286,24 @@ const configObject = z.strictObject({
       timeout: z.number().int().min(1).default(10),
     })
     .prefault({}),
+  /**
+   * Prometheus metrics: off by default. With a port, on a listener of their own (kept off
+   * the public port); without one, on the main listener at `path`, outside the base path.
+   */
+  metrics: z
+    .strictObject({
+      enabled: z.boolean().default(false),
+      port: z.number().int().min(0).max(65535).optional(),
+      path: z
+        .string()
+        .regex(
+          /^\/[A-Za-z0-9._~/-]*$/,
+          "expected a path starting with / (letters, digits, . _ ~ - /; no query)",
+        )
+        .refine((value) => value !== "/" && !value.endsWith("/"), "expected no trailing slash")
+        .default("/metrics"),
+    })
+    .prefault({}),
   /** Signed tokens (JWT) for other services: GET {basePath}/token, keys at {basePath}/jwks. */
   jwt: z
     .strictObject({
@@ -322,22 +340,66 @@ const configObject = z.strictObject({
     .prefault({}),
 });
 
-export const configSchema = configObject.superRefine((config, context) => {
+type ConfigObject = z.output<typeof configObject>;
+
+/** A problem with where the pages sit, or null. */
+function pagesProblem({ basePath, pages }: ConfigObject): string | null {
   // The pages own a fixed set of routes: neither may they sit inside the API, nor may
   // the API sit where a page or the assets are served.
-  const { basePath, pages } = config;
-  if (!pages.enabled) return;
+  if (!pages.enabled) return null;
   const pagesPrefix = pages.path === "/" ? "" : pages.path;
   const hidden =
     (basePath !== "/" && isPathWithin(pages.path, basePath)) ||
     pages.path === basePath ||
     PAGE_SEGMENTS.some((segment) => isPathWithin(basePath, `${pagesPrefix}/${segment}`));
-  if (hidden) {
-    context.addIssue({
-      code: "custom",
-      path: ["pages", "path"],
-      message: `expected a path apart from the API's basePath "${basePath}": pages at "${pages.path}" would hide API routes (choose another pages.path or basePath, or set pages.enabled: false)`,
-    });
+  return hidden
+    ? `expected a path apart from the API's basePath "${basePath}": pages at "${pages.path}" would hide API routes (choose another pages.path or basePath, or set pages.enabled: false)`
+    : null;
+}
+
+/** A problem with where the metrics are served, or null. */
+function metricsProblem({ basePath, pages, metrics, server }: ConfigObject): {
+  key: "path" | "port";
+  message: string;
+} | null {
+  if (!metrics.enabled) return null;
+  if (metrics.port !== undefined) {
+    return metrics.port !== 0 && metrics.port === server.port
+      ? {
+          key: "port",
+          message: `expected a port other than server.port (${server.port}): the metrics listener is a second one`,
+        }
+      : null;
+  }
+  // On the main listener, beside the API, the probes and the pages: apart from all three.
+  const { path } = metrics;
+  if (basePath !== "/" && isPathWithin(path, basePath)) {
+    return {
+      key: "path",
+      message: `expected a path outside the API's basePath "${basePath}" (or set metrics.port to serve them on their own port)`,
+    };
+  }
+  const pagesPrefix = pages.path === "/" ? "" : pages.path;
+  const taken =
+    path === "/healthz" ||
+    path === "/readyz" ||
+    (pages.enabled &&
+      (path === pages.path ||
+        PAGE_SEGMENTS.some((segment) => isPathWithin(path, `${pagesPrefix}/${segment}`))));
+  return taken
+    ? {
+        key: "path",
+        message: `expected a path no probe or page uses, got "${path}" (the default is /metrics)`,
+      }
+    : null;
+}
+
+export const configSchema = configObject.superRefine((config, context) => {
+  const pages = pagesProblem(config);
+  if (pages) context.addIssue({ code: "custom", path: ["pages", "path"], message: pages });
+  const metrics = metricsProblem(config);
+  if (metrics) {
+    context.addIssue({ code: "custom", path: ["metrics", metrics.key], message: metrics.message });
   }
 });
 

@@ -35,10 +35,23 @@ export interface Admission {
   stats(): AdmissionStats;
 }
 
+const SHED_MESSAGES: Record<ShedReason, string> = {
+  queue_full: "The server is busy. Please try again shortly.",
+  queue_timeout: "The server is busy. Please try again shortly.",
+  database_unavailable: "The database is unavailable. Please try again shortly.",
+};
+
 export interface AdmissionOptions {
   database: DatabaseAvailability;
-  /** Called for each request shed (metrics). */
-  onShed?: (reason: ShedReason) => void;
+}
+
+/** The 503 a request turned away by the gate is answered with; the reason is counted. */
+export class ShedError extends AuthError {
+  readonly reason: ShedReason;
+  constructor(reason: ShedReason) {
+    super("SERVICE_UNAVAILABLE", { message: SHED_MESSAGES[reason] });
+    this.reason = reason;
+  }
 }
 
 interface Waiting {
@@ -51,12 +64,6 @@ interface Waiting {
 const ADMITTED = Symbol("authd.admitted");
 
 type AdmittedRequest = FastifyRequest & { [ADMITTED]?: boolean };
-
-const SHED_MESSAGES: Record<ShedReason, string> = {
-  queue_full: "The server is busy. Please try again shortly.",
-  queue_timeout: "The server is busy. Please try again shortly.",
-  database_unavailable: "The database is unavailable. Please try again shortly.",
-};
 
 export function maxConcurrentRequests(config: AuthdConfig): number {
   return config.server.maxConcurrentRequests ?? config.database.poolSize * 4;
@@ -113,9 +120,8 @@ export function registerAdmission(
   let sweeper: NodeJS.Timeout | undefined;
 
   const shed = (reply: FastifyReply, reason: ShedReason, done: HookHandlerDoneFunction) => {
-    options.onShed?.(reason);
     reply.header("retry-after", reason === "database_unavailable" ? "1" : retryAfter);
-    done(new AuthError("SERVICE_UNAVAILABLE", { message: SHED_MESSAGES[reason] }));
+    done(new ShedError(reason));
   };
 
   /** Requests whose wait ran out are answered; those whose client left are dropped. */

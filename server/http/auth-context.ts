@@ -13,6 +13,7 @@ import type { Domains } from "../domains.js";
 import { AuthError } from "../errors.js";
 import type { KeyCache } from "../keys/tokens.js";
 import type { Mailer } from "../mail/mailer.js";
+import type { Metrics } from "../metrics/metrics.js";
 import type { SessionLookups, SessionRider, SessionRow } from "../sessions/queries.js";
 import {
   type ClientInfo,
@@ -44,6 +45,8 @@ export interface AuthContext {
   social: SocialContext;
   /** The keys that sign tokens for other services; null unless `jwt.enabled`. */
   keys: KeyCache | null;
+  /** What this app counts for Prometheus; null when metrics are off. */
+  metrics: Metrics | null;
   /** Each request's session, looked up once however many hooks and handlers ask. */
   sessionOfRequest: WeakMap<FastifyRequest, Promise<ResolvedSession | null>>;
 }

@@ -7,8 +7,10 @@
  * INTERNAL_SERVER_ERROR with no stack or SQL, and is logged with the request id.
  */
 import type { FastifyError, FastifyInstance } from "fastify";
-import type { DatabaseAvailability } from "../db/availability.js";
+import type { DatabaseAvailability, DatabaseFailure } from "../db/availability.js";
 import { AuthError } from "../errors.js";
+import type { Metrics } from "../metrics/metrics.js";
+import { ShedError } from "./admission.js";
 import { InvalidInputError } from "./validation.js";
 
 const VALIDATION_MESSAGES: Record<string, string> = {
@@ -52,7 +54,25 @@ function fromFrameworkError(error: FastifyError): AuthError | null {
   return null;
 }
 
-export function registerErrorHandling(app: FastifyInstance, database?: DatabaseAvailability): void {
+export interface ErrorHandlingOptions {
+  /** Classifies database errors (503 rather than 500) and learns of outages from them. */
+  database?: DatabaseAvailability;
+  /** Counts the 503s, by reason, when metrics are on. */
+  metrics?: Metrics | null;
+}
+
+/** Why a 503 SERVICE_UNAVAILABLE was answered, for the shed counter. */
+function shedReason(rawError: unknown, databaseFailure: DatabaseFailure | null): string {
+  if (rawError instanceof ShedError) return rawError.reason;
+  if (databaseFailure === "unavailable") return "database_unavailable";
+  if (databaseFailure === "timeout") return "statement_timeout";
+  return "unavailable";
+}
+
+export function registerErrorHandling(
+  app: FastifyInstance,
+  { database, metrics }: ErrorHandlingOptions = {},
+): void {
   app.setErrorHandler((rawError: FastifyError, request, reply) => {
     let error: AuthError | null = null;
     const databaseFailure = database?.classify(rawError) ?? null;
@@ -79,7 +99,11 @@ export function registerErrorHandling(app: FastifyInstance, database?: DatabaseA
     } else if (error.status >= 500 && databaseFailure === null && error.status !== 503) {
       request.log.error({ err: rawError }, error.message);
     }
-    if (error.status === 503 && !reply.hasHeader("retry-after")) reply.header("retry-after", "1");
+    if (error.code === "SERVICE_UNAVAILABLE") {
+      // Turned away for want of capacity or of the database: shed, and told when to retry.
+      if (!reply.hasHeader("retry-after")) reply.header("retry-after", "1");
+      metrics?.shed(shedReason(rawError, databaseFailure));
+    }
     void reply.code(error.status).type("application/json; charset=utf-8").send(error.toBody());
   });
 

@@ -10,6 +10,7 @@ import rateLimit from "@fastify/rate-limit";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Redis } from "ioredis";
 import type { AuthdConfig } from "../config.js";
+import type { Metrics } from "../metrics/metrics.js";
 import { redisCountersWithFallback } from "./rate-limit-store.js";
 
 interface Rule {
@@ -57,13 +58,22 @@ export function countsInRedis(config: AuthdConfig): boolean {
   );
 }
 
+export interface RateLimitOptions {
+  /** Shared counters across instances. */
+  redis?: Redis;
+  /** Key prefix of those counters (default "authd-rate-limit:"). */
+  namespace?: string;
+  /** Counts each 429 by route pattern, when metrics are on. */
+  metrics?: Metrics | null;
+}
+
 export async function registerRateLimit(
   app: FastifyInstance,
   config: AuthdConfig,
-  redis?: Redis,
-  namespace = "authd-rate-limit:",
+  options: RateLimitOptions = {},
 ): Promise<void> {
   if (!config.rateLimit.enabled) return;
+  const { redis, namespace = "authd-rate-limit:", metrics } = options;
   const useRedis = (config.rateLimit.storage ?? (redis ? "redis" : "memory")) === "redis";
   const counters =
     useRedis && redis ? redisCountersWithFallback(redis, namespace, app.log) : undefined;
@@ -95,6 +105,12 @@ export async function registerRateLimit(
       "x-ratelimit-reset": true,
       "retry-after": true,
     },
+    ...(metrics
+      ? {
+          onExceeded: (request: FastifyRequest) =>
+            metrics.countRateLimitHit(request.routeOptions.url ?? "unmatched"),
+        }
+      : {}),
     errorResponseBuilder: (_request, context) => ({
       statusCode: 429,
       code: "TOO_MANY_REQUESTS",

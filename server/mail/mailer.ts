@@ -20,10 +20,25 @@ export interface MailRequest {
 
 export type MailOutcome = "sent" | "pending" | "failed";
 
+/** Told how a delivery ended, even when the answer went out before it did ("pending"). */
+export type DeliveryObserver = (outcome: "sent" | "failed") => void;
+
 export interface Mailer {
   transport: MailTransport;
   /** Resolves within `mail.timeout` seconds; never rejects. */
-  send(request: MailRequest, logger: LogSink): Promise<MailOutcome>;
+  send(request: MailRequest, logger: LogSink, observer?: DeliveryObserver): Promise<MailOutcome>;
+}
+
+/** `mailer`, with every delivery's end told to `observer` (the metrics count them). */
+export function observeDeliveries(
+  mailer: Mailer,
+  observer: (kind: MailKind, outcome: "sent" | "failed") => void,
+): Mailer {
+  return {
+    transport: mailer.transport,
+    send: (request, logger) =>
+      mailer.send(request, logger, (outcome) => observer(request.kind, outcome)),
+  };
 }
 
 /** For a caller who asked for the mail: a failed hand-over is their error to see. */
@@ -50,7 +65,7 @@ export function createMailer(
   const renderer = createMailRenderer();
   return {
     transport,
-    async send(request, logger) {
+    async send(request, logger, observer) {
       const variables = {
         appName: appName(config),
         email: request.to,
@@ -63,7 +78,7 @@ export function createMailer(
         logger.error({ mail: request.kind, reason }, "mail delivery failed");
         await recordFailure?.({ kind: request.kind, to: request.to, reason }).catch(() => {});
       };
-      const delivery = (async (): Promise<MailOutcome> => {
+      const delivery = (async (): Promise<"sent" | "failed"> => {
         try {
           const message = await renderer.render(request.kind, request.to, variables);
           const sent = await transport.send(message);
@@ -82,6 +97,7 @@ export function createMailer(
           return "failed";
         }
       })();
+      if (observer) void delivery.then(observer);
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<MailOutcome>((resolve) => {
         timer = setTimeout(() => resolve("pending"), config.mail.timeout * 1000);

@@ -33,6 +33,7 @@ import {
 } from "../http/session-jwt.js";
 import { closeSession, issueSession } from "../http/session-response.js";
 import type { ZodTypeProvider } from "../http/validation.js";
+import { countSignIn } from "../metrics/metrics.js";
 import {
   ACTIVE_MEMBERSHIP_OF_CALLER,
   activeMembershipOf,
@@ -236,20 +237,21 @@ export function sessionRoutes(context: AuthContext) {
     typed.post(
       "/sign-in/email",
       routeSchema({ body: signInBody }, signInAnswer, 401, 403, 502),
-      async (request, reply) => {
-        const user = await signInWithEmail(context, linkContext(context, request), request.body);
-        const { token } = await issueSession(context, request, reply, user, {
-          rememberMe: request.body.rememberMe !== false,
-        });
-        const callback = request.body.callbackURL;
-        if (callback) reply.header("location", callback);
-        return {
-          redirect: Boolean(callback),
-          token,
-          ...(callback ? { url: callback } : {}),
-          user: userResponse(user),
-        };
-      },
+      async (request, reply) =>
+        countSignIn(context.metrics, "email", async () => {
+          const user = await signInWithEmail(context, linkContext(context, request), request.body);
+          const { token } = await issueSession(context, request, reply, user, {
+            rememberMe: request.body.rememberMe !== false,
+          });
+          const callback = request.body.callbackURL;
+          if (callback) reply.header("location", callback);
+          return {
+            redirect: Boolean(callback),
+            token,
+            ...(callback ? { url: callback } : {}),
+            user: userResponse(user),
+          };
+        }),
     );
   };
 }

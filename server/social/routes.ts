@@ -13,6 +13,7 @@ import { errorResponses, redirectAnswer, routeSchema } from "../http/schemas.js"
 import { expireCookieIfSent, readStateCookie, setStateCookie } from "../http/session-cookies.js";
 import { issueSession } from "../http/session-response.js";
 import type { ZodTypeProvider } from "../http/validation.js";
+import { countSignIn, socialCallbackOutcome } from "../metrics/metrics.js";
 import { userResponse } from "../sessions/sessions.js";
 import { registeredCallbackURL } from "./callback-url.js";
 import { beginAuthorization, type CallbackOutcome, completeAuthorization } from "./flow.js";
@@ -80,14 +81,17 @@ export function socialRoutes(context: AuthContext) {
       async (request, reply) => {
         const { body } = request;
         const provider = await providerOr404(body.provider);
-        if (body.idToken) {
+        const { idToken } = body;
+        if (idToken) {
           // The id-token branch: social.verifyIdToken checks the token.
-          const user = await signInWithIdToken(social, context.sql, provider, body.idToken, {
-            requestSignUp: body.requestSignUp === true,
-            logger: request.log,
+          return countSignIn(context.metrics, "social", async () => {
+            const user = await signInWithIdToken(social, context.sql, provider, idToken, {
+              requestSignUp: body.requestSignUp === true,
+              logger: request.log,
+            });
+            const { token } = await issueSession(context, request, reply, user);
+            return { redirect: false, token, user: userResponse(user) };
           });
-          const { token } = await issueSession(context, request, reply, user);
-          return { redirect: false, token, user: userResponse(user) };
         }
         const { url, state } = await beginAuthorization(context.sql, {
           provider,
@@ -157,13 +161,19 @@ export function socialRoutes(context: AuthContext) {
         );
 
       if (outcome.kind === "failed") {
+        // A failed link is no sign-in; a callback whose state is unknown counts as one.
+        if (!outcome.state?.link) {
+          context.metrics?.countSignIn("social", socialCallbackOutcome(outcome.code));
+        }
         return fail(outcome.code, outcome.state?.errorCallbackURL, outcome.description);
       }
       const { state } = outcome;
       if (outcome.kind === "linked")
         return reply.redirect(place(state.callbackURL) ?? `${origin}/`, 302);
       try {
-        await issueSession(context, request, reply, outcome.user);
+        await countSignIn(context.metrics, "social", () =>
+          issueSession(context, request, reply, outcome.user),
+        );
       } catch (error) {
         if (error instanceof AuthError && error.code === "BANNED_USER") {
           return fail("BANNED_USER", state.errorCallbackURL);

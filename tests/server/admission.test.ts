@@ -22,6 +22,7 @@ describe("admission control", () => {
     t = await createTestApp({
       config: {
         server: { maxConcurrentRequests: 2, maxQueuedRequests: 2, queueTimeout: 0.5 },
+        metrics: { enabled: true },
       },
     });
     const client = createClient(t.app);
@@ -91,6 +92,10 @@ describe("admission control", () => {
       const times = shed.map(({ ms }) => ms).sort((a, b) => a - b);
       expect(times[1]).toBeLessThan(100);
       expect(times[3]).toBeLessThan(700);
+      // Counted by reason.
+      const scraped = (await t.app.inject({ method: "GET", url: "/metrics" })).body;
+      expect(scraped).toContain('authd_requests_shed_total{reason="queue_full"} 2');
+      expect(scraped).toContain('authd_requests_shed_total{reason="queue_timeout"} 2');
     } finally {
       release();
       await holding.catch(() => {});
