@@ -83,7 +83,16 @@ async function startOwnPostgres(tools) {
   // The machine's shared server's usual settings for what matters here.
   const options = `-p ${port} -k ${folder} -c listen_addresses=127.0.0.1 -c max_connections=100 -c shared_buffers=128MB`;
   const start = () =>
-    asPostgres("pg_ctl", ["-D", data, "-l", path.join(folder, "log"), "-o", options, "-w", "start"]);
+    asPostgres("pg_ctl", [
+      "-D",
+      data,
+      "-l",
+      path.join(folder, "log"),
+      "-o",
+      options,
+      "-w",
+      "start",
+    ]);
   const stop = () => asPostgres("pg_ctl", ["-D", data, "-m", "fast", "-w", "stop"]);
   await start();
   const remove = async () => {
@@ -171,7 +180,8 @@ async function prepareUsers(base) {
 
 /**
  * The load: CONNECTIONS clients, half on each instance, each sending one request at a
- * time for DURATION_S; `during(elapsedSeconds)` is awaited once per second beside it.
+ * time for DURATION_S; `during(second, elapsed)` is awaited once per second beside it
+ * (`elapsed()` answers the seconds since the load began, on the samples' clock).
  */
 async function mixedLoad(bases, users, { during, pids, tools }) {
   const agents = bases.map(
@@ -242,7 +252,8 @@ async function mixedLoad(bases, users, { during, pids, tools }) {
         const memory = await tools.readMemory(pid);
         if (memory?.rssKiB) peakRss[index] = Math.max(peakRss[index], memory.rssKiB);
       }
-      await during?.(second);
+      // The load's own clock, which the samples' times are on.
+      await during?.(second, () => (performance.now() - startedAt) / 1000);
     }
   };
 
@@ -313,14 +324,13 @@ export function instancesScenario(tools) {
             tools,
             pids: servers.map((server) => server.proc.child.pid),
             during: restart
-              ? async (second) => {
+              ? async (second, elapsed) => {
                   if (second !== RESTART_AT_S) return;
-                  const t0 = performance.now();
                   await pg.stop();
-                  stoppedAt = second + (performance.now() - t0) / 1000;
+                  stoppedAt = elapsed();
                   await new Promise((resolve) => setTimeout(resolve, DOWN_MS));
                   await pg.start();
-                  startedAt = second + (performance.now() - t0) / 1000;
+                  startedAt = elapsed();
                 }
               : undefined,
           });
@@ -367,7 +377,10 @@ export function instancesScenario(tools) {
           await pg.remove();
         }
       }
-      return { runs: rows, notes: { connections: CONNECTIONS, durationSeconds: DURATION_S, ...notes } };
+      return {
+        runs: rows,
+        notes: { connections: CONNECTIONS, durationSeconds: DURATION_S, ...notes },
+      };
     },
   };
 }

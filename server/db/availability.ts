@@ -2,10 +2,10 @@
  * Whether the database is reachable, as one app sees it. An error that says the
  * database is gone (refused or dropped connections, a server shutting down or not yet
  * accepting, too many connections), confirmed by a `select 1` that fails too, marks it
- * unavailable and is logged once; from then
- * on requests that need it are answered 503 at once, without waiting on connections
- * that cannot be made, while a probe asks `select 1` every 100 ms to 1 s. The first
- * probe that succeeds marks it available again and logs how long the outage lasted.
+ * unavailable and is logged once; from then on requests that need it are answered 503
+ * at once, without waiting on connections that cannot be made, while a probe asks
+ * `select 1` every 100 ms, backing off to every 500 ms. The first probe that succeeds
+ * marks it available again and logs how long the outage lasted.
  */
 import type { Sql } from "./connection.js";
 
@@ -57,7 +57,7 @@ const CONNECTION_ERRORS = new Set([
 const UNAVAILABLE_STATES = new Set(["57P01", "57P02", "57P03", "53300"]);
 
 const PROBE_FIRST_MS = 100;
-const PROBE_MAX_MS = 1000;
+const PROBE_MAX_MS = 500;
 const CHECK_TIMEOUT_MS = 1000;
 
 export function classifyDatabaseError(error: unknown): DatabaseFailure | null {

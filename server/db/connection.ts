@@ -78,12 +78,12 @@ export interface OpenDatabaseOptions {
 }
 
 /**
- * Seconds before reconnecting after failed attempts: 50 ms doubling to a second, with
- * jitter. postgres.js's own backoff grows to 20 s, which kept authd from serving for
+ * Seconds before reconnecting after failed attempts: 50 ms doubling to half a second,
+ * with jitter. postgres.js's own backoff grows to 20 s, which kept authd from serving for
  * many seconds after PostgreSQL had returned from a restart.
  */
 export function reconnectDelay(failedAttempts: number): number {
-  return Math.min(0.05 * 2 ** failedAttempts, 1) * (0.5 + Math.random() / 2);
+  return Math.min(0.05 * 2 ** failedAttempts, 0.5) * (0.5 + Math.random() / 2);
 }
 
 function connect(url: string, max: number, connectTimeout: number, statementTimeout = 0): Sql {
