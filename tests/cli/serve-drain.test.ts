@@ -8,11 +8,10 @@
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import http from "node:http";
-import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runAuthd, type ServeProcess, startServe } from "../helpers/cli.js";
+import { openSlowPost, runAuthd, type ServeProcess, startServe } from "../helpers/cli.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.js";
 
 const SECRET = "serve-drain-secret-0123456789-0123456789";
@@ -120,35 +119,6 @@ function loggedAt(server: ServeProcess, message: string): number {
   return (JSON.parse(line) as { time: number }).time;
 }
 
-/** A sign-up whose body is still arriving, so it stays in flight until `finish`. */
-async function openSlowSignUp(url: string, email: string) {
-  const { hostname, port } = new URL(url);
-  const socket = net.connect(Number(port), hostname);
-  await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
-  let response = "";
-  socket.on("data", (chunk: Buffer) => {
-    response += chunk.toString();
-  });
-  socket.on("error", (error: NodeJS.ErrnoException) => {
-    response += `error ${error.code}`;
-  });
-  const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
-  const body = JSON.stringify({ email, password: "a-long-password", name: "Drain" });
-  const half = Math.floor(body.length / 2);
-  socket.write(
-    `POST /api/auth/sign-up/email HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, half)}`,
-  );
-  return {
-    finish() {
-      socket.write(body.slice(half));
-    },
-    async response() {
-      await closed;
-      return response;
-    },
-  };
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("authd serve draining under load", () => {
@@ -201,7 +171,15 @@ describe("authd serve draining under load", () => {
 
     await sleep(300);
     // In flight when the listener closes: its body is finished only after that.
-    const slowSignUp = await openSlowSignUp(server.url, "drain-slow@example.com");
+    const slowSignUp = await openSlowPost(
+      server.url,
+      "/api/auth/sign-up/email",
+      JSON.stringify({
+        email: "drain-slow@example.com",
+        password: "a-long-password",
+        name: "Drain",
+      }),
+    );
     // A sign-up hashes a password: in flight when the signal arrives.
     const inFlightSignUp = signUp("drain-in-flight@example.com");
     await sleep(5);

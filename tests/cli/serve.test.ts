@@ -5,7 +5,7 @@ import net from "node:net";
 import { availableParallelism, tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runAuthd, startServe } from "../helpers/cli.js";
+import { openSlowPost, runAuthd, startServe } from "../helpers/cli.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.js";
 
 let testDatabase: TestDatabase;
@@ -22,30 +22,6 @@ afterAll(async () => {
   await testDatabase?.drop();
   await emptyDatabase?.drop();
 });
-
-/** Sends a request whose body is still arriving, so it is in flight at the signal. */
-async function openSlowRequest(url: string) {
-  const { hostname, port } = new URL(url);
-  const socket = net.connect(Number(port), hostname);
-  await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
-  let response = "";
-  socket.on("data", (chunk: Buffer) => {
-    response += chunk.toString();
-  });
-  const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
-  socket.write(
-    'POST /api/auth/ok HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 12\r\n\r\n{"a"',
-  );
-  return {
-    finish() {
-      socket.write(": 12345}");
-    },
-    async response() {
-      await closed;
-      return response;
-    },
-  };
-}
 
 describe("authd serve on PostgreSQL", () => {
   it("answers /ok once the schema is migrated", async () => {
@@ -108,7 +84,7 @@ describe("authd serve on PostgreSQL", () => {
 
   it("drains on SIGTERM: the in-flight request finishes, then exit 0", async () => {
     const server = await startServe([], { env: { DATABASE_URL: testDatabase.url } });
-    const slow = await openSlowRequest(server.url);
+    const slow = await openSlowPost(server.url, "/api/auth/ok", '{"a": 12345}');
     await new Promise((resolve) => setTimeout(resolve, 100));
     server.child.kill("SIGTERM");
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -125,7 +101,7 @@ describe("authd serve on PostgreSQL", () => {
 
   it("a second signal exits 1 without waiting", async () => {
     const server = await startServe([], { env: { DATABASE_URL: testDatabase.url } });
-    await openSlowRequest(server.url);
+    await openSlowPost(server.url, "/api/auth/ok", '{"a": 12345}');
     await new Promise((resolve) => setTimeout(resolve, 100));
     server.child.kill("SIGTERM");
     await new Promise((resolve) => setTimeout(resolve, 200));

@@ -1,6 +1,7 @@
 /** Spawning the real built `authd` binary, as operators and CI run it. */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 
@@ -233,4 +234,36 @@ export function runAuthdInTerminal(
       resolve({ code, stdout, stderr });
     });
   });
+}
+
+/**
+ * Sends a POST whose body is half written, so it stays in flight (at a signal, say)
+ * until `finish` writes the rest; `response` answers all the server sent once the
+ * connection closed (with `error <code>` appended if it was reset).
+ */
+export async function openSlowPost(url: string, route: string, body: string) {
+  const { hostname, port } = new URL(url);
+  const socket = net.connect(Number(port), hostname);
+  await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
+  let response = "";
+  socket.on("data", (chunk: Buffer) => {
+    response += chunk.toString();
+  });
+  socket.on("error", (error: NodeJS.ErrnoException) => {
+    response += `error ${error.code}`;
+  });
+  const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
+  const half = Math.floor(body.length / 2);
+  socket.write(
+    `POST ${route} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, half)}`,
+  );
+  return {
+    finish() {
+      socket.write(body.slice(half));
+    },
+    async response() {
+      await closed;
+      return response;
+    },
+  };
 }
