@@ -17,10 +17,12 @@ import { packageRoot } from "./db/migrations.js";
 import { createDomains } from "./domains.js";
 import { emailRoutes } from "./email/routes.js";
 import { healthRoutes, type Readiness } from "./health/routes.js";
+import { setAnswerHeaders } from "./http/answer-headers.js";
 import type { AuthContext } from "./http/auth-context.js";
 import { registerCors } from "./http/cors.js";
-import { registerErrorHandling } from "./http/error-handler.js";
+import { answerFrameworkError, registerErrorHandling } from "./http/error-handler.js";
 import { registerFormBodies } from "./http/form-body.js";
+import { registerJsonBodies } from "./http/json-body.js";
 import { registerOpenApi } from "./http/openapi.js";
 import { registerOriginChecks } from "./http/origin.js";
 import { registerRateLimit } from "./http/rate-limit.js";
@@ -107,6 +109,8 @@ export async function buildApp(
       disableRequestLogging: !config.log.requests || prettyRequests,
     }),
     bodyLimit: config.server.bodyLimit,
+    // A URL that does not decode is refused by the router itself: answered from the catalogue.
+    frameworkErrors: answerFrameworkError,
     trustProxy: trustProxySetting(config.server.trustProxy),
     // A safety net: `serve` closes every connection before app.close() (server/http/drain.ts).
     return503OnClosing: true,
@@ -119,6 +123,7 @@ export async function buildApp(
   app.setSerializerCompiler(plainSerializerCompiler);
   // JSON everywhere, forms where Better Auth accepts them; anything else is 415.
   app.removeContentTypeParser("text/plain");
+  registerJsonBodies(app);
   registerFormBodies(app, config.basePath);
   registerErrorHandling(app);
   await app.register(fastifyCookie);
@@ -128,10 +133,7 @@ export async function buildApp(
 
   // A callback hook, not an async one: it runs on every response.
   app.addHook("onSend", (request, reply, payload, done) => {
-    reply.header("x-request-id", request.id);
-    reply.header("x-content-type-options", "nosniff");
-    // Auth answers carry sessions, tokens and personal data: never cached by anyone.
-    if (!reply.hasHeader("cache-control")) reply.header("cache-control", "no-store");
+    setAnswerHeaders(request, reply);
     done(null, payload);
   });
 

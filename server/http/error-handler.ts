@@ -4,8 +4,9 @@
  * with a stable code; anything unexpected answers 500 INTERNAL_SERVER_ERROR with no
  * stack or SQL, and is logged with the request id.
  */
-import type { FastifyError, FastifyInstance } from "fastify";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { AuthError } from "../errors.js";
+import { setAnswerHeaders } from "./answer-headers.js";
 import { InvalidInputError } from "./validation.js";
 
 const VALIDATION_MESSAGES: Record<string, string> = {
@@ -47,6 +48,22 @@ function fromFrameworkError(error: FastifyError): AuthError | null {
     return new AuthError("BAD_REQUEST", { message: "Malformed request", status: error.statusCode });
   }
   return null;
+}
+
+/**
+ * Fastify's `frameworkErrors`: the router refuses a few requests (a URL that does not
+ * decode) before any route or error handler is reached; they answer from the catalogue
+ * like every other error, with the usual headers (no onSend hook runs for them).
+ */
+export function answerFrameworkError(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  const known =
+    fromFrameworkError(error) ?? new AuthError("BAD_REQUEST", { message: "Malformed request" });
+  setAnswerHeaders(request, reply);
+  void reply.code(known.status).type("application/json; charset=utf-8").send(known.toBody());
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {
