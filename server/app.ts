@@ -20,7 +20,11 @@ import { healthRoutes, type Readiness } from "./health/routes.js";
 import { setAnswerHeaders } from "./http/answer-headers.js";
 import type { AuthContext } from "./http/auth-context.js";
 import { registerCors } from "./http/cors.js";
-import { answerFrameworkError, registerErrorHandling } from "./http/error-handler.js";
+import {
+  answerClientError,
+  answerFrameworkError,
+  registerErrorHandling,
+} from "./http/error-handler.js";
 import { registerFormBodies } from "./http/form-body.js";
 import { registerJsonBodies } from "./http/json-body.js";
 import { registerOpenApi } from "./http/openapi.js";
@@ -109,6 +113,17 @@ export async function buildApp(
       disableRequestLogging: !config.log.requests || prettyRequests,
     }),
     bodyLimit: config.server.bodyLimit,
+    // A client gets this long to send its headers, and its whole request; then 408 and close.
+    requestTimeout: config.server.requestTimeout * 1000,
+    http: {
+      headersTimeout: config.server.headersTimeout * 1000,
+      // How often Node looks for clients past those timeouts (its default is every 30 s):
+      // a tenth of the shorter one, so a client is cut off close to its time.
+      connectionsCheckingInterval:
+        Math.min(config.server.headersTimeout, config.server.requestTimeout) * 100,
+    },
+    // Requests Node refuses before Fastify sees them answer from the catalogue too.
+    clientErrorHandler: answerClientError,
     // A URL that does not decode is refused by the router itself: answered from the catalogue.
     frameworkErrors: answerFrameworkError,
     trustProxy: trustProxySetting(config.server.trustProxy),

@@ -102,6 +102,13 @@ const configObject = z.strictObject({
        * so load balancers notice (one health check interval or more) and stop sending.
        */
       drainDelay: seconds(5),
+      /**
+       * Seconds a client has to send its request headers, and its whole request (headers
+       * and body), before the server answers 408 and closes the connection: a client
+       * trickling bytes cannot hold a connection, and its slot, indefinitely.
+       */
+      headersTimeout: positiveInt.default(20),
+      requestTimeout: positiveInt.default(30),
     })
     // The drain delay is spent within the shutdown timeout, which must leave room for
     // the in-flight requests after it.
@@ -111,6 +118,14 @@ const configObject = z.strictObject({
         return `expected less than server.shutdownTimeout (${server.shutdownTimeout}), got ${server.drainDelay}: the drain delay is spent within the shutdown timeout (lower drainDelay, default 5, or raise shutdownTimeout)`;
       },
       path: ["drainDelay"],
+    })
+    // The headers are part of the request (Node refuses a headers timeout above it).
+    .refine((value) => value.headersTimeout <= value.requestTimeout, {
+      error: (issue) => {
+        const server = issue.input as { headersTimeout: number; requestTimeout: number };
+        return `expected at most server.requestTimeout (${server.requestTimeout}), got ${server.headersTimeout}: the headers are part of the request`;
+      },
+      path: ["headersTimeout"],
     })
     .prefault({}),
   log: z

@@ -4,9 +4,18 @@
  * with a stable code; anything unexpected answers 500 INTERNAL_SERVER_ERROR with no
  * stack or SQL, and is logged with the request id.
  */
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { STATUS_CODES } from "node:http";
+import type { Socket } from "node:net";
+import type {
+  ConnectionError,
+  FastifyError,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+} from "fastify";
 import { AuthError } from "../errors.js";
 import { setAnswerHeaders } from "./answer-headers.js";
+import { discardRestOfBody } from "./oversized-body.js";
 import { InvalidInputError } from "./validation.js";
 
 const VALIDATION_MESSAGES: Record<string, string> = {
@@ -66,8 +75,46 @@ export function answerFrameworkError(
   void reply.code(known.status).type("application/json; charset=utf-8").send(known.toBody());
 }
 
+/**
+ * Fastify's `clientErrorHandler`: Node refuses some requests before Fastify sees them
+ * (headers over its 16 KiB cap, a client past `server.headersTimeout` or
+ * `server.requestTimeout`, bytes that are not HTTP) and closes the connection; the answer
+ * written first is a catalogue error like every other.
+ */
+export function answerClientError(error: ConnectionError, socket: Socket): void {
+  // A reset connection has nobody left to answer.
+  if (error.code === "ECONNRESET" || socket.destroyed) return;
+  const answer =
+    error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+      ? new AuthError("BAD_REQUEST", { message: "Request not received in time", status: 408 })
+      : error.code === "HPE_HEADER_OVERFLOW"
+        ? new AuthError("BAD_REQUEST", { message: "Request headers are too large", status: 431 })
+        : new AuthError("BAD_REQUEST", { message: "Malformed request" });
+  const body = JSON.stringify(answer.toBody());
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\n` +
+        "Connection: close\r\nContent-Type: application/json; charset=utf-8\r\n" +
+        "Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n" +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
+}
+
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((rawError: FastifyError, request, reply) => {
+    if (rawError.code === "FST_ERR_CTP_BODY_TOO_LARGE") {
+      // Answered once the client has sent the rest (bounded), so it reads the 413.
+      const tooLarge = new AuthError("PAYLOAD_TOO_LARGE");
+      return discardRestOfBody(request.raw).then(() => {
+        void reply
+          .code(tooLarge.status)
+          .header("connection", "close")
+          .type("application/json; charset=utf-8");
+        return tooLarge.toBody();
+      });
+    }
     let error: AuthError | null = null;
     if (rawError instanceof AuthError) {
       error = rawError;
