@@ -1254,6 +1254,26 @@ describe("cases the generated requests found", () => {
     expect(quoted.statusCode, quoted.body).toBe(200);
   });
 
+  it("answers organization metadata with its keys as stored, whatever they are", async () => {
+    await ensureFixtures(sql);
+    const metadata = { plan_tier: "gold", "": 1, a_: 2, _b: { some_key: [{ c__d: null }] } };
+    const created = await t.app.inject({
+      method: "POST",
+      url: "/api/auth/organization/create",
+      payload: { name: "Keys", slug: "keys-as-stored", metadata },
+      headers: asOwner(),
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const { id } = created.json() as { id: string };
+    expect(created.json()).toMatchObject({ metadata });
+    const read = await t.app.inject({
+      method: "GET",
+      url: `/api/auth/organization/get-organization?organizationId=${id}`,
+      headers: asOwner(),
+    });
+    expect(read.json()).toMatchObject({ metadata });
+  });
+
   it("writes nothing when set-active refuses a non-member with no active organization", async () => {
     await ensureFixtures(sql);
     const outsider = sessions.get("outsider");
