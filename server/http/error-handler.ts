@@ -34,8 +34,6 @@ function fromFrameworkError(error: FastifyError): AuthError | null {
     case "FST_ERR_CTP_EMPTY_JSON_BODY":
     case "FST_ERR_CTP_INVALID_JSON_BODY":
       return new AuthError("BAD_REQUEST");
-    case "FST_ERR_CTP_BODY_TOO_LARGE":
-      return new AuthError("PAYLOAD_TOO_LARGE");
     case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
       return new AuthError("BAD_REQUEST", { message: "Invalid Content-Length" });
     case "FST_ERR_ASYNC_CONSTRAINT":
