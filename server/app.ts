@@ -19,10 +19,16 @@ import { createDomains } from "./domains.js";
 import { emailRoutes } from "./email/routes.js";
 import { healthRoutes, type Readiness } from "./health/routes.js";
 import { type Admission, registerAdmission } from "./http/admission.js";
+import { setAnswerHeaders } from "./http/answer-headers.js";
 import type { AuthContext } from "./http/auth-context.js";
 import { registerCors } from "./http/cors.js";
-import { registerErrorHandling } from "./http/error-handler.js";
+import {
+  answerClientError,
+  answerFrameworkError,
+  registerErrorHandling,
+} from "./http/error-handler.js";
 import { registerFormBodies } from "./http/form-body.js";
+import { registerJsonBodies } from "./http/json-body.js";
 import { countResponses, serveMetrics } from "./http/metrics.js";
 import { registerOpenApi } from "./http/openapi.js";
 import { registerOriginChecks } from "./http/origin.js";
@@ -115,6 +121,19 @@ export async function buildApp(
       disableRequestLogging: !config.log.requests || prettyRequests,
     }),
     bodyLimit: config.server.bodyLimit,
+    // A client gets this long to send its headers, and its whole request; then 408 and close.
+    requestTimeout: config.server.requestTimeout * 1000,
+    http: {
+      headersTimeout: config.server.headersTimeout * 1000,
+      // How often Node looks for clients past those timeouts (its default is every 30 s):
+      // a tenth of the shorter one, so a client is cut off close to its time.
+      connectionsCheckingInterval:
+        Math.min(config.server.headersTimeout, config.server.requestTimeout) * 100,
+    },
+    // Requests Node refuses before Fastify sees them answer from the catalogue too.
+    clientErrorHandler: answerClientError,
+    // A URL that does not decode is refused by the router itself: answered from the catalogue.
+    frameworkErrors: answerFrameworkError,
     trustProxy: trustProxySetting(config.server.trustProxy),
     // A safety net: `serve` closes every connection before app.close() (server/http/drain.ts).
     return503OnClosing: true,
@@ -141,6 +160,7 @@ export async function buildApp(
   app.setSerializerCompiler(plainSerializerCompiler);
   // JSON everywhere, forms where Better Auth accepts them; anything else is 415.
   app.removeContentTypeParser("text/plain");
+  registerJsonBodies(app);
   registerFormBodies(app, config.basePath);
   const database = createDatabaseAvailability(dependencies.sql, app.log);
   app.decorate("database", database);
@@ -160,10 +180,7 @@ export async function buildApp(
 
   // A callback hook, not an async one: it runs on every response.
   app.addHook("onSend", (request, reply, payload, done) => {
-    reply.header("x-request-id", request.id);
-    reply.header("x-content-type-options", "nosniff");
-    // Auth answers carry sessions, tokens and personal data: never cached by anyone.
-    if (!reply.hasHeader("cache-control")) reply.header("cache-control", "no-store");
+    setAnswerHeaders(request, reply);
     done(null, payload);
   });
 

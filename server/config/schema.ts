@@ -116,6 +116,13 @@ const configObject = z.strictObject({
       maxQueuedRequests: z.number().int().min(0).max(1_000_000).default(1000),
       /** Seconds a request may wait for a turn before it is answered 503. */
       queueTimeout: z.number().positive().max(60).default(2),
+      /**
+       * Seconds a client has to send its request headers, and its whole request (headers
+       * and body), before the server answers 408 and closes the connection: a client
+       * trickling bytes cannot hold a connection, and its slot, indefinitely.
+       */
+      headersTimeout: positiveInt.default(20),
+      requestTimeout: positiveInt.default(30),
     })
     // The drain delay is spent within the shutdown timeout, which must leave room for
     // the in-flight requests after it.
@@ -125,6 +132,14 @@ const configObject = z.strictObject({
         return `expected less than server.shutdownTimeout (${server.shutdownTimeout}), got ${server.drainDelay}: the drain delay is spent within the shutdown timeout (lower drainDelay, default 5, or raise shutdownTimeout)`;
       },
       path: ["drainDelay"],
+    })
+    // The headers are part of the request (Node refuses a headers timeout above it).
+    .refine((value) => value.headersTimeout <= value.requestTimeout, {
+      error: (issue) => {
+        const server = issue.input as { headersTimeout: number; requestTimeout: number };
+        return `expected at most server.requestTimeout (${server.requestTimeout}), got ${server.headersTimeout}: the headers are part of the request`;
+      },
+      path: ["headersTimeout"],
     })
     .prefault({}),
   log: z

@@ -89,7 +89,10 @@ export function reconnectDelay(failedAttempts: number): number {
 function connect(url: string, max: number, connectTimeout: number, statementTimeout = 0): Sql {
   return postgres(url, {
     max,
-    transform: postgres.camel,
+    // snake_case columns as camelCase fields, and back. Not postgres.camel: it also
+    // renames the keys inside json and jsonb values (organization metadata would come back
+    // `{"planTier"}` for `{"plan_tier"}`, and a key like "a_" threw).
+    transform: { column: { from: postgres.toCamel, to: postgres.fromCamel } },
     connect_timeout: connectTimeout,
     idle_timeout: 60,
     backoff: reconnectDelay,

@@ -8,7 +8,9 @@
  * latency stays bounded however much load arrives and an overloaded instance recovers
  * as soon as the load falls.
  *
- * Probes and the hosted pages are outside the gate: they never wait for the database.
+ * A request comes to the gate once its body has arrived, so a client still sending holds
+ * no slot. Probes and the hosted pages are outside the gate: they never wait for the
+ * database.
  */
 import type {
   FastifyInstance,
@@ -166,7 +168,8 @@ export function registerAdmission(
     inFlight--;
   };
 
-  api.addHook("onRequest", (request, reply, done) => {
+  // Once the body is in: a client still sending (slowly, say) holds no slot.
+  api.addHook("preValidation", (request, reply, done) => {
     if (!options.database.available) return shed(reply, "database_unavailable", done);
     if (inFlight < max && queue.length === 0) {
       (request as AdmittedRequest)[ADMITTED] = true;

@@ -6,11 +6,21 @@
  * availability, not once per request); anything unexpected answers 500
  * INTERNAL_SERVER_ERROR with no stack or SQL, and is logged with the request id.
  */
-import type { FastifyError, FastifyInstance } from "fastify";
+import { STATUS_CODES } from "node:http";
+import type { Socket } from "node:net";
+import type {
+  ConnectionError,
+  FastifyError,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+} from "fastify";
 import type { DatabaseAvailability, DatabaseFailure } from "../db/availability.js";
 import { AuthError } from "../errors.js";
 import type { Metrics } from "../metrics/metrics.js";
 import { ShedError } from "./admission.js";
+import { setAnswerHeaders } from "./answer-headers.js";
+import { discardRestOfBody } from "./oversized-body.js";
 import { InvalidInputError } from "./validation.js";
 
 const VALIDATION_MESSAGES: Record<string, string> = {
@@ -29,8 +39,6 @@ function fromFrameworkError(error: FastifyError): AuthError | null {
     case "FST_ERR_CTP_EMPTY_JSON_BODY":
     case "FST_ERR_CTP_INVALID_JSON_BODY":
       return new AuthError("BAD_REQUEST");
-    case "FST_ERR_CTP_BODY_TOO_LARGE":
-      return new AuthError("PAYLOAD_TOO_LARGE");
     case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
       return new AuthError("BAD_REQUEST", { message: "Invalid Content-Length" });
     case "FST_ERR_ASYNC_CONSTRAINT":
@@ -54,6 +62,49 @@ function fromFrameworkError(error: FastifyError): AuthError | null {
   return null;
 }
 
+/**
+ * Fastify's `frameworkErrors`: the router refuses a few requests (a URL that does not
+ * decode) before any route or error handler is reached; they answer from the catalogue
+ * like every other error, with the usual headers (no onSend hook runs for them).
+ */
+export function answerFrameworkError(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  const known =
+    fromFrameworkError(error) ?? new AuthError("BAD_REQUEST", { message: "Malformed request" });
+  setAnswerHeaders(request, reply);
+  void reply.code(known.status).type("application/json; charset=utf-8").send(known.toBody());
+}
+
+/**
+ * Fastify's `clientErrorHandler`: Node refuses some requests before Fastify sees them
+ * (headers over its 16 KiB cap, a client past `server.headersTimeout` or
+ * `server.requestTimeout`, bytes that are not HTTP) and closes the connection; the answer
+ * written first is a catalogue error like every other.
+ */
+export function answerClientError(error: ConnectionError, socket: Socket): void {
+  // A reset connection has nobody left to answer.
+  if (error.code === "ECONNRESET" || socket.destroyed) return;
+  const answer =
+    error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+      ? new AuthError("BAD_REQUEST", { message: "Request not received in time", status: 408 })
+      : error.code === "HPE_HEADER_OVERFLOW"
+        ? new AuthError("BAD_REQUEST", { message: "Request headers are too large", status: 431 })
+        : new AuthError("BAD_REQUEST", { message: "Malformed request" });
+  const body = JSON.stringify(answer.toBody());
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\n` +
+        "Connection: close\r\nContent-Type: application/json; charset=utf-8\r\n" +
+        "Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n" +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
+}
+
 export interface ErrorHandlingOptions {
   /** Classifies database errors (503 rather than 500) and learns of outages from them. */
   database?: DatabaseAvailability;
@@ -74,6 +125,17 @@ export function registerErrorHandling(
   { database, metrics }: ErrorHandlingOptions = {},
 ): void {
   app.setErrorHandler((rawError: FastifyError, request, reply) => {
+    if (rawError.code === "FST_ERR_CTP_BODY_TOO_LARGE") {
+      // Answered once the client has sent the rest (bounded), so it reads the 413.
+      const tooLarge = new AuthError("PAYLOAD_TOO_LARGE");
+      return discardRestOfBody(request.raw).then(() => {
+        void reply
+          .code(tooLarge.status)
+          .header("connection", "close")
+          .type("application/json; charset=utf-8");
+        return tooLarge.toBody();
+      });
+    }
     let error: AuthError | null = null;
     const databaseFailure = database?.classify(rawError) ?? null;
     if (rawError instanceof AuthError) {

@@ -12,7 +12,11 @@ import type { Queryable, Sql } from "../db/connection.js";
 import { isUniqueViolation, transaction } from "../db/transaction.js";
 import { AuthError } from "../errors.js";
 import type { SessionRow } from "../sessions/queries.js";
-import { activateOrganizationsStep, setActiveOrganizationOfSession } from "../sessions/sessions.js";
+import {
+  activateOrganizationsStep,
+  clearActiveOrganizationOfSession,
+  setActiveOrganizationOfSession,
+} from "../sessions/sessions.js";
 import type { UserRow } from "../users/queries.js";
 import { findUserById, lockUser } from "../users/users.js";
 import { accessOrganization, type OrganizationSelector, organizationOfActor } from "./access.js";
@@ -444,7 +448,8 @@ export async function setActiveOrganization(
     return organization;
   } catch (error) {
     if (error instanceof AuthError && error.code === "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION") {
-      await setActiveOrganizationOfSession(sql, session.id, null);
+      // The refusal clears the active organization; one already clear is not written again.
+      await clearActiveOrganizationOfSession(sql, session.id);
       throw new AuthError("USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION", { status: 403 });
     }
     throw error;

@@ -332,6 +332,17 @@ export async function setActiveOrganizationOfSession(
     where id = ${sessionId}`;
 }
 
+/** Clears a session's active organization and team; a session with neither is left as it is. */
+export async function clearActiveOrganizationOfSession(
+  sql: Queryable,
+  sessionId: string,
+): Promise<void> {
+  await sql`
+    update session set active_organization_id = null, active_team_id = null, updated_at = now()
+    where id = ${sessionId}
+      and (active_organization_id is not null or active_team_id is not null)`;
+}
+
 /** Leaving or losing an organization clears it as active on the user's sessions. */
 export async function clearActiveOrganizationOfUser(
   sql: Queryable,

@@ -95,6 +95,7 @@ export {
 export {
   activateOrganizationStep,
   activateOrganizationsStep,
+  clearActiveOrganizationOfSession,
   clearActiveOrganizationOfUser,
   clearActiveTeamOfUser,
   createSessionLookups,

@@ -44,6 +44,8 @@ describe("defaults", () => {
       bodyLimit: 65536,
       shutdownTimeout: 30,
       drainDelay: 5,
+      headersTimeout: 20,
+      requestTimeout: 30,
     });
     expect(config.emailAndPassword).toMatchObject({
       enabled: true,
@@ -231,6 +233,27 @@ describe("validation messages", () => {
         loadConfig({ cwd: dir, env: {}, overrides: { server: { drainDelay: -1 } } }),
       ),
     ).toEqual(["authd.config.json: server.drainDelay: expected a number >= 0"]);
+  });
+
+  it("keeps the headers timeout within the request timeout", async () => {
+    await writeFile(
+      path.join(dir, "authd.config.json"),
+      JSON.stringify({ server: { headersTimeout: 40 } }),
+    );
+    expect(await problemsOf(loadConfig({ cwd: dir, env: {} }))).toEqual([
+      "authd.config.json: server.headersTimeout: expected at most server.requestTimeout (30), got 40: the headers are part of the request",
+    ]);
+    const raised = await loadConfig({
+      cwd: dir,
+      env: {},
+      overrides: { server: { requestTimeout: 60 } },
+    });
+    expect(raised.config.server).toMatchObject({ headersTimeout: 40, requestTimeout: 60 });
+    expect(
+      await problemsOf(
+        loadConfig({ cwd: dir, env: {}, overrides: { server: { requestTimeout: 0 } } }),
+      ),
+    ).toContain("authd.config.json: server.requestTimeout: expected a number >= 1");
   });
 
   it("does not print secret values in problems", async () => {
