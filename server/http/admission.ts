@@ -65,6 +65,14 @@ interface Waiting {
 
 const ADMITTED = Symbol("authd.admitted");
 
+/**
+ * Whether the client has gone. The connection, not the request stream: a request whose
+ * body has been read is a finished stream (destroyed) while its client still waits.
+ */
+function clientLeft(request: FastifyRequest): boolean {
+  return request.raw.socket?.destroyed === true;
+}
+
 type AdmittedRequest = FastifyRequest & { [ADMITTED]?: boolean };
 
 export function maxConcurrentRequests(config: AuthdConfig): number {
@@ -129,7 +137,7 @@ export function registerAdmission(
   /** Requests whose wait ran out are answered; those whose client left are dropped. */
   const expire = (now: number) => {
     for (let next = queue.peek(); next; next = queue.peek()) {
-      if (next.request.raw.destroyed) {
+      if (clientLeft(next.request)) {
         queue.shift();
       } else if (now - next.queuedAt >= timeoutMs) {
         queue.shift();
@@ -145,7 +153,7 @@ export function registerAdmission(
     while (inFlight < max) {
       const next = queue.shift();
       if (!next) break;
-      if (next.request.raw.destroyed) continue;
+      if (clientLeft(next.request)) continue;
       (next.request as AdmittedRequest)[ADMITTED] = true;
       inFlight++;
       if (!options.database.available) {

@@ -106,6 +106,52 @@ describe("admission control", () => {
     expect((await getSession()).statusCode).toBe(200);
   });
 
+  it("serves queued requests that carry a body once a slot frees", async () => {
+    const locker = postgres(t.testDatabase.url, { max: 1, onnotice: () => {} });
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let locked: () => void = () => {};
+    const lockTaken = new Promise<void>((resolve) => {
+      locked = resolve;
+    });
+    const holding = locker.begin(async (tx) => {
+      await tx`lock table "user" in access exclusive mode`;
+      locked();
+      await released;
+    });
+    try {
+      await lockTaken;
+      // Over a real socket: a request whose body has been read is a finished stream
+      // while its client still waits, which must not pass for a client that left.
+      const address = await t.app.listen({ host: "127.0.0.1", port: 0 });
+      const send = (path: string, init: RequestInit = {}) =>
+        fetch(`${address}/api/auth${path}`, {
+          ...init,
+          headers: { origin: "http://localhost:3000", cookie, ...init.headers },
+        }).then((response) => response.status);
+      const held = [send("/get-session"), send("/get-session")];
+      await sleep(50);
+      const signIns = [1, 2].map(() =>
+        send("/sign-in/email", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ email: "held@example.com", password: "password-123456" }),
+        }),
+      );
+      await sleep(150);
+      expect(t.app.admission.stats()).toMatchObject({ inFlight: 2, waiting: 2 });
+      release();
+      expect(await Promise.all([...held, ...signIns])).toEqual([200, 200, 200, 200]);
+    } finally {
+      release();
+      await holding.catch(() => {});
+      await locker.end();
+    }
+    expect(t.app.admission.stats()).toMatchObject({ inFlight: 0, waiting: 0 });
+  }, 15_000);
+
   it("gives back the slot of a request whose handler failed", async () => {
     const bad = await t.app.inject({
       method: "POST",
