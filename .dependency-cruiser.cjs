@@ -59,6 +59,14 @@ module.exports = {
       to: { path: "^server/[^/]+/routes\\.ts$" },
     },
     {
+      name: "no-better-auth-at-runtime",
+      severity: "error",
+      comment:
+        "authd reads Better Auth databases (import better-auth) but never runs Better Auth: the package is a dev dependency, for the tests that build such databases.",
+      from: { path: "^(server|bin)/" },
+      to: { path: "(^|/)node_modules/(better-auth|@better-auth)/" },
+    },
+    {
       name: "infrastructure-not-up",
       severity: "error",
       comment: "db, crypto and mail serve the domains and never import them or HTTP.",

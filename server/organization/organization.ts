@@ -56,8 +56,10 @@ export {
   findActiveMembership,
   findMember,
   findMemberByEmail,
+  findMemberIds,
   insertMember,
   insertMembers,
+  insertMigratedMembers,
   listMembersOfOrganizations,
   listMembersPage,
   updateMemberRoleRow,
@@ -72,7 +74,9 @@ export {
   updateMemberRole,
 } from "./members.js";
 export {
+  findOrganizationIds,
   findOrganizationsBySlugs,
+  insertMigratedOrganizations,
   insertOrganization,
   lockOrganization,
   updateOrganizationRow,
