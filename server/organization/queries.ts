@@ -369,8 +369,7 @@ export async function insertMigratedOrganizations(
   if (organizations.length === 0) return [];
   const rows = organizations.map((organization) => ({
     ...organization,
-    // The text of a JSON object: the column is jsonb, and an untyped parameter casts to it.
-    metadata: organization.metadata === null ? null : JSON.stringify(organization.metadata),
+    metadata: organization.metadata === null ? null : sql.json(organization.metadata as never),
     createdAt: organization.createdAt.toISOString(),
     updatedAt: organization.updatedAt.toISOString(),
   }));
