@@ -76,7 +76,9 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: "node_modules" },
-    includeOnly: "^(server|bin)/",
+    // authd's own modules, and the packages a rule names: a package left out of the graph
+    // is invisible to the rules about it.
+    includeOnly: "^(server|bin)/|(^|/)node_modules/(better-auth|@better-auth|fastify|@fastify)/",
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
     enhancedResolveOptions: { extensions: [".ts", ".cts", ".js", ".cjs", ".json"] },
