@@ -320,10 +320,14 @@ export async function insertMigratedAccounts(
   return inserted.map((row) => row.id);
 }
 
-/** Which of these ids are accounts (an import's "already there"). */
-export const findAccountIds = keysReader<{ id: string }>(
+/** Which of these ids are accounts, with their provider identities (an import's "already there"). */
+export const findAccountIds = keysReader<{ id: string; providerId: string; accountId: string }>(
   "account",
-  columnsOf<{ id: string }>()(["id"]),
+  columnsOf<{ id: string; providerId: string; accountId: string }>()([
+    "id",
+    "providerId",
+    "accountId",
+  ]),
   "id",
 );
 

@@ -379,9 +379,9 @@ export async function insertMigratedOrganizations(
   return inserted.map((row) => row.id);
 }
 
-/** Which of these ids are organizations (an import's "already there"). */
-export const findOrganizationIds = keysReader<{ id: string }>(
+/** Which of these ids are organizations, with their slugs (an import's "already there"). */
+export const findOrganizationIds = keysReader<{ id: string; slug: string }>(
   "organization",
-  columnsOf<{ id: string }>()(["id"]),
+  columnsOf<{ id: string; slug: string }>()(["id", "slug"]),
   "id",
 );

@@ -308,9 +308,9 @@ export async function insertMigratedUsers(
   return inserted.map((row) => row.id);
 }
 
-/** Which of these ids are users (an import's "already there"). */
-export const findUserIds = keysReader<{ id: string }>(
+/** Which of these ids are users, with their emails (an import's "already there"). */
+export const findUserIds = keysReader<{ id: string; email: string }>(
   "user",
-  columnsOf<{ id: string }>()(["id"]),
+  columnsOf<{ id: string; email: string }>()(["id", "email"]),
   "id",
 );

@@ -454,6 +454,9 @@ describe("authd import better-auth", () => {
     });
     expect(created.code, created.stderr).toBe(0);
     const authdBob = JSON.parse(created.stdout).id as string;
+    // Another user under erin's id (two sources with serial ids would do this).
+    await target.sql`
+      insert into "user" (id, email, name) values (${source.ids.erin}, 'other@example.test', 'Other')`;
     const before = await fullDigest(target.sql);
 
     for (const args of [["--json"], ["--dry-run", "--json"]]) {
@@ -461,13 +464,21 @@ describe("authd import better-auth", () => {
       expect(refused.code, refused.stderr).toBe(4);
       const error = cliError(refused);
       expect(error.code).toBe("IMPORT_CONFLICT");
-      expect(error.details).toEqual([
+      const byKey = (a: { key: string }, b: { key: string }) => a.key.localeCompare(b.key);
+      expect((error.details as Array<{ key: string }>).sort(byKey)).toEqual([
         {
           table: "user",
           key: "bob@example.test",
           sourceId: source.ids.bob,
           authdId: authdBob,
           reason: "authd already has it for another user",
+        },
+        {
+          table: "user",
+          key: "erin@example.test",
+          sourceId: source.ids.erin,
+          authdId: source.ids.erin,
+          reason: "authd has this id for another user (other@example.test)",
         },
       ]);
       const report = JSON.parse(refused.stdout) as Report;
@@ -479,15 +490,21 @@ describe("authd import better-auth", () => {
     const skipped = await importInto(target, ["--on-conflict", "skip", "--json"]);
     expect(skipped.code, skipped.stderr).toBe(0);
     const counts = countsOf(JSON.parse(skipped.stdout) as Report);
-    expect(counts.user).toEqual({ source: 4, imported: 3, unchanged: 0, skipped: 1 });
-    // Bob's password and GitHub accounts, his memberships (Acme, Globex) and his team places.
-    expect(counts.account).toEqual({ source: 5, imported: 3, unchanged: 0, skipped: 2 });
+    expect(counts.user).toEqual({ source: 4, imported: 2, unchanged: 0, skipped: 2 });
+    // Bob's password and GitHub accounts and erin's password, bob's memberships (Acme,
+    // Globex) and his team places.
+    expect(counts.account).toEqual({ source: 5, imported: 2, unchanged: 0, skipped: 3 });
     expect(counts.member).toEqual({ source: 3, imported: 1, unchanged: 0, skipped: 2 });
     expect(counts.invitation).toEqual({ source: 1, imported: 1, unchanged: 0, skipped: 0 });
     const [bob] = await target.sql`select id, name from "user" where email = 'bob@example.test'`;
     expect(bob?.id).toBe(authdBob);
     const memberships = await target.sql`select 1 from member where user_id = ${authdBob}`;
     expect(memberships).toHaveLength(0);
+    // The other user under erin's id got nothing of erin's.
+    const [other] = await target.sql`
+      select u.email, (select count(*)::int from account a where a.user_id = u.id) as accounts
+      from "user" u where u.id = ${source.ids.erin}`;
+    expect(other).toEqual({ email: "other@example.test", accounts: 0 });
   });
 
   it("resumes an interrupted import and ends with the full, correct result", async () => {

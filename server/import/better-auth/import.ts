@@ -187,6 +187,8 @@ interface Run {
   warnings: ReturnType<typeof createWarnings>;
   /** When the run started: sessions that expired before are not brought. */
   now: Date;
+  /** Source ids of conflicting rows: never written, nor anything that refers to them. */
+  excluded: Record<ImportConflict["table"], Set<string>>;
 }
 
 /** A page of source rows made ready to write, and what was left out and why. */
@@ -211,13 +213,14 @@ interface TableWriter<T extends { id: string }> {
   derived?: boolean;
 }
 
-/** Of these ids, the ones `find` finds in authd. */
+/** Of these ids, the ones `find` finds in authd, but for those `excluded` names. */
 async function presentIds(
   find: (tx: TransactionSql, ids: string[]) => Promise<Array<{ id: string }>>,
   tx: TransactionSql,
   ids: Array<string | null>,
+  excluded: ReadonlySet<string> = new Set(),
 ): Promise<Set<string>> {
-  const wanted = [...new Set(ids.filter((id): id is string => id !== null))];
+  const wanted = [...new Set(ids)].filter((id): id is string => id !== null && !excluded.has(id));
   return new Set((await find(tx, wanted)).map((row) => row.id));
 }
 
@@ -302,8 +305,8 @@ function userWriter(run: Run): TableWriter<MigratedUserRow> {
       const rows: MigratedUserRow[] = [];
       const notes: Prepared<MigratedUserRow>["notes"] = [];
       for (const row of page) {
-        // A second user with the same address (differing in case): a conflict.
-        if (rank(row) > 1) continue;
+        // A second user with the same address (differing in case), or any conflict.
+        if (rank(row) > 1 || run.excluded.user.has(row.id)) continue;
         const role = text(row, "role") ?? config.admin.defaultRole;
         for (const name of role.split(",").map((part) => part.trim())) {
           if (name && !known.has(name)) {
@@ -346,12 +349,14 @@ function accountWriter(run: Run): TableWriter<MigratedAccountRow> {
         findUserIds,
         tx,
         page.map((row) => text(row, "userId")),
+        run.excluded.user,
       );
       const rows: MigratedAccountRow[] = [];
       const notes: Prepared<MigratedAccountRow>["notes"] = [];
       for (const row of page) {
         const userId = text(row, "userId");
-        if (rank(row) > 1 || userId === null || !users.has(userId)) continue;
+        if (rank(row) > 1 || run.excluded.account.has(row.id)) continue;
+        if (userId === null || !users.has(userId)) continue;
         const password = text(row, "password");
         const problem = password === null ? undefined : hashProblem(password);
         if (problem) {
@@ -393,7 +398,7 @@ function organizationWriter(run: Run): TableWriter<OrganizationRow> {
       const rows: OrganizationRow[] = [];
       const notes: Prepared<OrganizationRow>["notes"] = [];
       for (const row of page) {
-        if (rank(row) > 1) continue;
+        if (rank(row) > 1 || run.excluded.organization.has(row.id)) continue;
         const slug = text(row, "slug") ?? "";
         if (!ORGANIZATION_SLUG_PATTERN.test(slug)) {
           notes.push({
@@ -434,6 +439,7 @@ function teamWriter(run: Run): TableWriter<TeamRow> {
         findOrganizationIds,
         tx,
         page.map((row) => text(row, "organizationId")),
+        run.excluded.organization,
       );
       const rows: TeamRow[] = [];
       const notes: Prepared<TeamRow>["notes"] = [];
@@ -476,11 +482,13 @@ function memberWriter(run: Run): TableWriter<MemberRow> {
           findOrganizationIds,
           tx,
           page.map((row) => text(row, "organizationId")),
+          run.excluded.organization,
         ),
         await presentIds(
           findUserIds,
           tx,
           page.map((row) => text(row, "userId")),
+          run.excluded.user,
         ),
       ];
       const rows: MemberRow[] = [];
@@ -529,6 +537,7 @@ function teamMemberWriter(run: Run, fromMembers: boolean): TableWriter<TeamMembe
         findUserIds,
         tx,
         considered.map((row) => text(row, "userId")),
+        run.excluded.user,
       );
       const rows: TeamMemberRow[] = [];
       for (const row of considered) {
@@ -563,11 +572,13 @@ function invitationWriter(run: Run): TableWriter<InvitationRow> {
         findOrganizationIds,
         tx,
         page.map((row) => text(row, "organizationId")),
+        run.excluded.organization,
       );
       const inviters = await presentIds(
         findUserIds,
         tx,
         page.map((row) => text(row, "inviterId")),
+        run.excluded.user,
       );
       const teamIdsOf = (row: SourceRow) =>
         (text(row, "teamId") ?? "")
@@ -631,11 +642,13 @@ function sessionWriter(run: Run): TableWriter<SessionRow> {
         findUserIds,
         tx,
         live.flatMap((row) => [text(row, "userId"), text(row, "impersonatedBy")]),
+        run.excluded.user,
       );
       const organizations = await presentIds(
         findOrganizationIds,
         tx,
         live.map((row) => text(row, "activeOrganizationId")),
+        run.excluded.organization,
       );
       const teams = await presentIds(
         findTeamIds,
@@ -677,41 +690,54 @@ function sessionWriter(run: Run): TableWriter<SessionRow> {
 
 /**
  * Every conflict, before anything is written: an email, slug or provider identity that
- * authd holds for a row of another id, or that the source repeats. Also counts the rows
- * already in authd (what a refused run reports as unchanged).
+ * authd holds for a row of another id, or that the source repeats, and an id that authd
+ * holds for a row with another email, slug or provider identity (serial ids of two
+ * sources, say). Each conflicting row is excluded, with whatever refers to it. Also
+ * counts the rows already in authd (what a refused run reports as unchanged).
  */
 async function findConflicts(run: Run): Promise<ImportConflict[]> {
   const { sql } = run.deps;
   const conflicts: ImportConflict[] = [];
-  const check = async (
+  const conflict = (entry: ImportConflict) => {
+    conflicts.push(entry);
+    run.excluded[entry.table].add(entry.sourceId);
+  };
+  const check = async <Held extends { id: string }>(
     table: ImportConflict["table"],
-    present: (tx: Sql, ids: string[]) => Promise<Array<{ id: string }>>,
+    present: (tx: Sql, ids: string[]) => Promise<Held[]>,
     keyOf: (row: SourceRow) => string,
+    heldKey: (row: Held) => string,
     holders: (keys: SourceRow[]) => Promise<Map<string, string>>,
     repeated: string,
   ) => {
     const counts = run.counts.get(table) as TableCounts;
     let done = 0;
     for await (const page of run.snapshot.pages(table, run.options.batchSize)) {
-      const there = new Set(
-        (
-          await present(
-            sql,
-            page.map((row) => row.id),
-          )
-        ).map((row) => row.id),
-      );
-      counts.unchanged += there.size;
+      const ids = page.map((row) => row.id);
+      const there = new Map((await present(sql, ids)).map((row) => [row.id, heldKey(row)]));
+      for (const row of page.filter((candidate) => there.has(candidate.id))) {
+        if (there.get(row.id) === keyOf(row)) {
+          counts.unchanged += 1;
+        } else {
+          conflict({
+            table,
+            key: keyOf(row),
+            sourceId: row.id,
+            authdId: row.id,
+            reason: `authd has this id for another ${table} (${there.get(row.id)})`,
+          });
+        }
+      }
       const candidates = page.filter((row) => !there.has(row.id));
       for (const row of candidates.filter((candidate) => rank(candidate) > 1)) {
-        conflicts.push({ table, key: keyOf(row), sourceId: row.id, reason: repeated });
+        conflict({ table, key: keyOf(row), sourceId: row.id, reason: repeated });
       }
       const firsts = candidates.filter((row) => rank(row) === 1);
       const held = await holders(firsts);
       for (const row of firsts) {
         const authdId = held.get(keyOf(row));
         if (authdId !== undefined && authdId !== row.id) {
-          conflicts.push({
+          conflict({
             table,
             key: keyOf(row),
             sourceId: row.id,
@@ -729,6 +755,7 @@ async function findConflicts(run: Run): Promise<ImportConflict[]> {
     "user",
     findUserIds,
     normalizedEmail,
+    (user) => user.email,
     async (rows) =>
       new Map(
         (await findUsersByEmails(sql, rows.map(normalizedEmail))).map((user) => [
@@ -742,6 +769,7 @@ async function findConflicts(run: Run): Promise<ImportConflict[]> {
     "account",
     findAccountIds,
     providerKey,
+    (account) => `${account.providerId}:${account.accountId}`,
     async (rows) =>
       new Map(
         (
@@ -761,6 +789,7 @@ async function findConflicts(run: Run): Promise<ImportConflict[]> {
       "organization",
       findOrganizationIds,
       (row) => text(row, "slug") ?? "",
+      (organization) => organization.slug,
       async (rows) =>
         new Map(
           (
@@ -801,6 +830,7 @@ export async function importBetterAuth(
       counts,
       warnings: createWarnings(),
       now: new Date(),
+      excluded: { user: new Set(), account: new Set(), organization: new Set() },
     };
     const report = (refused: boolean, conflicts: ImportConflict[]): BetterAuthImportReport => ({
       source: {
