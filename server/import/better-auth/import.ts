@@ -8,8 +8,9 @@
  * it again after an interruption and it writes what is missing.
  *
  * First every conflict is looked for (an email, a slug or a provider identity that authd
- * already holds for another row, or that the source repeats); with `onConflict: "fail"`
- * any conflict means nothing is written. Then the models are written in dependency order
+ * already holds for another row, or that the source repeats; an id that authd holds for
+ * another row); with `onConflict: "fail"` any conflict means nothing is written, with
+ * "skip" the conflicting rows are left out. Then the models are written in dependency order
  * (users, accounts, organizations, teams, members, team members, invitations, sessions),
  * one transaction per batch of rows with one audit event per batch that wrote anything.
  * A row whose user, organization or team did not make it (a conflict skipped, a dangling
