@@ -54,6 +54,11 @@ function progressReporter(globals: GlobalOptions, stream: NodeJS.WriteStream = p
           `\r\x1b[2K${label} [${"#".repeat(filled)}${".".repeat(width - filled)}] ${done}/${total}`,
         );
         drawn = true;
+        // Each table's last line stays: the screen ends with a line per table.
+        if (done >= total) {
+          stream.write("\n");
+          drawn = false;
+        }
       } else {
         stream.write(`${label}: ${done}/${total}\n`);
       }
@@ -66,14 +71,17 @@ function progressReporter(globals: GlobalOptions, stream: NodeJS.WriteStream = p
 }
 
 function printImportReport(report: BetterAuthImportReport, globals: GlobalOptions): void {
-  const would = report.dryRun || report.refused;
+  const would = report.dryRun && !report.refused;
   emit(report, globals, {
     quietField: "table",
     columns: ["table", "source", "imported", "unchanged", "skipped"],
     human() {
       const { source } = report;
+      const from = `${source.database}, schema ${source.schema} (${source.naming} columns)`;
       const out: string[] = [
-        `${would ? "Would import" : "Imported"} from ${source.database}, schema ${source.schema} (${source.naming} columns):`,
+        report.refused
+          ? `Nothing ${report.dryRun ? "would be" : "was"} imported from ${from}: conflicts.`
+          : `${would ? "Would import" : "Imported"} from ${from}:`,
         formatTable(
           ["TABLE", "SOURCE", would ? "TO IMPORT" : "IMPORTED", "UNCHANGED", "SKIPPED"],
           report.items.map((item) => [

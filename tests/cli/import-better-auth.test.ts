@@ -17,7 +17,13 @@ import {
   GITHUB_TOKENS,
   PASSWORDS,
 } from "../helpers/better-auth.js";
-import { type CliResult, runAuthd, type ServeProcess, startServe } from "../helpers/cli.js";
+import {
+  type CliResult,
+  runAuthd,
+  runAuthdInTerminal,
+  type ServeProcess,
+  startServe,
+} from "../helpers/cli.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.js";
 
 interface TableCounts {
@@ -252,6 +258,17 @@ describe("authd import better-auth", () => {
       expect(item.unchanged, item.table).toBe(item.source);
     }
     expect(await fullDigest(main.sql)).toBe(before);
+  });
+
+  it("draws its progress on a terminal, one line per table", async () => {
+    const result = await runAuthdInTerminal(
+      ["import", "better-auth", "--from", source.database.url, "--dry-run"],
+      [],
+      { env: { DATABASE_URL: main.database.url, AUTHD_SECRET: BETTER_AUTH_SECRET } },
+    );
+    expect(result.code, result.stdout).toBe(0);
+    expect(result.stdout).toContain(`importing user [${"#".repeat(30)}] 4/4\r\n`);
+    expect(result.stdout).toMatch(/Would import from .*\(camelCase columns\):/);
   });
 
   it("--verify compares the tables and lists hashes authd cannot verify", async () => {
