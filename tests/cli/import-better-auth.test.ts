@@ -2,7 +2,7 @@
  * `authd import better-auth`: a real Better Auth database, made by the better-auth
  * package through its own API and migrations, imported by the built CLI into migrated
  * authd databases, then served by `authd serve` and used over HTTP.
- * About 40 s: Better Auth's scrypt sign-ups, a dozen CLI runs and one server.
+ * About 10 s: Better Auth's scrypt sign-ups, twenty CLI runs and one server.
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
