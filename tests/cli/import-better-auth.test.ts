@@ -586,6 +586,48 @@ describe("authd import better-auth", () => {
       );
       expect(verified.code, verified.stderr).toBe(0);
       expect(JSON.parse(verified.stdout).ok).toBe(true);
+
+      // Rows Better Auth holds but authd would not have written as they are.
+      const { acme } = snake.ids;
+      await snake.sql`
+        insert into "user" (id, name, email, email_verified, created_at, updated_at)
+        values ('erin-again', 'Erin', 'ERIN@example.test', false, now(), now())`;
+      await snake.sql`
+        insert into team (id, name, organization_id, member_count, created_at)
+        values ('core-again', 'Core', ${acme}, 0, now()), ('nameless', '', ${acme}, 0, now())`;
+      // JSON text with an escaped NUL: PostgreSQL's jsonb cannot hold it.
+      await snake.sql`
+        insert into organization (id, name, slug, metadata, created_at)
+        values ('odd-org', 'Odd', 'odd', ${'{"a":"\\u0000"}'}, now())`;
+      await snake.sql`
+        update invitation set status = 'expired', id = 'odd-status'`;
+      const again = await runAuthd(
+        ["import", "better-auth", "--from", snake.database.url, "--on-conflict", "skip", "--json"],
+        { env: { DATABASE_URL: target.database.url, AUTHD_SECRET: BETTER_AUTH_SECRET } },
+      );
+      expect(again.code, again.stderr).toBe(0);
+      const odd = JSON.parse(again.stdout) as Report;
+      expect(odd.conflicts).toEqual([
+        {
+          table: "user",
+          key: "erin@example.test",
+          sourceId: "erin-again",
+          reason: "another user of the source has this email (differing only in case)",
+        },
+      ]);
+      expect(countsOf(odd).team).toEqual({ source: 5, imported: 2, unchanged: 3, skipped: 0 });
+      expect(odd.warnings.map((warning) => `${warning.table}: ${warning.message}`)).toEqual([
+        "organization: metadata must not contain NUL characters: imported without it",
+        'team: a team name repeated within its organization was renamed "<name> (<n>)"',
+        'team: a team without a name was named "Unnamed team"',
+        'invitation: status "expired" is not one authd knows: not imported',
+      ]);
+      const teams = await target.sql`
+        select name from team where organization_id = ${acme} order by name`;
+      expect(teams.map((team) => team.name)).toEqual(["Acme", "Core", "Core (2)", "Unnamed team"]);
+      const [organization] =
+        await target.sql`select slug, metadata from organization where id = 'odd-org'`;
+      expect(organization).toEqual({ slug: "odd", metadata: null });
     } finally {
       await snake.close();
     }

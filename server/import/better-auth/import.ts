@@ -41,6 +41,7 @@ import {
   findOrganizationsBySlugs,
   insertMigratedMembers,
   insertMigratedOrganizations,
+  metadataProblem,
   ORGANIZATION_SLUG_PATTERN,
 } from "../../organization/organization.js";
 import { unknownRoles } from "../../organization/permissions.js";
@@ -409,7 +410,10 @@ function organizationWriter(run: Run): TableWriter<OrganizationRow> {
             example: slug,
           });
         }
-        const read = metadataOf(row);
+        let read = metadataOf(row);
+        // What authd cannot store (a NUL, over 16 KB) would fail the whole batch.
+        const unstorable = "metadata" in read && read.metadata && metadataProblem(read.metadata);
+        if (unstorable) read = { problem: unstorable };
         if ("problem" in read) {
           notes.push({ id: row.id, message: `${read.problem}: imported without it` });
         }
@@ -448,6 +452,10 @@ function teamWriter(run: Run): TableWriter<TeamRow> {
         const organizationId = text(row, "organizationId");
         if (organizationId === null || !organizations.has(organizationId)) continue;
         let name = text(row, "name") ?? "";
+        if (name.trim() === "") {
+          name = "Unnamed team";
+          notes.push({ id: row.id, message: `a team without a name was named "${name}"` });
+        }
         // authd holds team names unique within an organization; Better Auth does not.
         if (rank(row) > 1) {
           name = `${name} (${rank(row)})`;
