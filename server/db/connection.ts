@@ -259,6 +259,9 @@ export async function openSourceDatabase(
     connection: {
       application_name: "authd import",
       default_transaction_read_only: true,
+      // The snapshot's transaction waits while each page is written into authd: a server
+      // that ends idle transactions would end the import.
+      idle_in_transaction_session_timeout: 0,
     },
   });
   try {
