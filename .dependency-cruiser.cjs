@@ -59,6 +59,14 @@ module.exports = {
       to: { path: "^server/[^/]+/routes\\.ts$" },
     },
     {
+      name: "no-better-auth-at-runtime",
+      severity: "error",
+      comment:
+        "authd reads Better Auth databases (import better-auth) but never runs Better Auth: the package is a dev dependency, for the tests that build such databases.",
+      from: { path: "^(server|bin)/" },
+      to: { path: "(^|/)node_modules/(better-auth|@better-auth)/" },
+    },
+    {
       name: "infrastructure-not-up",
       severity: "error",
       comment: "db, crypto and mail serve the domains and never import them or HTTP.",
@@ -68,7 +76,9 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: "node_modules" },
-    includeOnly: "^(server|bin)/",
+    // authd's own modules, and the packages a rule names: a package left out of the graph
+    // is invisible to the rules about it.
+    includeOnly: "^(server|bin)/|(^|/)node_modules/(better-auth|@better-auth|fastify|@fastify)/",
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
     enhancedResolveOptions: { extensions: [".ts", ".cts", ".js", ".cjs", ".json"] },

@@ -29,6 +29,7 @@ import { parseArgs } from "node:util";
 import postgres from "postgres";
 
 import { HTTP_COLUMNS, httpScenarios, socialScenario, tokenScenario } from "./http.mjs";
+import { IMPORT_COLUMNS, importScenario, summarizeImport } from "./import.mjs";
 import { INSTANCES_COLUMNS, instancesScenario } from "./instances.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -734,11 +735,13 @@ SCENARIOS.push(
   socialScenario(httpTools),
   tokenScenario(httpTools),
   instancesScenario(httpTools),
+  importScenario({ ...httpTools, spawnAuthd }),
 );
 
 const KINDS = {
   startup: { columns: STARTUP_COLUMNS, summarize: summarizeStartup },
   seed: { columns: SEED_COLUMNS, summarize: summarizeSeed },
+  import: { columns: IMPORT_COLUMNS, summarize: summarizeImport },
   // One table row per measurement of the scenario.
   http: { columns: HTTP_COLUMNS, summarize: (runs) => ({ rows: runs }), perRun: true },
   instances: { columns: INSTANCES_COLUMNS, summarize: (runs) => ({ rows: runs }), perRun: true },

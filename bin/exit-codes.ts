@@ -8,6 +8,7 @@ import { DatabaseUnavailableError } from "../server/db/connection.js";
 import { EmbeddedDatabaseLockedError } from "../server/db/embedded.js";
 import { MigrationLockedError } from "../server/db/migrations.js";
 import { AuthError } from "../server/errors.js";
+import { SourceSchemaError } from "../server/import/better-auth/errors.js";
 import { ListenError, SchemaOutOfDateError } from "../server/serve.js";
 
 export const EXIT = {
@@ -49,11 +50,14 @@ export class ExitError extends Error {
   readonly exitCode: number;
   /** The stable code printed with --json. */
   readonly code: string;
-  constructor(message: string, exitCode: number, code = "CHECK_FAILED") {
+  /** What `--json` prints as the error's details (the conflicts of a refused import, say). */
+  readonly details: unknown;
+  constructor(message: string, exitCode: number, code = "CHECK_FAILED", details?: unknown) {
     super(message);
     this.name = "ExitError";
     this.exitCode = exitCode;
     this.code = code;
+    this.details = details;
   }
 }
 
@@ -93,6 +97,8 @@ function exitCodeForAuthError(error: AuthError): number {
 export function exitCodeFor(error: unknown): number {
   if (error instanceof ExitError) return error.exitCode;
   if (error instanceof UsageError) return EXIT.usage;
+  // --from names a database that is not a Better Auth one: a bad argument.
+  if (error instanceof SourceSchemaError) return EXIT.usage;
   if (error instanceof ConfigError) return EXIT.config;
   if (error instanceof DatabaseUnavailableError) return EXIT.unavailable;
   if (error instanceof EmbeddedDatabaseLockedError) return EXIT.tempFail;
@@ -109,6 +115,7 @@ export function exitCodeFor(error: unknown): number {
 export function errorCodeFor(error: unknown): string {
   if (error instanceof AuthError) return error.code;
   if (error instanceof UsageError) return "USAGE_ERROR";
+  if (error instanceof SourceSchemaError) return "SOURCE_NOT_RECOGNIZED";
   if (error instanceof ConfigError) return "CONFIG_ERROR";
   if (error instanceof DatabaseUnavailableError) return "DATABASE_UNAVAILABLE";
   if (error instanceof EmbeddedDatabaseLockedError) return "DATABASE_LOCKED";

@@ -7,7 +7,7 @@
 import { createRequire } from "node:module";
 import { readCliEnvironment } from "../server/config.js";
 import { AuthError } from "../server/errors.js";
-import { errorCodeFor, UsageError } from "./exit-codes.js";
+import { ExitError, errorCodeFor, UsageError } from "./exit-codes.js";
 
 // The YAML library is loaded only when `-o yaml` prints: `serve` and most commands never
 // print YAML, and it would otherwise stay in their heap for the process's lifetime.
@@ -339,6 +339,7 @@ export function reportError(error: unknown, options: GlobalOptions): void {
       body.status = error.status;
       if (error.details !== undefined) body.details = error.details;
     }
+    if (error instanceof ExitError && error.details !== undefined) body.details = error.details;
     process.stderr.write(`${JSON.stringify({ error: body })}\n`);
     return;
   }

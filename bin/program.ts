@@ -11,6 +11,7 @@ import { registerConfig } from "./commands/config.js";
 import { registerDbCommands } from "./commands/db.js";
 import { registerDoctor } from "./commands/doctor.js";
 import { registerHealthcheck } from "./commands/healthcheck.js";
+import { registerImport } from "./commands/import.js";
 import { registerInit } from "./commands/init.js";
 import { registerMigrate } from "./commands/migrate.js";
 import { registerOrg } from "./commands/org.js";
@@ -39,6 +40,7 @@ export function buildProgram(program: Command = createRoot()): Command {
   registerCleanup(db);
   registerVersion(program);
   registerUserImport(registerUser(program));
+  registerImport(program);
   registerSession(program);
   registerAccount(program);
   registerOrg(program);

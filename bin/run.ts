@@ -53,6 +53,8 @@ export function loadGroup(name: string): Promise<Register> | undefined {
           (program) =>
             userImport.registerUserImport(user.registerUser(program)),
       );
+    case "import":
+      return import("./commands/import.js").then((module) => module.registerImport);
     case "session":
       return import("./commands/session.js").then((module) => module.registerSession);
     case "account":

@@ -268,3 +268,68 @@ export async function storeRefreshedTokens(
     returning ${columns(sql, ACCOUNT_COLUMNS)}`;
   return row;
 }
+
+/**
+ * An account brought from another system as it was there: its id and dates, the
+ * password hash as that system wrote it, and provider tokens already sealed by the caller.
+ */
+export interface MigratedAccountRow extends StoredProviderTokens {
+  id: string;
+  userId: string;
+  providerId: string;
+  accountId: string;
+  password: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/**
+ * One multi-row INSERT of migrated accounts; a row whose id or provider identity is
+ * already taken is left out. Answers the ids that went in.
+ */
+export async function insertMigratedAccounts(
+  sql: Queryable,
+  accounts: MigratedAccountRow[],
+): Promise<string[]> {
+  if (accounts.length === 0) return [];
+  const rows = accounts.map((account) => ({
+    ...account,
+    accessTokenExpiresAt: account.accessTokenExpiresAt?.toISOString() ?? null,
+    refreshTokenExpiresAt: account.refreshTokenExpiresAt?.toISOString() ?? null,
+    createdAt: account.createdAt.toISOString(),
+    updatedAt: account.updatedAt.toISOString(),
+  }));
+  const values = sql(
+    rows,
+    "id",
+    "userId",
+    "providerId",
+    "accountId",
+    "accessToken",
+    "refreshToken",
+    "idToken",
+    "accessTokenExpiresAt",
+    "refreshTokenExpiresAt",
+    "scope",
+    "password",
+    "createdAt",
+    "updatedAt",
+  );
+  const inserted = await sql<Array<{ id: string }>>`
+    insert into account ${values} on conflict do nothing returning id`;
+  return inserted.map((row) => row.id);
+}
+
+/** Which of these ids are accounts, with their provider identities (an import's "already there"). */
+export const findAccountIds = keysReader<{ id: string; providerId: string; accountId: string }>(
+  "account",
+  columnsOf<{ id: string; providerId: string; accountId: string }>()([
+    "id",
+    "providerId",
+    "accountId",
+  ]),
+  "id",
+);
+
+/** The accounts with these ids, as stored (an import's check of the hashes it brought). */
+export const findAccountsByIds = keysReader<AccountRow>("account", ACCOUNT_COLUMNS, "id");

@@ -53,6 +53,50 @@ export function detectHashFormat(hash: string): HashFormat | undefined {
 }
 
 /**
+ * The argon2id parameters a stored hash may carry and still be verified here: each
+ * sign-in against a hash spends its memory and time, so a hash far above authd's own
+ * (19 MiB, t=2) would make every sign-in of that user a load on the server.
+ */
+const ARGON2_LIMITS = { maxMemoryKiB: 262144, maxTime: 16, maxParallelism: 16 } as const;
+
+/**
+ * Why authd cannot verify a stored hash, or undefined when it can: a format authd knows
+ * (argon2id, bcrypt, scrypt as the established implementation writes it) with
+ * parameters in range. `authd import better-auth --verify` lists every hash with one.
+ */
+export function hashProblem(hash: string): string | undefined {
+  const format = detectHashFormat(hash);
+  if (format === undefined) {
+    if (hash === "") return "empty";
+    const variant = /^\$(argon2(?:i|d))\$/.exec(hash)?.[1];
+    if (variant) return `${variant}, not argon2id (authd accepts argon2id, bcrypt, scrypt)`;
+    return "in no format authd accepts (argon2id, bcrypt, scrypt)";
+  }
+  if (format !== "argon2id") return undefined;
+  const match = ARGON2ID_PATTERN.exec(hash);
+  if (Number(match?.[1]) !== 19) return "argon2id of a version other than 19 (0x13)";
+  const parameters = new Map(
+    (match?.[2] ?? "").split(",").map((pair) => {
+      const [name, value] = pair.split("=");
+      return [name ?? "", Number(value)] as const;
+    }),
+  );
+  const memory = parameters.get("m") ?? 0;
+  const time = parameters.get("t") ?? 0;
+  const parallelism = parameters.get("p") ?? 0;
+  if (parallelism < 1 || parallelism > ARGON2_LIMITS.maxParallelism) {
+    return `argon2id parallelism p=${parallelism} outside 1-${ARGON2_LIMITS.maxParallelism}`;
+  }
+  if (memory < 8 * parallelism || memory > ARGON2_LIMITS.maxMemoryKiB) {
+    return `argon2id memory m=${memory} KiB outside ${8 * parallelism}-${ARGON2_LIMITS.maxMemoryKiB}`;
+  }
+  if (time < 1 || time > ARGON2_LIMITS.maxTime) {
+    return `argon2id time t=${time} outside 1-${ARGON2_LIMITS.maxTime}`;
+  }
+  return undefined;
+}
+
+/**
  * An argon2id hash at ARGON2_PARAMETERS, computed on libuv's thread pool by
  * @node-rs/argon2 (prebuilt for every platform; about twice as fast as the `argon2`
  * package, bench/README.md "Password hashing"). Unthrottled: requests, seeding and

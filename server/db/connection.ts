@@ -230,3 +230,48 @@ export async function openDatabase(
     },
   };
 }
+
+/**
+ * Another system's PostgreSQL database, opened to be read (`authd import better-auth`):
+ * column names come back as they are (no camelCase transform), and every transaction is
+ * read-only, so nothing authd runs there can change it.
+ */
+export interface SourceDatabase {
+  /** Rows keyed by the column names (or aliases) the statement gives. */
+  sql: postgres.Sql;
+  /** host:port/database, for messages (no credentials). */
+  label: string;
+  close(): Promise<void>;
+}
+
+export async function openSourceDatabase(
+  url: string,
+  connectTimeout: number,
+): Promise<SourceDatabase> {
+  const label = describeDatabaseUrl(url);
+  try {
+    await probePostgres(url, connectTimeout);
+  } catch (error) {
+    throw new DatabaseUnavailableError(explainConnectionError(error, label));
+  }
+  const sql = postgres(url, {
+    max: 2,
+    connect_timeout: connectTimeout,
+    idle_timeout: 60,
+    onnotice: () => {},
+    connection: {
+      application_name: "authd import",
+      default_transaction_read_only: true,
+      // The snapshot's transaction waits while each page is written into authd: a server
+      // that ends idle transactions would end the import.
+      idle_in_transaction_session_timeout: 0,
+    },
+  });
+  try {
+    await firstQuery(sql as unknown as Sql, connectTimeout + 1);
+  } catch (error) {
+    await sql.end({ timeout: 0 }).catch(() => {});
+    throw new DatabaseUnavailableError(explainConnectionError(error, label));
+  }
+  return { sql, label, close: () => sql.end({ timeout: 5 }) };
+}

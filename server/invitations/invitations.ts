@@ -29,9 +29,12 @@ import {
   settleInvitation,
 } from "./queries.js";
 
-/** What other domains use of invitations: pending ones read, written and re-roled. */
+/** What other domains use of invitations: pending ones read, written and re-roled, and imported. */
 export {
+  findInvitationIds,
+  INVITATION_STATUSES,
   insertInvitation,
+  insertMigratedInvitations,
   listPendingInvitationsOfOrganizations,
   setInvitationRole,
 } from "./queries.js";

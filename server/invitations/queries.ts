@@ -322,3 +322,44 @@ export async function removeTeamFromPendingInvitations(
       and ${teamId} = any(string_to_array(team_id, ','))`;
   return rows.count;
 }
+
+/**
+ * One multi-row INSERT of invitations brought from another system, with their ids,
+ * statuses and dates; a row whose id is taken, or a second pending invitation of one
+ * address to one organization, is left out. Answers the ids that went in.
+ */
+export async function insertMigratedInvitations(
+  sql: Queryable,
+  invitations: InvitationRow[],
+): Promise<string[]> {
+  if (invitations.length === 0) return [];
+  const rows = invitations.map((invitation) => ({
+    ...invitation,
+    expiresAt: invitation.expiresAt.toISOString(),
+    createdAt: invitation.createdAt.toISOString(),
+    updatedAt: invitation.updatedAt.toISOString(),
+  }));
+  const values = sql(
+    rows,
+    "id",
+    "organizationId",
+    "email",
+    "role",
+    "status",
+    "teamId",
+    "inviterId",
+    "expiresAt",
+    "createdAt",
+    "updatedAt",
+  );
+  const inserted = await sql<Array<{ id: string }>>`
+    insert into invitation ${values} on conflict do nothing returning id`;
+  return inserted.map((row) => row.id);
+}
+
+/** Which of these ids are invitations (an import's "already there"). */
+export const findInvitationIds = keysReader<{ id: string }>(
+  "invitation",
+  columnsOf<{ id: string }>()(["id"]),
+  "id",
+);

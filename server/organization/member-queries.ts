@@ -286,3 +286,27 @@ export async function findActiveMembership(
     where m.organization_id = ${organizationId} and m.user_id = ${userId}`;
   return row ?? null;
 }
+
+/**
+ * One multi-row INSERT of memberships brought from another system, with their ids and
+ * dates; a row whose id, or whose user in that organization, is already there is left
+ * out. Answers the ids that went in.
+ */
+export async function insertMigratedMembers(
+  sql: Queryable,
+  members: MemberRow[],
+): Promise<string[]> {
+  if (members.length === 0) return [];
+  const rows = members.map((member) => ({ ...member, createdAt: member.createdAt.toISOString() }));
+  const values = sql(rows, "id", "organizationId", "userId", "role", "createdAt");
+  const inserted = await sql<Array<{ id: string }>>`
+    insert into member ${values} on conflict do nothing returning id`;
+  return inserted.map((row) => row.id);
+}
+
+/** Which of these ids are memberships (an import's "already there"). */
+export const findMemberIds = keysReader<{ id: string }>(
+  "member",
+  columnsOf<{ id: string }>()(["id"]),
+  "id",
+);

@@ -60,8 +60,10 @@ export {
   findActiveMembership,
   findMember,
   findMemberByEmail,
+  findMemberIds,
   insertMember,
   insertMembers,
+  insertMigratedMembers,
   listMembersOfOrganizations,
   listMembersPage,
   updateMemberRoleRow,
@@ -76,7 +78,9 @@ export {
   updateMemberRole,
 } from "./members.js";
 export {
+  findOrganizationIds,
   findOrganizationsBySlugs,
+  insertMigratedOrganizations,
   insertOrganization,
   lockOrganization,
   updateOrganizationRow,

@@ -354,3 +354,34 @@ export async function listAllOrganizations(sql: Queryable): Promise<Organization
   return sql<OrganizationRow[]>`
     select ${columns(sql, ORGANIZATION_COLUMNS)} from organization order by created_at, id`;
 }
+
+/** An organization brought from another system as it was there: its id and dates. */
+export type MigratedOrganizationRow = OrganizationRow;
+
+/**
+ * One multi-row INSERT of migrated organizations; a row whose id or slug is already
+ * taken is left out. Answers the ids that went in.
+ */
+export async function insertMigratedOrganizations(
+  sql: Queryable,
+  organizations: MigratedOrganizationRow[],
+): Promise<string[]> {
+  if (organizations.length === 0) return [];
+  const rows = organizations.map((organization) => ({
+    ...organization,
+    metadata: organization.metadata === null ? null : sql.json(organization.metadata as never),
+    createdAt: organization.createdAt.toISOString(),
+    updatedAt: organization.updatedAt.toISOString(),
+  }));
+  const values = sql(rows, "id", "name", "slug", "logo", "metadata", "createdAt", "updatedAt");
+  const inserted = await sql<Array<{ id: string }>>`
+    insert into organization ${values} on conflict do nothing returning id`;
+  return inserted.map((row) => row.id);
+}
+
+/** Which of these ids are organizations, with their slugs (an import's "already there"). */
+export const findOrganizationIds = keysReader<{ id: string; slug: string }>(
+  "organization",
+  columnsOf<{ id: string; slug: string }>()(["id", "slug"]),
+  "id",
+);

@@ -6,7 +6,7 @@ import { Batcher } from "../db/batcher.js";
 import { columns, columnsOf, type Fragment } from "../db/columns.js";
 import type { Queryable, Sql } from "../db/connection.js";
 import { deleteExpiredRows } from "../db/expired.js";
-import { rowReader } from "../db/readers.js";
+import { keysReader, rowReader } from "../db/readers.js";
 import type { UserRow } from "../users/queries.js";
 
 export interface SessionRow {
@@ -424,3 +424,45 @@ export async function deleteSessionByIdOrDigest(
     returning ${columns(sql, SESSION_COLUMNS)}`;
   return row;
 }
+
+/**
+ * One multi-row INSERT of sessions brought from another system, each with the digest of
+ * its token (the token itself is never stored); a row whose id or digest is already taken
+ * is left out. Answers the ids that went in.
+ */
+export async function insertMigratedSessions(
+  sql: Queryable,
+  sessions: SessionRow[],
+): Promise<string[]> {
+  if (sessions.length === 0) return [];
+  const rows = sessions.map((session) => ({
+    ...session,
+    expiresAt: session.expiresAt.toISOString(),
+    createdAt: session.createdAt.toISOString(),
+    updatedAt: session.updatedAt.toISOString(),
+  }));
+  const values = sql(
+    rows,
+    "id",
+    "userId",
+    "tokenHash",
+    "expiresAt",
+    "ipAddress",
+    "userAgent",
+    "activeOrganizationId",
+    "activeTeamId",
+    "impersonatedBy",
+    "createdAt",
+    "updatedAt",
+  );
+  const inserted = await sql<Array<{ id: string }>>`
+    insert into session ${values} on conflict do nothing returning id`;
+  return inserted.map((row) => row.id);
+}
+
+/** Which of these ids are sessions (an import's "already there"). */
+export const findSessionIds = keysReader<{ id: string }>(
+  "session",
+  columnsOf<{ id: string }>()(["id"]),
+  "id",
+);

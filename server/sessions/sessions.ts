@@ -91,7 +91,10 @@ export {
   type SessionPage,
 } from "./list-queries.js";
 
-/** Made once per app (buildApp): its session lookups share round trips. */
+/**
+ * Made once per app (buildApp): its session lookups share round trips. Also the session
+ * statements other domains run, and the writes of `authd import better-auth --sessions`.
+ */
 export {
   activateOrganizationStep,
   activateOrganizationsStep,
@@ -100,6 +103,8 @@ export {
   clearActiveTeamOfUser,
   createSessionLookups,
   deleteSessionByIdOrDigest,
+  findSessionIds,
+  insertMigratedSessions,
   listAllSessionsOfUser,
   type SessionRider,
   sessionRider,

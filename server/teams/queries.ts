@@ -197,3 +197,51 @@ export async function insertTeamMembers(
   const rows = members.map((member) => ({ ...member }));
   await sql`insert into team_member ${sql(rows, "id", "teamId", "userId")}`;
 }
+
+/**
+ * One multi-row INSERT of teams brought from another system, with their ids and dates;
+ * a row whose id, or whose name in that organization, is already taken is left out.
+ * Answers the ids that went in.
+ */
+export async function insertMigratedTeams(sql: Queryable, teams: TeamRow[]): Promise<string[]> {
+  if (teams.length === 0) return [];
+  const rows = teams.map((team) => ({
+    ...team,
+    createdAt: team.createdAt.toISOString(),
+    updatedAt: team.updatedAt?.toISOString() ?? null,
+  }));
+  const values = sql(rows, "id", "name", "organizationId", "createdAt", "updatedAt");
+  const inserted = await sql<Array<{ id: string }>>`
+    insert into team ${values} on conflict do nothing returning id`;
+  return inserted.map((row) => row.id);
+}
+
+/** Which of these ids are teams (an import's "already there"). */
+export const findTeamIds = keysReader<{ id: string }>(
+  "team",
+  columnsOf<{ id: string }>()(["id"]),
+  "id",
+);
+
+/**
+ * One multi-row INSERT of team memberships brought from another system; a row whose id,
+ * or whose user in that team, is already there is left out. Answers the ids that went in.
+ */
+export async function insertMigratedTeamMembers(
+  sql: Queryable,
+  members: TeamMemberRow[],
+): Promise<string[]> {
+  if (members.length === 0) return [];
+  const rows = members.map((member) => ({ ...member, createdAt: member.createdAt.toISOString() }));
+  const values = sql(rows, "id", "teamId", "userId", "createdAt");
+  const inserted = await sql<Array<{ id: string }>>`
+    insert into team_member ${values} on conflict do nothing returning id`;
+  return inserted.map((row) => row.id);
+}
+
+/** Which of these ids are team memberships (an import's "already there"). */
+export const findTeamMemberIds = keysReader<{ id: string }>(
+  "team_member",
+  columnsOf<{ id: string }>()(["id"]),
+  "id",
+);

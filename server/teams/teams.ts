@@ -45,8 +45,12 @@ export { requireTeam } from "./access.js";
 /** The team reads, locks and writes invitations use inside their transactions. */
 export {
   countTeamMembers,
+  findTeamIds,
   findTeamInOrganization,
   findTeamMember,
+  findTeamMemberIds,
+  insertMigratedTeamMembers,
+  insertMigratedTeams,
   insertTeam,
   insertTeamMember,
   insertTeamMembers,

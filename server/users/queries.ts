@@ -258,3 +258,59 @@ export async function insertImportedUsers(
     on conflict (email) do nothing
     returning id, email`;
 }
+
+/** A user brought from another system as it was there: its id, dates, role and ban. */
+export interface MigratedUserRow {
+  id: string;
+  email: string;
+  name: string;
+  image: string | null;
+  emailVerified: boolean;
+  role: string | null;
+  banned: boolean;
+  banReason: string | null;
+  banExpires: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/**
+ * One multi-row INSERT of migrated users (`authd import better-auth`); a row whose id
+ * or email is already taken is left out. Answers the ids that went in.
+ */
+export async function insertMigratedUsers(
+  sql: Queryable,
+  users: MigratedUserRow[],
+): Promise<string[]> {
+  if (users.length === 0) return [];
+  const rows = users.map((user) => ({
+    ...user,
+    banExpires: user.banExpires?.toISOString() ?? null,
+    createdAt: user.createdAt.toISOString(),
+    updatedAt: user.updatedAt.toISOString(),
+  }));
+  const values = sql(
+    rows,
+    "id",
+    "email",
+    "name",
+    "image",
+    "emailVerified",
+    "role",
+    "banned",
+    "banReason",
+    "banExpires",
+    "createdAt",
+    "updatedAt",
+  );
+  const inserted = await sql<Array<{ id: string }>>`
+    insert into "user" ${values} on conflict do nothing returning id`;
+  return inserted.map((row) => row.id);
+}
+
+/** Which of these ids are users, with their emails (an import's "already there"). */
+export const findUserIds = keysReader<{ id: string; email: string }>(
+  "user",
+  columnsOf<{ id: string; email: string }>()(["id", "email"]),
+  "id",
+);
