@@ -1,8 +1,10 @@
 /**
  * `authd import better-auth`: a real Better Auth database, made by the better-auth
- * package through its own API and migrations, imported by the built CLI into migrated
- * authd databases, then served by `authd serve` and used over HTTP.
- * About 10 s: Better Auth's scrypt sign-ups, twenty CLI runs and one server.
+ * package through its own API and migrations (bob's social account by a round trip
+ * through a real OpenID provider on loopback), imported by the built CLI into migrated
+ * authd databases, then served by `authd serve` and used over HTTP, where bob signs in
+ * at the same provider.
+ * About 15 s: Better Auth's scrypt sign-ups, twenty CLI runs and one server.
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -11,11 +13,14 @@ import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTokenCipher } from "../../server/social/token-crypto.js";
 import {
+  BETTER_AUTH_ORIGIN,
   BETTER_AUTH_SECRET,
   type BetterAuthSource,
+  BOB_AT_PROVIDER,
   createBetterAuthSource,
-  GITHUB_TOKENS,
   PASSWORDS,
+  SOCIAL_PROVIDER_ID,
+  SOCIAL_REDIRECT_URI,
 } from "../helpers/better-auth.js";
 import {
   type CliResult,
@@ -25,6 +30,7 @@ import {
   startServe,
 } from "../helpers/cli.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.js";
+import { startOidcProvider, type TestOidcProvider } from "../helpers/oidc.js";
 
 interface TableCounts {
   table: string;
@@ -49,7 +55,8 @@ interface Target {
   sql: postgres.Sql;
 }
 
-const ORIGIN = "http://localhost:3000";
+const ORIGIN = BETTER_AUTH_ORIGIN;
+let idp: TestOidcProvider;
 let source: BetterAuthSource;
 const targets: Target[] = [];
 let dir: string;
@@ -132,7 +139,12 @@ async function contentDigest(sql: postgres.Sql): Promise<Record<string, string[]
 }
 
 beforeAll(async () => {
-  source = await createBetterAuthSource("camel");
+  // One provider for Better Auth and for authd: both come back to the same callback path.
+  idp = await startOidcProvider({
+    redirectUris: [SOCIAL_REDIRECT_URI],
+    refreshTokens: { rotate: false },
+  });
+  source = await createBetterAuthSource(idp, "camel");
   dir = await mkdtemp(path.join(tmpdir(), "authd-import-better-auth-"));
 }, 60_000);
 
@@ -142,6 +154,7 @@ afterAll(async () => {
     await target.database.drop();
   }
   await source?.close();
+  await idp?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
@@ -206,14 +219,30 @@ describe("authd import better-auth", () => {
       select password from account where user_id = ${source.ids.alice} and provider_id = 'credential'`;
     expect(targetHash?.password).toBe(sourceHash?.password);
     expect(targetHash?.password).toMatch(/^[0-9a-f]{32}:[0-9a-f]{128}$/);
-    // Provider tokens sealed as social sign-in seals them, under the server's secret.
-    const [github] = await sql`select * from account where id = ${source.ids.githubAccount}`;
-    expect(github?.access_token).toMatch(/^v1:/);
+    // The provider's tokens, as Better Auth's callback stored them (in clear), sealed as
+    // social sign-in seals them, under the server's secret.
+    const [given] = await source.sql`select * from account where id = ${source.ids.socialAccount}`;
+    expect(given).toMatchObject({
+      userId: source.ids.bob,
+      providerId: SOCIAL_PROVIDER_ID,
+      accountId: BOB_AT_PROVIDER.sub,
+    });
+    for (const token of ["accessToken", "refreshToken", "idToken"]) {
+      expect(given?.[token], token).toEqual(expect.any(String));
+    }
+    const [social] = await sql`select * from account where id = ${source.ids.socialAccount}`;
+    expect(social).toMatchObject({
+      user_id: source.ids.bob,
+      provider_id: SOCIAL_PROVIDER_ID,
+      account_id: BOB_AT_PROVIDER.sub,
+      scope: given?.scope,
+      access_token_expires_at: given?.accessTokenExpiresAt,
+    });
+    expect(social?.access_token).toMatch(/^v1:/);
     const cipher = createTokenCipher(BETTER_AUTH_SECRET);
-    expect(cipher.decrypt(github?.access_token)).toBe(GITHUB_TOKENS.accessToken);
-    expect(cipher.decrypt(github?.refresh_token)).toBe(GITHUB_TOKENS.refreshToken);
-    expect(cipher.decrypt(github?.id_token)).toBe(GITHUB_TOKENS.idToken);
-    expect(github?.scope).toBe("read:user,user:email");
+    expect(cipher.decrypt(social?.access_token)).toBe(given?.accessToken);
+    expect(cipher.decrypt(social?.refresh_token)).toBe(given?.refreshToken);
+    expect(cipher.decrypt(social?.id_token)).toBe(given?.idToken);
     // Sessions: digests only, never the token.
     const [sourceSession] = await source.sql`select id, token from session limit 1`;
     const [targetSession] = await sql`select * from session where id = ${sourceSession?.id}`;
@@ -329,6 +358,13 @@ describe("authd import better-auth", () => {
           baseURL: ORIGIN,
           session: { cookiePrefix: "better-auth" },
           organization: { teams: { enabled: true } },
+          socialProviders: {
+            [SOCIAL_PROVIDER_ID]: {
+              clientId: idp.clientId,
+              clientSecret: idp.clientSecret,
+              issuer: idp.issuer,
+            },
+          },
           rateLimit: { enabled: false },
           log: { requests: false },
         }),
@@ -402,6 +438,42 @@ describe("authd import better-auth", () => {
       expect(session.body?.user?.email).toBe("alice@example.test");
     });
 
+    it("signs bob in at the provider Better Auth linked him to, as the same user", async () => {
+      const [before] = await main.sql`select count(*)::int as count from "user"`;
+      const started = await fetch(`${serve.url}/api/auth/sign-in/social`, {
+        method: "POST",
+        headers: { origin: ORIGIN, "content-type": "application/json" },
+        body: JSON.stringify({ provider: SOCIAL_PROVIDER_ID, callbackURL: "/signed-in" }),
+      });
+      expect(started.status).toBe(200);
+      const { url } = (await started.json()) as { url: string };
+      const back = await idp.authorize(url, { login: BOB_AT_PROVIDER.sub });
+      expect(`${back.origin}${back.pathname}`).toBe(SOCIAL_REDIRECT_URI);
+      const callback = await fetch(`${serve.url}${back.pathname}${back.search}`, {
+        headers: {
+          cookie: started.headers
+            .getSetCookie()
+            .map((line) => line.split(";")[0])
+            .join("; "),
+        },
+        redirect: "manual",
+      });
+      expect(callback.status).toBe(302);
+      const location = new URL(callback.headers.get("location") ?? "", ORIGIN);
+      expect(location.searchParams.get("error")).toBeNull();
+      expect(location.pathname).toBe("/signed-in");
+      const cookie = callback.headers
+        .getSetCookie()
+        .map((line) => line.split(";")[0])
+        .filter((pair) => pair?.startsWith("better-auth.session_token="))
+        .join("; ");
+      const session = await call("GET", "/get-session", { cookie });
+      expect(session.status).toBe(200);
+      expect(session.body?.user?.id).toBe(source.ids.bob);
+      const [after] = await main.sql`select count(*)::int as count from "user"`;
+      expect(after?.count).toBe(before?.count);
+    });
+
     it("lists organizations, members and teams, with roles", async () => {
       const { cookie } = await signIn("alice");
       const list = await call("GET", "/organization/list", { cookie });
@@ -433,14 +505,14 @@ describe("authd import better-auth", () => {
         "Acme",
         "Core",
       ]);
-      // Bob's platform role and his GitHub account came along.
+      // Bob's platform role and his account at the provider came along.
       const bob = await signIn("bob");
       const users = await call("GET", "/admin/list-users", { cookie: bob.cookie });
       expect(users.status).toBe(200);
       const accounts = await call("GET", "/list-accounts", { cookie: bob.cookie });
       expect(
         accounts.body.map((account: { providerId: string }) => account.providerId).sort(),
-      ).toEqual(["credential", "github"]);
+      ).toEqual(["credential", SOCIAL_PROVIDER_ID].sort());
     });
 
     it("accepts an imported invitation", async () => {
@@ -508,7 +580,7 @@ describe("authd import better-auth", () => {
     expect(skipped.code, skipped.stderr).toBe(0);
     const counts = countsOf(JSON.parse(skipped.stdout) as Report);
     expect(counts.user).toEqual({ source: 4, imported: 2, unchanged: 0, skipped: 2 });
-    // Bob's password and GitHub accounts and erin's password, bob's memberships (Acme,
+    // Bob's password and provider accounts and erin's password, bob's memberships (Acme,
     // Globex) and his team places.
     expect(counts.account).toEqual({ source: 5, imported: 2, unchanged: 0, skipped: 3 });
     expect(counts.member).toEqual({ source: 3, imported: 1, unchanged: 0, skipped: 2 });
@@ -559,7 +631,7 @@ describe("authd import better-auth", () => {
   });
 
   it("reads snake_case columns as Better Auth's fields options create them", async () => {
-    const snake = await createBetterAuthSource("snake");
+    const snake = await createBetterAuthSource(idp, "snake");
     try {
       const target = await createTarget();
       const result = await runAuthd(

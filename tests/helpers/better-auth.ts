@@ -1,14 +1,17 @@
 /**
  * A real Better Auth database for the import tests: a fresh PostgreSQL database, Better
- * Auth (email and password, the organization plugin with teams, the admin plugin) on a
- * `pg` pool, its own migrations, and data made through its own API.
+ * Auth (email and password, the organization plugin with teams, the admin plugin, and an
+ * OpenID provider through its generic OAuth plugin) on a `pg` pool, its own migrations,
+ * and data made through its own API, the social account by a real round trip through
+ * the test provider.
  */
 import { betterAuth } from "better-auth";
 import { getMigrations } from "better-auth/db/migration";
-import { admin, organization } from "better-auth/plugins";
+import { admin, genericOAuth, organization } from "better-auth/plugins";
 import pg from "pg";
 import postgres from "postgres";
 import { createTestDatabase, type TestDatabase } from "./database.js";
+import type { OidcUser, TestOidcProvider } from "./oidc.js";
 
 /** Better Auth's secret; authd is configured with it so Better Auth's cookies verify. */
 export const BETTER_AUTH_SECRET = "better-auth-secret-0123456789-0123456789";
@@ -20,11 +23,21 @@ export const PASSWORDS = {
   erin: "erin-password-4",
 } as const;
 
-/** A social account's provider tokens, as Better Auth stores them (in clear). */
-export const GITHUB_TOKENS = {
-  accessToken: "gho_imported_access_token",
-  refreshToken: "ghr_imported_refresh_token",
-  idToken: "imported.id.token",
+/** Better Auth's base URL; authd is served under the same one. */
+export const BETTER_AUTH_ORIGIN = "http://localhost:3000";
+
+/** The OpenID provider's id, in Better Auth and in authd alike. */
+export const SOCIAL_PROVIDER_ID = "idp";
+
+/** Where the provider sends the browser back: the same path in Better Auth and authd. */
+export const SOCIAL_REDIRECT_URI = `${BETTER_AUTH_ORIGIN}/api/auth/callback/${SOCIAL_PROVIDER_ID}`;
+
+/** Bob at the OpenID provider: the identity Better Auth links to him. */
+export const BOB_AT_PROVIDER: OidcUser = {
+  sub: "bob-at-the-provider",
+  email: "bob@example.test",
+  email_verified: true,
+  name: "Bob",
 };
 
 export interface BetterAuthSource {
@@ -39,11 +52,65 @@ export interface BetterAuthSource {
     globex: string;
     core: string;
     invitation: string;
-    githubAccount: string;
+    /** Bob's account at the OpenID provider, as Better Auth's callback wrote it. */
+    socialAccount: string;
   };
   /** `better-auth.session_token=<token>.<signature>` from alice's sign-in. */
   aliceCookie: string;
   close(): Promise<void>;
+}
+
+/** What Better Auth's handler needs: it answers Fetch requests. */
+interface FetchHandler {
+  handler(request: Request): Promise<Response>;
+}
+
+/** `name=value` of each cookie a response sets. */
+function cookiesOf(response: Response): string[] {
+  return response.headers.getSetCookie().map((line) => line.split(";")[0] ?? "");
+}
+
+/**
+ * Links BOB_AT_PROVIDER to the user signed in by `cookie` as a browser would: Better
+ * Auth's link-social, the provider's login and consent pages, then Better Auth's
+ * callback, which exchanges the code and stores the account. Answers the account's id.
+ */
+async function linkAtProvider(
+  auth: FetchHandler,
+  idp: TestOidcProvider,
+  cookie: string,
+): Promise<string> {
+  idp.users.set(BOB_AT_PROVIDER.sub, BOB_AT_PROVIDER);
+  const started = await auth.handler(
+    new Request(`${BETTER_AUTH_ORIGIN}/api/auth/link-social`, {
+      method: "POST",
+      headers: { cookie, origin: BETTER_AUTH_ORIGIN, "content-type": "application/json" },
+      body: JSON.stringify({ provider: SOCIAL_PROVIDER_ID, callbackURL: "/linked" }),
+    }),
+  );
+  if (started.status !== 200) {
+    throw new Error(`link-social answered ${started.status}: ${await started.text()}`);
+  }
+  const { url } = (await started.json()) as { url: string };
+  const back = await idp.authorize(url, { login: BOB_AT_PROVIDER.sub });
+  const callback = await auth.handler(
+    new Request(back, {
+      headers: { cookie: [cookie, ...cookiesOf(started)].join("; ") },
+      redirect: "manual",
+    }),
+  );
+  const location = new URL(callback.headers.get("location") ?? "", BETTER_AUTH_ORIGIN);
+  if (callback.status !== 302 || location.pathname !== "/linked" || location.search !== "") {
+    throw new Error(`Better Auth's callback answered ${callback.status} to ${location}`);
+  }
+  const accounts = await auth.handler(
+    new Request(`${BETTER_AUTH_ORIGIN}/api/auth/list-accounts`, { headers: { cookie } }),
+  );
+  const linked = ((await accounts.json()) as Array<{ id: string; providerId: string }>).find(
+    (account) => account.providerId === SOCIAL_PROVIDER_ID,
+  );
+  if (!linked) throw new Error("Better Auth's callback stored no account");
+  return linked.id;
 }
 
 const snake = (...names: string[]) =>
@@ -72,6 +139,24 @@ function snakeCaseOptions() {
     },
     verification: { fields: snake("expiresAt", "createdAt", "updatedAt") },
   };
+}
+
+/** The test provider, found by discovery, asked for a refresh token too. */
+function socialPlugin(idp: TestOidcProvider) {
+  return genericOAuth({
+    config: [
+      {
+        providerId: SOCIAL_PROVIDER_ID,
+        discoveryUrl: `${idp.issuer}/.well-known/openid-configuration`,
+        clientId: idp.clientId,
+        clientSecret: idp.clientSecret,
+        authentication: "basic",
+        scopes: ["openid", "email", "profile", "offline_access"],
+        prompt: "consent",
+        pkce: true,
+      },
+    ],
+  });
 }
 
 function plugins(naming: "camel" | "snake") {
@@ -105,9 +190,12 @@ function plugins(naming: "camel" | "snake") {
 /**
  * Builds the source: alice (platform admin), bob, carol (banned) and erin; acme (alice
  * owner, bob admin, teams Acme and Core with bob in Core, an invitation of dave to Core)
- * and globex (bob owner); bob's GitHub account with tokens.
+ * and globex (bob owner); bob's account at `idp` (BOB_AT_PROVIDER), linked by Better
+ * Auth's link-social through the provider's login and consent pages, with the tokens it
+ * gave. The provider must accept SOCIAL_REDIRECT_URI and refresh tokens.
  */
 export async function createBetterAuthSource(
+  idp: TestOidcProvider,
   naming: "camel" | "snake" = "camel",
 ): Promise<BetterAuthSource> {
   const database = await createTestDatabase("authd_test_better_auth");
@@ -116,11 +204,11 @@ export async function createBetterAuthSource(
   const options = {
     database: pool,
     secret: BETTER_AUTH_SECRET,
-    baseURL: "http://localhost:3000",
+    baseURL: BETTER_AUTH_ORIGIN,
     logger: { disabled: true },
     emailAndPassword: { enabled: true },
     ...(naming === "snake" ? snakeCaseOptions() : {}),
-    plugins: plugins(naming),
+    plugins: [...plugins(naming), socialPlugin(idp)],
   };
   const auth = betterAuth(options);
   const { runMigrations } = await getMigrations(options);
@@ -183,50 +271,7 @@ export async function createBetterAuthSource(
   });
   if (!globex) throw new Error("createOrganization answered nothing");
 
-  // A social account is written directly: driving a real OAuth round trip through Better
-  // Auth would need a provider; the row is what its callback would store.
-  const githubAccount = "github-account-of-bob";
-  const now = new Date();
-  const columns =
-    naming === "camel"
-      ? {
-          accountId: "accountId",
-          providerId: "providerId",
-          userId: "userId",
-          accessToken: "accessToken",
-          refreshToken: "refreshToken",
-          idToken: "idToken",
-          accessTokenExpiresAt: "accessTokenExpiresAt",
-          scope: "scope",
-          createdAt: "createdAt",
-          updatedAt: "updatedAt",
-        }
-      : snake(
-          "accountId",
-          "providerId",
-          "userId",
-          "accessToken",
-          "refreshToken",
-          "idToken",
-          "accessTokenExpiresAt",
-          "scope",
-          "createdAt",
-          "updatedAt",
-        );
-  const row = {
-    id: githubAccount,
-    [columns.accountId as string]: "4242",
-    [columns.providerId as string]: "github",
-    [columns.userId as string]: bob,
-    [columns.accessToken as string]: GITHUB_TOKENS.accessToken,
-    [columns.refreshToken as string]: GITHUB_TOKENS.refreshToken,
-    [columns.idToken as string]: GITHUB_TOKENS.idToken,
-    [columns.accessTokenExpiresAt as string]: new Date(now.getTime() + 3600_000),
-    [columns.scope as string]: "read:user,user:email",
-    [columns.createdAt as string]: now,
-    [columns.updatedAt as string]: now,
-  };
-  await sql`insert into account ${sql(row)}`;
+  const socialAccount = await linkAtProvider(auth, idp, asBob.cookie);
 
   return {
     database,
@@ -240,7 +285,7 @@ export async function createBetterAuthSource(
       globex: globex.id,
       core: core.id,
       invitation: invitation.id,
-      githubAccount,
+      socialAccount,
     },
     aliceCookie: asAlice.cookie,
     async close() {
