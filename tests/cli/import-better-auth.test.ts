@@ -439,6 +439,9 @@ describe("authd import better-auth", () => {
     });
 
     it("signs bob in at the provider Better Auth linked him to, as the same user", async () => {
+      // A new address at the provider: only the imported identity (its sub) says this is
+      // bob; by the address authd would make a new user.
+      idp.users.set(BOB_AT_PROVIDER.sub, { ...BOB_AT_PROVIDER, email: "bob@elsewhere.test" });
       const [before] = await main.sql`select count(*)::int as count from "user"`;
       const started = await fetch(`${serve.url}/api/auth/sign-in/social`, {
         method: "POST",
