@@ -12,7 +12,7 @@ import { findMemberIds, findOrganizationIds } from "../../organization/organizat
 import { findSessionIds } from "../../sessions/sessions.js";
 import { findTeamIds, findTeamMemberIds } from "../../teams/teams.js";
 import { findUserIds } from "../../users/users.js";
-import { SOURCE_OF, TARGET_TABLES, type TargetTable } from "./import.js";
+import { SOURCE_OF, TARGET_TABLES, type TargetTable } from "./report.js";
 import { date, text } from "./rows.js";
 import type { BetterAuthSource, ColumnNaming, SourceRow } from "./source.js";
 
