@@ -6,9 +6,9 @@
  * are not an API for other origins, and their caching headers stay their own.
  */
 import fastifyCors, { type FastifyCorsOptions } from "@fastify/cors";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import type { AuthdConfig } from "../config.js";
-import { isTrustedOrigin } from "./origin.js";
+import { compileOriginTrust } from "./origin.js";
 
 /** The methods authd's routes answer. */
 const METHODS = ["GET", "HEAD", "POST"];
@@ -17,7 +17,8 @@ const ALLOWED_HEADERS = ["content-type", "authorization"];
 const EXPOSED_HEADERS = ["set-auth-token", "set-auth-jwt"];
 
 export async function registerCors(app: FastifyInstance, config: AuthdConfig): Promise<void> {
-  const shared = {
+  const trusts = compileOriginTrust(config);
+  await app.register(fastifyCors, {
     credentials: true,
     methods: METHODS,
     allowedHeaders: ALLOWED_HEADERS,
@@ -25,15 +26,13 @@ export async function registerCors(app: FastifyInstance, config: AuthdConfig): P
     // A preflight without Access-Control-Request-Method is answered, not refused with
     // the plugin's own plain-text 400, which no authd client knows.
     strictPreflight: false,
-  } satisfies FastifyCorsOptions;
-  const refused: FastifyCorsOptions = { ...shared, origin: false };
-  await app.register(fastifyCors, {
-    // Per request, because trust depends on the request: without a baseURL the server's
-    // own origin is the one the request came in on. The answer varies by Origin either way.
-    delegator: (request: FastifyRequest, callback) => {
-      const origin = request.headers.origin;
-      const trusted = typeof origin === "string" && isTrustedOrigin(origin, config, request);
-      callback(null, trusted ? { ...shared, origin } : refused);
+    // The configured origins only (baseURL's and trustedOrigins), not the one a request
+    // came in on without a baseURL: that one is the page's own, and a same-origin call
+    // needs no CORS headers. Options fixed once, so the plugin does not rebuild them for
+    // every request, as it does for a per-request delegator (a fifth of the work of a
+    // cached /token answer, profiled). The answer varies by Origin either way.
+    origin: (origin, callback) => {
+      callback(null, typeof origin === "string" && trusts(origin) ? origin : false);
     },
-  });
+  } satisfies FastifyCorsOptions);
 }

@@ -66,30 +66,50 @@ function httpUrl(value: string): URL | null {
   return parsed.protocol === "http:" || parsed.protocol === "https:" ? parsed : null;
 }
 
+/**
+ * The configured trust, worked out once: `baseURL`'s origin and `trustedOrigins`
+ * (exact origins and `*` patterns). The answer says whether `origin` (scheme://host
+ * [:port]) is trusted; given the request, the origin it came in on counts too when no
+ * `baseURL` is configured.
+ */
+export function compileOriginTrust(
+  config: AuthdConfig,
+): (origin: string, request?: FastifyRequest) => boolean {
+  const exact = new Set<string>();
+  const patterns: RegExp[] = [];
+  if (config.baseURL) {
+    const base = httpUrl(config.baseURL);
+    if (base) exact.add(comparableOrigin(base));
+  }
+  for (const trusted of config.trustedOrigins) {
+    if (trusted.includes("*")) {
+      patterns.push(patternToRegExp(trusted.replace(/\/+$/, "")));
+      continue;
+    }
+    const parsed = httpUrl(trusted);
+    // An unparsable entry trusts nothing.
+    if (parsed) exact.add(comparableOrigin(parsed));
+  }
+  return (origin, request) => {
+    const parsed = httpUrl(origin);
+    if (!parsed) return false;
+    const comparable = comparableOrigin(parsed);
+    if (exact.has(comparable)) return true;
+    if (!config.baseURL && request) {
+      const own = httpUrl(ownOrigin(config, request));
+      if (own && comparableOrigin(own) === comparable) return true;
+    }
+    return patterns.some((pattern) => pattern.test(parsed.origin));
+  };
+}
+
 /** Is `origin` (scheme://host[:port]) one of the trusted origins or patterns? */
 export function isTrustedOrigin(
   origin: string,
   config: AuthdConfig,
   request: FastifyRequest,
 ): boolean {
-  const parsed = httpUrl(origin);
-  if (!parsed) return false;
-  const normalized = parsed.origin;
-  const comparable = comparableOrigin(parsed);
-  const own = ownOrigin(config, request);
-  if (own !== "null" && comparableOrigin(new URL(own)) === comparable) return true;
-  for (const trusted of config.trustedOrigins) {
-    if (trusted.includes("*")) {
-      if (patternToRegExp(trusted.replace(/\/+$/, "")).test(normalized)) return true;
-    } else {
-      try {
-        if (comparableOrigin(new URL(trusted)) === comparable) return true;
-      } catch {
-        // An unparsable entry trusts nothing.
-      }
-    }
-  }
-  return false;
+  return compileOriginTrust(config)(origin, request);
 }
 
 /**
@@ -180,6 +200,7 @@ function refused(
 
 export function registerOriginChecks(app: FastifyInstance, config: AuthdConfig): void {
   const base = config.basePath === "/" ? "" : config.basePath;
+  const trusts = compileOriginTrust(config);
   const loginPaths = [`${base}/sign-in/`, `${base}/sign-up/`];
 
   const checkOrigin = async (request: FastifyRequest): Promise<void> => {
@@ -194,7 +215,7 @@ export function registerOriginChecks(app: FastifyInstance, config: AuthdConfig):
       ) {
         throw refused(request, "MISSING_OR_NULL_ORIGIN", origin);
       }
-      if (origin !== "null" && !isTrustedOrigin(origin, config, request)) {
+      if (origin !== "null" && !trusts(origin, request)) {
         throw refused(request, "INVALID_ORIGIN", origin);
       }
       return;
@@ -207,7 +228,7 @@ export function registerOriginChecks(app: FastifyInstance, config: AuthdConfig):
     ) {
       throw new AuthError("CROSS_SITE_NAVIGATION_LOGIN_BLOCKED");
     }
-    if (origin !== null && origin !== "null" && !isTrustedOrigin(origin, config, request)) {
+    if (origin !== null && origin !== "null" && !trusts(origin, request)) {
       throw refused(request, "INVALID_ORIGIN", origin);
     }
   };
