@@ -14,6 +14,40 @@ import { createClient } from "../helpers/client.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * Holds an exclusive lock on the user table from a connection of its own, so every
+ * request that reads users waits until `release`.
+ */
+async function lockUserTable(url: string) {
+  const locker = postgres(url, { max: 1, onnotice: () => {} });
+  let unlock: () => void = () => {};
+  const released = new Promise<void>((resolve) => {
+    unlock = resolve;
+  });
+  let locked: () => void = () => {};
+  const lockTaken = new Promise<void>((resolve) => {
+    locked = resolve;
+  });
+  const holding = locker.begin(async (tx) => {
+    await tx`lock table "user" in access exclusive mode`;
+    locked();
+    await released;
+  });
+  await lockTaken;
+  let ended: Promise<void> | undefined;
+  return {
+    /** Lets the waiting requests through; awaited, also ends the connection. */
+    release(): Promise<void> {
+      unlock();
+      ended ??= holding.then(
+        () => locker.end(),
+        () => locker.end(),
+      );
+      return ended;
+    },
+  };
+}
+
 describe("admission control", () => {
   let t: TestApp;
   let cookie: string;
@@ -47,22 +81,8 @@ describe("admission control", () => {
     });
 
   it("serves two at once, queues two, sheds the rest at once, and recovers", async () => {
-    const locker = postgres(t.testDatabase.url, { max: 1, onnotice: () => {} });
-    let release: () => void = () => {};
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let locked: () => void = () => {};
-    const lockTaken = new Promise<void>((resolve) => {
-      locked = resolve;
-    });
-    const holding = locker.begin(async (tx) => {
-      await tx`lock table "user" in access exclusive mode`;
-      locked();
-      await released;
-    });
+    const lock = await lockUserTable(t.testDatabase.url);
     try {
-      await lockTaken;
       const startedAt = performance.now();
       const timed = () =>
         getSession().then((response) => ({
@@ -79,7 +99,7 @@ describe("admission control", () => {
       await sleep(600);
       // The queued two have waited past the queue timeout.
       expect(t.app.admission.stats()).toMatchObject({ inFlight: 2, waiting: 0 });
-      release();
+      void lock.release();
       const outcomes = await Promise.all(requests);
       const statuses = outcomes.map(({ response }) => response.statusCode).sort();
       expect(statuses).toEqual([200, 200, 503, 503, 503, 503]);
@@ -97,9 +117,7 @@ describe("admission control", () => {
       expect(scraped).toContain('authd_requests_shed_total{reason="queue_full"} 2');
       expect(scraped).toContain('authd_requests_shed_total{reason="queue_timeout"} 2');
     } finally {
-      release();
-      await holding.catch(() => {});
-      await locker.end();
+      await lock.release();
     }
     // Every slot is back.
     expect(t.app.admission.stats()).toMatchObject({ inFlight: 0, waiting: 0 });
@@ -107,22 +125,8 @@ describe("admission control", () => {
   });
 
   it("serves queued requests that carry a body once a slot frees", async () => {
-    const locker = postgres(t.testDatabase.url, { max: 1, onnotice: () => {} });
-    let release: () => void = () => {};
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let locked: () => void = () => {};
-    const lockTaken = new Promise<void>((resolve) => {
-      locked = resolve;
-    });
-    const holding = locker.begin(async (tx) => {
-      await tx`lock table "user" in access exclusive mode`;
-      locked();
-      await released;
-    });
+    const lock = await lockUserTable(t.testDatabase.url);
     try {
-      await lockTaken;
       // Over a real socket: a request whose body has been read is a finished stream
       // while its client still waits, which must not pass for a client that left.
       const address = await t.app.listen({ host: "127.0.0.1", port: 0 });
@@ -142,12 +146,10 @@ describe("admission control", () => {
       );
       await sleep(150);
       expect(t.app.admission.stats()).toMatchObject({ inFlight: 2, waiting: 2 });
-      release();
+      void lock.release();
       expect(await Promise.all([...held, ...signIns])).toEqual([200, 200, 200, 200]);
     } finally {
-      release();
-      await holding.catch(() => {});
-      await locker.end();
+      await lock.release();
     }
     expect(t.app.admission.stats()).toMatchObject({ inFlight: 0, waiting: 0 });
   }, 15_000);
@@ -177,22 +179,8 @@ describe("statement timeout", () => {
 
   it("answers 503 when a statement runs past it, and the database stays available", async () => {
     const client = createClient(t.app);
-    const locker = postgres(t.testDatabase.url, { max: 1, onnotice: () => {} });
-    let release: () => void = () => {};
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let locked: () => void = () => {};
-    const lockTaken = new Promise<void>((resolve) => {
-      locked = resolve;
-    });
-    const holding = locker.begin(async (tx) => {
-      await tx`lock table "user" in access exclusive mode`;
-      locked();
-      await released;
-    });
+    const lock = await lockUserTable(t.testDatabase.url);
     try {
-      await lockTaken;
       const signUp = await client.post("/sign-up/email", {
         email: "slow@example.com",
         password: "password-123456",
@@ -202,9 +190,7 @@ describe("statement timeout", () => {
       expect(signUp.json()).toMatchObject({ code: "SERVICE_UNAVAILABLE" });
       expect(signUp.headers["retry-after"]).toBe("1");
     } finally {
-      release();
-      await holding.catch(() => {});
-      await locker.end();
+      await lock.release();
     }
     // A slow statement is overload, not an outage: nothing else is shed.
     expect(t.app.database.available).toBe(true);
