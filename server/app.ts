@@ -100,6 +100,26 @@ function packageVersion(): string {
   return String((manifest as { version?: unknown }).version ?? "0.0.0");
 }
 
+/**
+ * What every listener of the server holds a client to (the API's, and `serve`'s
+ * management and metrics ports): this long to send its headers, and its whole request,
+ * then 408 and close; requests Node refuses before Fastify sees them answer from the
+ * catalogue.
+ */
+export function clientLimits(config: AuthdConfig) {
+  return {
+    requestTimeout: config.server.requestTimeout * 1000,
+    http: {
+      headersTimeout: config.server.headersTimeout * 1000,
+      // How often Node looks for clients past those timeouts (its default is every 30 s):
+      // a tenth of the shorter one, so a client is cut off close to its time.
+      connectionsCheckingInterval:
+        Math.min(config.server.headersTimeout, config.server.requestTimeout) * 100,
+    },
+    clientErrorHandler: answerClientError,
+  };
+}
+
 export async function buildApp(
   config: AuthdConfig,
   dependencies: AppDependencies,
@@ -121,17 +141,7 @@ export async function buildApp(
       disableRequestLogging: !config.log.requests || prettyRequests,
     }),
     bodyLimit: config.server.bodyLimit,
-    // A client gets this long to send its headers, and its whole request; then 408 and close.
-    requestTimeout: config.server.requestTimeout * 1000,
-    http: {
-      headersTimeout: config.server.headersTimeout * 1000,
-      // How often Node looks for clients past those timeouts (its default is every 30 s):
-      // a tenth of the shorter one, so a client is cut off close to its time.
-      connectionsCheckingInterval:
-        Math.min(config.server.headersTimeout, config.server.requestTimeout) * 100,
-    },
-    // Requests Node refuses before Fastify sees them answer from the catalogue too.
-    clientErrorHandler: answerClientError,
+    ...clientLimits(config),
     // A URL that does not decode is refused by the router itself: answered from the catalogue.
     frameworkErrors: answerFrameworkError,
     trustProxy: trustProxySetting(config.server.trustProxy),

@@ -3,7 +3,7 @@
  * check (or migration), listen, and a graceful drain on shutdown.
  */
 import Fastify, { type FastifyInstance } from "fastify";
-import { buildApp } from "./app.js";
+import { buildApp, clientLimits } from "./app.js";
 import { recordAuditEvent } from "./audit/audit.js";
 import {
   ConfigError,
@@ -202,7 +202,7 @@ export async function startServer(
       what: string,
       register: (instance: FastifyInstance) => Promise<void> | void,
     ): Promise<FastifyInstance> => {
-      const instance = Fastify({ logger: false });
+      const instance = Fastify({ logger: false, ...clientLimits(config) });
       await register(instance);
       try {
         await instance.listen({ host: config.server.host, port: sidePort });

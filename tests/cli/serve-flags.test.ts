@@ -3,6 +3,7 @@
  * --management-port, --base-path, --trust-proxy, --shutdown-timeout, --drain-delay.
  */
 import { spawn } from "node:child_process";
+import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AUTHD_BIN, baseEnv, runAuthd, scratchDirectory, startServe } from "../helpers/cli.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.js";
@@ -84,6 +85,19 @@ describe("serve --management-port and --base-path", () => {
       expect((await fetch(`${management}/auth/ok`)).status).toBe(404);
       expect((await fetch(`${server.url}/auth/ok`)).status).toBe(200);
       expect((await fetch(`${server.url}/api/auth/ok`)).status).toBe(404);
+      // Bytes that are not HTTP get the API port's catalogue answer here too.
+      const { hostname, port } = new URL(management);
+      const answer = await new Promise<string>((resolve) => {
+        const socket = connect(Number(port), hostname, () => socket.write("NOT HTTP\r\n\r\n"));
+        let text = "";
+        socket.on("data", (chunk: Buffer) => {
+          text += chunk.toString();
+        });
+        socket.on("close", () => resolve(text));
+        socket.on("error", () => resolve(text));
+      });
+      expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+      expect(answer).toContain('"code":"BAD_REQUEST"');
     } finally {
       expect(await server.stop()).toBe(0);
     }
