@@ -4,7 +4,11 @@
  * deadlocks are retried a few times with jitter; other errors propagate unchanged and
  * nothing is half-written.
  */
+import type postgres from "postgres";
+import { classifyDatabaseError } from "./availability.js";
 import type { Sql, TransactionSql } from "./connection.js";
+
+type ReservedSql = postgres.ReservedSql<Record<string, never>>;
 
 export type IsolationLevel = "read committed" | "repeatable read" | "serializable";
 
@@ -34,6 +38,71 @@ function pause(attempt: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, milliseconds));
 }
 
+/**
+ * Whether the connection itself failed: PostgreSQL ended the transaction with it, and
+ * nothing more may be sent on it.
+ */
+function connectionLost(error: unknown): boolean {
+  return classifyDatabaseError(error) === "unavailable";
+}
+
+interface Ended {
+  /** Committed, or rolled back by PostgreSQL itself: no ROLLBACK to send. */
+  transaction: boolean;
+}
+
+/**
+ * Runs a transaction on a connection reserved for it, not through postgres.js's own
+ * `begin`: on a failure, ROLLBACK is sent only while the connection lives, and the
+ * connection goes back to the pool only while it lives. postgres.js 3.4.9 cannot take a
+ * statement on a connection it has just lost (a database restart under load): the
+ * write is scheduled for a socket that is gone and throws from a timer, which ends the
+ * process; and a lost connection handed back to the pool fails every later statement.
+ * Its `begin` sends ROLLBACK after any failure, so it cannot avoid the first.
+ */
+async function onReservedConnection<T>(
+  sql: Sql,
+  unit: (tx: ReservedSql, ended: Ended) => Promise<T>,
+): Promise<T> {
+  const tx = await sql.reserve();
+  const ended: Ended = { transaction: false };
+  let lost = false;
+  try {
+    return await unit(tx, ended);
+  } catch (error) {
+    lost = connectionLost(error);
+    if (!lost && !ended.transaction) {
+      await tx`rollback`.catch((failure: unknown) => {
+        lost = connectionLost(failure);
+      });
+    }
+    throw error;
+  } finally {
+    if (!lost) tx.release();
+  }
+}
+
+/** The reserved connection as a transaction: nested units become savepoints. */
+function withSavepoints(tx: ReservedSql, ended: Ended): TransactionSql {
+  let count = 0;
+  const savepoint = async <T>(work: (inner: TransactionSql) => Promise<T>): Promise<T> => {
+    const name = `s${count++}`;
+    await tx.unsafe(`savepoint ${name}`);
+    try {
+      const result = await work(transactionSql);
+      await tx.unsafe(`release savepoint ${name}`);
+      return result;
+    } catch (error) {
+      if (!connectionLost(error) && !ended.transaction) {
+        await tx.unsafe(`rollback to savepoint ${name}`);
+      }
+      throw error;
+    }
+  };
+  const transactionSql = Object.assign(tx, { savepoint }) as unknown as TransactionSql;
+  return transactionSql;
+}
+
 export async function transaction<T>(
   sql: Sql,
   work: (tx: TransactionSql) => Promise<T>,
@@ -46,10 +115,16 @@ export async function transaction<T>(
     return (await outer.savepoint((tx) => work(tx as TransactionSql))) as T;
   }
   const retries = options.retries ?? 4;
-  const begin = options.isolation ? `isolation level ${options.isolation}` : "";
+  const begin = options.isolation ? `begin isolation level ${options.isolation}` : "begin";
   for (let attempt = 0; ; attempt++) {
     try {
-      return (await sql.begin(begin, (tx) => work(tx as TransactionSql))) as T;
+      return await onReservedConnection(sql, async (tx, ended) => {
+        await tx.unsafe(begin);
+        const result = await work(withSavepoints(tx, ended));
+        await tx`commit`;
+        ended.transaction = true;
+        return result;
+      });
     } catch (error) {
       const code = postgresErrorCode(error);
       if (attempt >= retries || code === undefined || !RETRYABLE.has(code)) throw error;
@@ -105,23 +180,17 @@ async function pipelinedOnce<R, W>(
   read: (tx: Sql) => Promise<R>,
   write: (tx: Sql, read: R) => Promise<SentWrites<W>>,
 ): Promise<W> {
-  const tx = await sql.reserve();
-  let open = true;
-  try {
+  return onReservedConnection(sql, async (tx, ended) => {
+    const reserved = tx as unknown as Sql;
     const begun = tx`begin`.execute();
-    const [, readResult] = await Promise.all([begun, read(tx)]);
-    const { sent } = await write(tx, readResult);
+    const [, readResult] = await Promise.all([begun, read(reserved)]);
+    const { sent } = await write(reserved, readResult);
     const committed = tx`commit`.execute();
     const [written, commit] = await Promise.allSettled([sent, committed]);
     // Ended either way: committed, or rolled back by PostgreSQL after a failed write.
-    open = false;
+    ended.transaction = true;
     if (written.status === "rejected") throw written.reason;
     if (commit.status === "rejected") throw commit.reason;
     return written.value;
-  } catch (error) {
-    if (open) await tx`rollback`.catch(() => undefined);
-    throw error;
-  } finally {
-    tx.release();
-  }
+  });
 }

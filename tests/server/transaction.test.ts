@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { validateConfig } from "../../server/config.js";
-import { type Database, openDatabase } from "../../server/db/connection.js";
+import { type Database, openDatabase, type Sql } from "../../server/db/connection.js";
 import {
   isUniqueViolation,
   pipelinedTransaction,
@@ -150,4 +150,53 @@ describe("pipelinedTransaction", () => {
     ).rejects.toThrow("outer rolls back");
     expect(await names()).toEqual([]);
   });
+});
+
+describe("a transaction whose connection PostgreSQL ends", () => {
+  // postgres.js 3.4.9 throws from a timer, ending the process, when a statement (such as
+  // its own ROLLBACK after a failure) is written to a connection it has just lost, and
+  // fails every later statement on a lost connection handed back to the pool. The helper
+  // sends nothing more on a lost connection and does not hand it back: the unit fails,
+  // the pool serves on. Here the server ends the connection while a statement runs.
+  const endedWhileRunning = async (tx: Sql) => {
+    const [row] = await tx<{ pid: number }[]>`select pg_backend_pid() as pid`;
+    const terminate = (async () => {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await db.sql`select pg_terminate_backend(${row?.pid as number})`;
+    })();
+    await Promise.all([tx`select pg_sleep(5)`, terminate]);
+  };
+  const connectionError = { code: expect.stringMatching(/^(CONNECTION_CLOSED|57P01)$/) };
+  const poolServes = async () => {
+    for (let i = 0; i < 30; i++) {
+      const rows = await db.sql<{ n: number }[]>`
+        select count(*)::int as n from thing where name like 'lost-%'`;
+      expect(rows[0]?.n).toBe(0);
+    }
+  };
+
+  it("fails the unit, writes nothing, and the pool serves on", async () => {
+    const failure = await transaction(db.sql, async (tx) => {
+      await tx`insert into thing (name) values ('lost-1')`;
+      await endedWhileRunning(tx as unknown as Sql);
+    }).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(failure).toMatchObject(connectionError);
+    await poolServes();
+  }, 15_000);
+
+  it("does the same for a pipelined transaction", async () => {
+    const failure = await pipelinedTransaction(
+      db.sql,
+      async (tx) => endedWhileRunning(tx),
+      async (tx) => ({ sent: tx`insert into thing (name) values ('lost-2')`.execute() }),
+    ).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(failure).toMatchObject(connectionError);
+    await poolServes();
+  }, 15_000);
 });
