@@ -1,5 +1,5 @@
 /** Every SQL statement on the account table. */
-import { columns, columnsOf, type Fragment } from "../db/columns.js";
+import { columns, columnsOf, type Fragment, insertValues } from "../db/columns.js";
 import type { Queryable } from "../db/connection.js";
 import { keysReader, rowCounter, rowReader } from "../db/readers.js";
 
@@ -299,22 +299,7 @@ export async function insertMigratedAccounts(
     createdAt: account.createdAt.toISOString(),
     updatedAt: account.updatedAt.toISOString(),
   }));
-  const values = sql(
-    rows,
-    "id",
-    "userId",
-    "providerId",
-    "accountId",
-    "accessToken",
-    "refreshToken",
-    "idToken",
-    "accessTokenExpiresAt",
-    "refreshTokenExpiresAt",
-    "scope",
-    "password",
-    "createdAt",
-    "updatedAt",
-  );
+  const values = insertValues(sql, rows, ACCOUNT_COLUMNS);
   const inserted = await sql<Array<{ id: string }>>`
     insert into account ${values} on conflict do nothing returning id`;
   return inserted.map((row) => row.id);

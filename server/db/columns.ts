@@ -62,3 +62,18 @@ export function quotedName(name: string): string {
   if (!PLAIN_NAME.test(name)) throw new Error(`not a plain name: ${name}`);
   return `"${name}"`;
 }
+
+/**
+ * The values of a multi-row INSERT of `rows` into the list's columns (every row holds
+ * each of them): `insert into t ${insertValues(sql, rows, LIST)}`.
+ */
+export function insertValues(
+  sql: Queryable,
+  rows: readonly Record<string, unknown>[],
+  list: ColumnList,
+): Fragment {
+  // The list was checked against the row type where it was made; postgres.js types the
+  // rows as serializable objects and the names as their keys.
+  const values = rows as unknown as Record<string, string | null>[];
+  return sql(values, ...list.names) as unknown as Fragment;
+}

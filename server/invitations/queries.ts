@@ -3,7 +3,7 @@
  * function takes the pool or a transaction first. Times are compared with the
  * application's clock (`now` arguments), the same clock that wrote `expires_at`.
  */
-import { columns, columnsOf, type Fragment } from "../db/columns.js";
+import { columns, columnsOf, type Fragment, insertValues } from "../db/columns.js";
 import type { Queryable } from "../db/connection.js";
 import { keysReader, rowCounter, rowReader } from "../db/readers.js";
 import type { MemberRow, OrganizationRow } from "../organization/queries.js";
@@ -339,19 +339,7 @@ export async function insertMigratedInvitations(
     createdAt: invitation.createdAt.toISOString(),
     updatedAt: invitation.updatedAt.toISOString(),
   }));
-  const values = sql(
-    rows,
-    "id",
-    "organizationId",
-    "email",
-    "role",
-    "status",
-    "teamId",
-    "inviterId",
-    "expiresAt",
-    "createdAt",
-    "updatedAt",
-  );
+  const values = insertValues(sql, rows, INVITATION_COLUMNS);
   const inserted = await sql<Array<{ id: string }>>`
     insert into invitation ${values} on conflict do nothing returning id`;
   return inserted.map((row) => row.id);

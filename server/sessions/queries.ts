@@ -3,7 +3,7 @@
  * up by their digest. The operator's paged list of sessions is in list-queries.ts.
  */
 import { Batcher } from "../db/batcher.js";
-import { columns, columnsOf, type Fragment } from "../db/columns.js";
+import { columns, columnsOf, type Fragment, insertValues } from "../db/columns.js";
 import type { Queryable, Sql } from "../db/connection.js";
 import { deleteExpiredRows } from "../db/expired.js";
 import { keysReader, rowReader } from "../db/readers.js";
@@ -441,20 +441,7 @@ export async function insertMigratedSessions(
     createdAt: session.createdAt.toISOString(),
     updatedAt: session.updatedAt.toISOString(),
   }));
-  const values = sql(
-    rows,
-    "id",
-    "userId",
-    "tokenHash",
-    "expiresAt",
-    "ipAddress",
-    "userAgent",
-    "activeOrganizationId",
-    "activeTeamId",
-    "impersonatedBy",
-    "createdAt",
-    "updatedAt",
-  );
+  const values = insertValues(sql, rows, SESSION_COLUMNS);
   const inserted = await sql<Array<{ id: string }>>`
     insert into session ${values} on conflict do nothing returning id`;
   return inserted.map((row) => row.id);

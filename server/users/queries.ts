@@ -1,5 +1,5 @@
 /** Every SQL statement on the "user" table: one place per table. */
-import { columns, columnsOf } from "../db/columns.js";
+import { columns, columnsOf, insertValues } from "../db/columns.js";
 import type { Queryable } from "../db/connection.js";
 import { keysReader, rowReader } from "../db/readers.js";
 
@@ -289,20 +289,7 @@ export async function insertMigratedUsers(
     createdAt: user.createdAt.toISOString(),
     updatedAt: user.updatedAt.toISOString(),
   }));
-  const values = sql(
-    rows,
-    "id",
-    "email",
-    "name",
-    "image",
-    "emailVerified",
-    "role",
-    "banned",
-    "banReason",
-    "banExpires",
-    "createdAt",
-    "updatedAt",
-  );
+  const values = insertValues(sql, rows, USER_COLUMNS);
   const inserted = await sql<Array<{ id: string }>>`
     insert into "user" ${values} on conflict do nothing returning id`;
   return inserted.map((row) => row.id);
