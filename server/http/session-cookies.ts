@@ -29,6 +29,8 @@ export interface CookieContext {
   verifiedTokens: VerifiedMemo<string>;
   /** Cookie caches whose signature was checked, by signature. */
   verifiedCaches: VerifiedMemo<VerifiedCache>;
+  /** Their JSON, parsed once: the memo hands back the same buffer for the same cookie. */
+  parsedCaches: WeakMap<Buffer, unknown>;
 }
 
 /** The cookie settings and signature memos of one app; `secrets` newest first. */
@@ -43,6 +45,7 @@ export function createCookieContext(
     secrets: list,
     verifiedTokens: new VerifiedMemo(),
     verifiedCaches: new VerifiedMemo(),
+    parsedCaches: new WeakMap(),
   };
 }
 
@@ -425,4 +428,14 @@ export function sessionCookieFor(
     name: cookieNames(config, secure).sessionToken,
     value: encodeURIComponent(signValue(token, secret)),
   };
+}
+
+/** The JSON of a cookie cache `readSessionDataCookie` answered, parsed once per value. */
+export function parsedSessionData(context: CookieContext, json: Buffer): unknown {
+  let parsed = context.parsedCaches.get(json);
+  if (parsed === undefined) {
+    parsed = JSON.parse(json.toString("utf8")) as unknown;
+    context.parsedCaches.set(json, parsed);
+  }
+  return parsed;
 }

@@ -7,6 +7,7 @@ import type { TokenClaims } from "../keys/tokens.js";
 import type { ActiveMembership } from "../organization/organization.js";
 import type { AuthContext } from "./auth-context.js";
 import { ownOrigin } from "./origin.js";
+import { parsedSessionData } from "./session-cookies.js";
 
 export interface TokenSubject {
   user: { id: string; email: string; emailVerified: boolean; name: string };
@@ -55,6 +56,11 @@ export interface CachedSubject {
  * said (user, address, name, active organization); null otherwise. The role is the one
  * read then: at most the reuse age old, and never older than the cookie cache's maxAge.
  */
+/** The cookie cache's answer (from `readSessionDataCookie`) as a token's subject. */
+export function cachedSubject(context: AuthContext, cached: Buffer): CachedSubject {
+  return parsedSessionData(context.cookies, cached) as CachedSubject;
+}
+
 export function recentSessionJwt(context: AuthContext, cached: CachedSubject): string | null {
   if (!context.keys) return null;
   const { session, user } = cached;

@@ -8,7 +8,7 @@ import { type AuthContext, requireSessionWith } from "../http/auth-context.js";
 import { errorResponses, routeSchema } from "../http/schemas.js";
 import { fastSerializerCompiler } from "../http/serialization.js";
 import { readSessionDataCookie } from "../http/session-cookies.js";
-import { type CachedSubject, recentSessionJwt, signSessionJwt } from "../http/session-jwt.js";
+import { cachedSubject, recentSessionJwt, signSessionJwt } from "../http/session-jwt.js";
 import type { ZodTypeProvider } from "../http/validation.js";
 import { ACTIVE_MEMBERSHIP_OF_CALLER, activeMembershipOf } from "../organization/organization.js";
 import { jwksAnswer, tokenAnswer } from "./schemas.js";
@@ -18,17 +18,6 @@ export function keyRoutes(context: AuthContext) {
     if (!context.keys) return;
     const keys = context.keys;
     const typed = app.withTypeProvider<ZodTypeProvider>();
-    // The cookie cache's memo hands back the same buffer for the same cookie: its JSON
-    // is parsed once (entries go with the memo's).
-    const parsedCaches = new WeakMap<Buffer, CachedSubject>();
-    const subjectOf = (cached: Buffer): CachedSubject => {
-      let subject = parsedCaches.get(cached);
-      if (!subject) {
-        subject = JSON.parse(cached.toString("utf8")) as CachedSubject;
-        parsedCaches.set(cached, subject);
-      }
-      return subject;
-    };
 
     typed.get(
       "/token",
@@ -40,7 +29,7 @@ export function keyRoutes(context: AuthContext) {
         // A client asking again within moments, whose cookie cache still says the same,
         // gets the token it just got: no lookup and no signature.
         const cached = readSessionDataCookie(request, context.cookies);
-        const recent = cached ? recentSessionJwt(context, subjectOf(cached)) : null;
+        const recent = cached ? recentSessionJwt(context, cachedSubject(context, cached)) : null;
         if (recent) {
           // A JWT is base64url segments and dots: nothing in it needs escaping in JSON,
           // so the answer is written as it is, without the serializer's string scan.

@@ -26,7 +26,7 @@ import {
   setSessionDataCookie,
 } from "../http/session-cookies.js";
 import {
-  type CachedSubject,
+  cachedSubject,
   recentSessionJwt,
   signSessionJwt,
   type TokenSubject,
@@ -79,7 +79,7 @@ export function sessionRoutes(context: AuthContext) {
     reply: FastifyReply,
     cached: Buffer,
   ): Promise<void> => {
-    const subject = JSON.parse(cached.toString("utf8")) as CachedSubject;
+    const subject = cachedSubject(context, cached);
     const recent = recentSessionJwt(context, subject);
     if (recent) {
       reply.header("set-auth-jwt", recent);
