@@ -7,7 +7,7 @@
  * `select 1` every 100 ms, backing off to every 500 ms. The first probe that succeeds
  * marks it available again and logs how long the outage lasted.
  */
-import type { Sql } from "./connection.js";
+import { type Sql, selectOneWithin } from "./connection.js";
 
 export interface AvailabilityLogger {
   warn(object: object, message: string): void;
@@ -71,22 +71,9 @@ export function classifyDatabaseError(error: unknown): DatabaseFailure | null {
   return null;
 }
 
-function withinOneSecond(work: Promise<unknown>): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      // Not a connection error: a slow answer alone does not mark the database down.
-      () => reject(Object.assign(new Error("no answer within a second"), { code: "SLOW" })),
-      CHECK_TIMEOUT_MS,
-    );
-  });
-  return Promise.race([work, deadline]).then(
-    () => clearTimeout(timer),
-    (error: unknown) => {
-      clearTimeout(timer);
-      throw error;
-    },
-  );
+/** `select 1` within a second; a slow answer ("SLOW") alone does not mark the database down. */
+function checkNow(sql: Sql): Promise<void> {
+  return selectOneWithin(sql, CHECK_TIMEOUT_MS, "SLOW");
 }
 
 function describe(error: unknown): string {
@@ -119,7 +106,7 @@ export function createDatabaseAvailability(
   const probe = () => {
     timer = undefined;
     if (closed || available) return;
-    withinOneSecond(sql`select 1`).then(recovered, () => {
+    checkNow(sql).then(recovered, () => {
       if (closed || available) return;
       probeDelay = Math.min(probeDelay * 2, PROBE_MAX_MS);
       timer = setTimeout(probe, probeDelay);
@@ -146,7 +133,7 @@ export function createDatabaseAvailability(
   const confirm = (error: unknown) => {
     if (!available || closed || confirming) return;
     confirming = true;
-    withinOneSecond(sql`select 1`).then(
+    checkNow(sql).then(
       () => {
         confirming = false;
       },
@@ -169,7 +156,7 @@ export function createDatabaseAvailability(
     async check() {
       if (!available) return false;
       try {
-        await withinOneSecond(sql`select 1`);
+        await checkNow(sql);
         return true;
       } catch (error) {
         if (classifyDatabaseError(error) === "unavailable") unavailable(error);

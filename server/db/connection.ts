@@ -162,16 +162,13 @@ export function probePostgres(url: string, seconds: number): Promise<void> {
   });
 }
 
-/**
- * The first query, bounded: postgres.js retries a peer that accepts and drops the
- * connection (an HTTP server on that port, say) forever, restarting connect_timeout.
- */
-async function firstQuery(sql: Sql, seconds: number): Promise<void> {
+/** `select 1`, failed with an error of `code` when it takes longer than `ms`. */
+export async function selectOneWithin(sql: Sql, ms: number, code: string): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(
-      () => reject(Object.assign(new Error("timed out"), { code: "CONNECT_TIMEOUT" })),
-      seconds * 1000,
+      () => reject(Object.assign(new Error(`no answer within ${ms} ms`), { code })),
+      ms,
     );
   });
   try {
@@ -179,6 +176,14 @@ async function firstQuery(sql: Sql, seconds: number): Promise<void> {
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * The first query, bounded: postgres.js retries a peer that accepts and drops the
+ * connection (an HTTP server on that port, say) forever, restarting connect_timeout.
+ */
+function firstQuery(sql: Sql, seconds: number): Promise<void> {
+  return selectOneWithin(sql, seconds * 1000, "CONNECT_TIMEOUT");
 }
 
 export async function openDatabase(

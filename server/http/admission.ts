@@ -79,39 +79,6 @@ export function maxConcurrentRequests(config: AuthdConfig): number {
   return config.server.maxConcurrentRequests ?? config.database.poolSize * 4;
 }
 
-/** A tiny FIFO: an array with a moving head, compacted when half of it is spent. */
-class Queue<T> {
-  private items: Array<T | undefined> = [];
-  private head = 0;
-
-  get length(): number {
-    return this.items.length - this.head;
-  }
-
-  push(item: T): void {
-    this.items.push(item);
-  }
-
-  peek(): T | undefined {
-    return this.items[this.head];
-  }
-
-  shift(): T | undefined {
-    if (this.head >= this.items.length) return undefined;
-    const item = this.items[this.head];
-    this.items[this.head] = undefined;
-    this.head++;
-    if (this.head === this.items.length) {
-      this.items = [];
-      this.head = 0;
-    } else if (this.head >= 1024 && this.head * 2 >= this.items.length) {
-      this.items = this.items.slice(this.head);
-      this.head = 0;
-    }
-    return item;
-  }
-}
-
 /**
  * Adds the gate's hooks to `api` (the encapsulated scope holding the API routes) and
  * answers its counts.
@@ -125,7 +92,7 @@ export function registerAdmission(
   const maxQueued = config.server.maxQueuedRequests;
   const timeoutMs = config.server.queueTimeout * 1000;
   const retryAfter = String(Math.max(1, Math.ceil(config.server.queueTimeout)));
-  const queue = new Queue<Waiting>();
+  const queue: Waiting[] = [];
   let inFlight = 0;
   let sweeper: NodeJS.Timeout | undefined;
 
@@ -136,7 +103,7 @@ export function registerAdmission(
 
   /** Requests whose wait ran out are answered; those whose client left are dropped. */
   const expire = (now: number) => {
-    for (let next = queue.peek(); next; next = queue.peek()) {
+    for (let next = queue[0]; next; next = queue[0]) {
       if (clientLeft(next.request)) {
         queue.shift();
       } else if (now - next.queuedAt >= timeoutMs) {
