@@ -6,6 +6,7 @@ import type { Actor } from "../actor.js";
 import type { AuthdConfig } from "../config.js";
 import { AuthError, type ErrorCode } from "../errors.js";
 import type { UserRow } from "../users/queries.js";
+import { platformRolesOf } from "../users/roles.js";
 import { findUserById } from "../users/users.js";
 import type { AdminDeps } from "./admin.js";
 
@@ -37,25 +38,12 @@ const ADMIN_GRANTS: Grants = {
   session: ADMIN_STATEMENTS.session,
 };
 
-function rolesOf(role: string | null, config: AuthdConfig): string[] {
-  return (role ?? config.admin.defaultRole)
-    .split(",")
-    .map((name) => name.trim())
-    .filter((name) => name !== "");
-}
-
 /**
  * The roles that may be set: every role in `admin.adminRoles`, the default role, and
  * the built-in admin and user. A role in `adminRoles` holds the admin role's permissions.
  */
 export function knownRoles(config: AuthdConfig): Set<string> {
   return new Set([...config.admin.adminRoles, config.admin.defaultRole, "admin", "user"]);
-}
-
-/** A platform admin: a role in `admin.adminRoles`, or an id in `admin.adminUserIds`. */
-export function isPlatformAdmin(user: UserRow, config: AuthdConfig): boolean {
-  if (config.admin.adminUserIds.includes(user.id)) return true;
-  return rolesOf(user.role, config).some((role) => config.admin.adminRoles.includes(role));
 }
 
 function grantsOfRoles(roles: string[], config: AuthdConfig): Grants {
@@ -79,8 +67,8 @@ export function rolesAllow(
 ): boolean {
   if (subject.user && config.admin.adminUserIds.includes(subject.user.id)) return true;
   const roles = subject.user
-    ? rolesOf(subject.user.role, config)
-    : rolesOf(subject.role ?? null, config);
+    ? platformRolesOf(subject.user.role, config)
+    : platformRolesOf(subject.role ?? null, config);
   return allows(grantsOfRoles(roles, config), request);
 }
 

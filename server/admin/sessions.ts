@@ -16,8 +16,9 @@ import {
   revokeSessions,
 } from "../sessions/sessions.js";
 import type { UserRow } from "../users/queries.js";
+import { isPlatformAdmin } from "../users/roles.js";
 import { assertNotBanned } from "../users/users.js";
-import { authorize, isPlatformAdmin, rolesAllow } from "./access.js";
+import { authorize, rolesAllow } from "./access.js";
 import { type AdminDeps, audit, requireUser } from "./admin.js";
 
 export interface Impersonation extends CreatedSession {

@@ -18,13 +18,13 @@ import {
   setActiveOrganizationOfSession,
 } from "../sessions/sessions.js";
 import type { UserRow } from "../users/queries.js";
+import { isPlatformAdmin } from "../users/roles.js";
 import { findUserById, lockUser } from "../users/users.js";
 import { accessOrganization, type OrganizationSelector, organizationOfActor } from "./access.js";
 import type { AnswerCache } from "./answer-cache.js";
 import type { OrganizationDeps } from "./deps.js";
 import { requireOrganizationFields, requireStorableMetadata } from "./fields.js";
 import { countOrganizationsOfUser, type MemberRow } from "./member-queries.js";
-import { splitRoles } from "./permissions.js";
 import {
   batchedOrganizationCreations,
   type CreationSteps,
@@ -126,11 +126,6 @@ async function runHook(hook: unknown, input: Record<string, unknown>): Promise<u
   }
 }
 
-function isPlatformAdmin(config: AuthdConfig, user: UserRow): boolean {
-  if (config.admin.adminUserIds.includes(user.id)) return true;
-  return splitRoles(user.role ?? "").some((role) => config.admin.adminRoles.includes(role));
-}
-
 /** An organization limit (a number, or a function of the user) caps creation. */
 async function limitReached(config: AuthdConfig, user: UserRow, owned: number): Promise<boolean> {
   const limit = config.organization.organizationLimit;
@@ -171,7 +166,7 @@ export async function createOrganization(
   requireOrganizationFields(input);
   let owner: UserRow | undefined = actor.kind === "user" ? actor.user : undefined;
   if (input.userId && input.userId !== owner?.id) {
-    if (actor.kind === "user" && !isPlatformAdmin(deps.config, actor.user)) {
+    if (actor.kind === "user" && !isPlatformAdmin(actor.user, deps.config)) {
       throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_ORGANIZATION");
     }
     owner = await findUserById(deps.sql, input.userId);
