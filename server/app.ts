@@ -13,6 +13,7 @@ import { adminRoutes } from "./admin/routes.js";
 import { type AuthdConfig, secretList } from "./config.js";
 import { createPasswordHasher } from "./crypto/password.js";
 import { createDatabaseAvailability, type DatabaseAvailability } from "./db/availability.js";
+import { poolStats } from "./db/clients.js";
 import type { Sql } from "./db/connection.js";
 import { packageRoot } from "./db/migrations.js";
 import { createDomains } from "./domains.js";
@@ -157,6 +158,7 @@ export async function buildApp(
   const metrics: Metrics | null = config.metrics.enabled
     ? (await import("./metrics/registry.js")).createMetrics({
         load: () => admission?.stats() ?? { inFlight: 0, waiting: 0, max: 0 },
+        pool: () => poolStats(dependencies.sql),
       })
     : null;
   if (metrics) {

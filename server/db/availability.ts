@@ -7,6 +7,7 @@
  * `select 1` every 100 ms, backing off to every 500 ms. The first probe that succeeds
  * marks it available again and logs how long the outage lasted.
  */
+import { clientsOf } from "./clients.js";
 import { type Sql, selectOneWithin } from "./connection.js";
 
 export interface AvailabilityLogger {
@@ -71,9 +72,21 @@ export function classifyDatabaseError(error: unknown): DatabaseFailure | null {
   return null;
 }
 
-/** `select 1` within a second; a slow answer ("SLOW") alone does not mark the database down. */
-function checkNow(sql: Sql): Promise<void> {
-  return selectOneWithin(sql, CHECK_TIMEOUT_MS, "SLOW");
+/**
+ * `select 1` on every connection of the pool, within a second: the database is there if
+ * any answers (a slow answer, "SLOW", alone does not mark it down). Asking each
+ * connection also clears what a dropped one left behind: postgres.js fails the first
+ * statement after a reconnect with the error the server sent before closing
+ * ("terminating connection"), so after a restart one stale connection must not decide.
+ */
+async function checkNow(sql: Sql): Promise<void> {
+  try {
+    await Promise.any(
+      clientsOf(sql).map((client) => selectOneWithin(client, CHECK_TIMEOUT_MS, "SLOW")),
+    );
+  } catch (error) {
+    throw error instanceof AggregateError ? error.errors[0] : error;
+  }
 }
 
 function describe(error: unknown): string {
@@ -128,7 +141,7 @@ export function createDatabaseAvailability(
   };
 
   // One failed statement may be a single stale connection (one the server closed while
-  // it sat idle, found out only when next used): a fresh `select 1` decides.
+  // it sat idle, found out only when next used): a fresh `select 1` on each decides.
   let confirming = false;
   const confirm = (error: unknown) => {
     if (!available || closed || confirming) return;

@@ -7,9 +7,10 @@ import net from "node:net";
 import postgres from "postgres";
 import { dataPath, type LoadedConfig } from "../config.js";
 import type { Logger } from "../logger.js";
+import { clientPool, type Sql } from "./clients.js";
 import { startEmbeddedPostgres } from "./embedded.js";
 
-export type Sql = postgres.Sql<Record<string, never>>;
+export type { Sql };
 export type TransactionSql = postgres.TransactionSql<Record<string, never>>;
 /** Either the pool or a transaction: what every queries.ts function takes first. */
 export type Queryable = Sql | TransactionSql;
@@ -86,9 +87,24 @@ export function reconnectDelay(failedAttempts: number): number {
   return Math.min(0.05 * 2 ** failedAttempts, 0.5) * (0.5 + Math.random() / 2);
 }
 
+/** `max` connections, each its own postgres.js client (see clients.ts for why). */
 function connect(url: string, max: number, connectTimeout: number, statementTimeout = 0): Sql {
+  return clientPool((onclose) => connectOne(url, connectTimeout, statementTimeout, onclose), {
+    size: max,
+    // A transaction's connection may have to be made first.
+    acquireTimeout: connectTimeout * 1000,
+  });
+}
+
+function connectOne(
+  url: string,
+  connectTimeout: number,
+  statementTimeout: number,
+  onclose: () => void,
+): Sql {
   return postgres(url, {
-    max,
+    max: 1,
+    onclose,
     // snake_case columns as camelCase fields, and back. Not postgres.camel: it also
     // renames the keys inside json and jsonb values (organization metadata would come back
     // `{"planTier"}` for `{"plan_tier"}`, and a key like "a_" threw).

@@ -6,6 +6,7 @@
  */
 import type postgres from "postgres";
 import { classifyDatabaseError } from "./availability.js";
+import { abandonReserved } from "./clients.js";
 import type { Sql, TransactionSql } from "./connection.js";
 
 type ReservedSql = postgres.ReservedSql<Record<string, never>>;
@@ -54,7 +55,8 @@ interface Ended {
 /**
  * Runs a transaction on a connection reserved for it, not through postgres.js's own
  * `begin`: on a failure, ROLLBACK is sent only while the connection lives, and the
- * connection goes back to the pool only while it lives. postgres.js 3.4.9 cannot take a
+ * connection goes back to the pool only while it lives (a lost one is abandoned: its
+ * client reconnects at its next statement). postgres.js 3.4.9 cannot take a
  * statement on a connection it has just lost (a database restart under load): the
  * write is scheduled for a socket that is gone and throws from a timer, which ends the
  * process; and a lost connection handed back to the pool fails every later statement.
@@ -78,7 +80,8 @@ async function onReservedConnection<T>(
     }
     throw error;
   } finally {
-    if (!lost) tx.release();
+    if (lost) abandonReserved(tx);
+    else tx.release();
   }
 }
 

@@ -1,17 +1,19 @@
 /**
  * The Metrics of one app: a prom-client Registry of its own (never prom-client's global
  * default registry, so two apps in one process count apart) holding authd's counters,
- * the pool gauges when the pool's owner can say how it is used, and the process metrics.
+ * the admission gate's and the database pool's gauges, and the process metrics.
  * buildApp loads this module only when metrics are on: prom-client costs ~13 MB resident.
  */
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
-import type { LoadStats, Metrics } from "./metrics.js";
+import type { LoadStats, Metrics, PoolStats } from "./metrics.js";
 import { SIGN_IN_OUTCOMES } from "./metrics.js";
 import { collectProcessMetrics } from "./process.js";
 
 export interface MetricsOptions {
   /** The admission gate's counts, read at each scrape. */
   load: () => LoadStats;
+  /** The database pool's counts, read at each scrape. */
+  pool: () => PoolStats;
 }
 
 export function createMetrics(options: MetricsOptions): Metrics {
@@ -77,6 +79,27 @@ export function createMetrics(options: MetricsOptions): Metrics {
     registers,
     collect() {
       this.set(load().max);
+    },
+  });
+
+  const { pool } = options;
+  new Gauge({
+    name: "authd_database_connections",
+    help: "The database pool's connections: held by a transaction (leased) or shared by statements (shared).",
+    labelNames: ["state"] as const,
+    registers,
+    collect() {
+      const stats = pool();
+      this.set({ state: "leased" }, stats.leased);
+      this.set({ state: "shared" }, stats.size - stats.leased);
+    },
+  });
+  new Gauge({
+    name: "authd_database_transactions_waiting",
+    help: "Transactions waiting for a connection of their own (every connection is leased).",
+    registers,
+    collect() {
+      this.set(pool().waiting);
     },
   });
 

@@ -217,11 +217,33 @@ describe("metrics on the main listener", () => {
     expect(sampleValue(samples, "authd_requests_admitted", { state: "queued" })).toBe(0);
     expect(sampleValue(samples, "authd_requests_admitted_max")).toBe(40);
 
+    // The database pool (the test app opens 4 connections): no transaction holds one
+    // between requests.
+    expect(sampleValue(samples, "authd_database_connections", { state: "leased" })).toBe(0);
+    expect(sampleValue(samples, "authd_database_connections", { state: "shared" })).toBe(4);
+    expect(sampleValue(samples, "authd_database_transactions_waiting")).toBe(0);
+
     // The process metrics, under prom-client's default names.
     expect(sampleValue(samples, "process_resident_memory_bytes")).toBeGreaterThan(0);
     expect(sampleValue(samples, "process_cpu_seconds_total")).toBeGreaterThan(0);
     expect(sampleValue(samples, "nodejs_heap_size_used_bytes")).toBeGreaterThan(0);
     expect(sampleValue(samples, "nodejs_version_info", { version: process.version })).toBe(1);
+  });
+
+  it("counts the connections transactions hold and the transactions waiting for one", async () => {
+    const held = await Promise.all(Array.from({ length: 4 }, () => t.db.sql.reserve()));
+    const waiting = t.db.sql.reserve();
+    try {
+      const samples = await scrape(t);
+      expect(sampleValue(samples, "authd_database_connections", { state: "leased" })).toBe(4);
+      expect(sampleValue(samples, "authd_database_connections", { state: "shared" })).toBe(0);
+      expect(sampleValue(samples, "authd_database_transactions_waiting")).toBe(1);
+    } finally {
+      for (const tx of held) tx.release();
+      (await waiting).release();
+    }
+    const samples = await scrape(t);
+    expect(sampleValue(samples, "authd_database_connections", { state: "leased" })).toBe(0);
   });
 
   it("counts a banned user's sign-in as banned", async () => {
