@@ -47,6 +47,70 @@ function summarize(name, result) {
   };
 }
 
+/** Whether wrk (Debian's package) is on this machine: a load generator written in C. */
+async function hasWrk() {
+  return new Promise((resolve) => {
+    const child = spawn("wrk", ["--version"], { stdio: "ignore" });
+    child.on("error", () => resolve(false));
+    child.on("exit", () => resolve(true));
+  });
+}
+
+/**
+ * A run of wrk (one thread, so the server keeps the other core) against `origin`, asking
+ * for `paths` in turn on each connection's requests, in the shape summarize() gives.
+ * wrk reads answers in C: where the answers are large (a page's script), autocannon, one
+ * Node.js process parsing every byte, is the limit long before the server.
+ */
+async function wrkLoad({ origin, paths, headers = {}, connections = CONNECTIONS, duration = 4 }) {
+  const lua = [
+    `local paths = {${paths.map((p) => JSON.stringify(p)).join(", ")}}`,
+    `local headers = {${Object.entries(headers)
+      .map(([k, v]) => `[${JSON.stringify(k)}] = ${JSON.stringify(v)}`)
+      .join(", ")}}`,
+    "local i = 0",
+    "request = function()",
+    "  i = i % #paths + 1",
+    '  return wrk.format("GET", paths[i], headers)',
+    "end",
+    "done = function(summary, latency, requests)",
+    "  local e = summary.errors",
+    '  io.write(string.format("WRK %d %d %d %d %d %d %d\\n", summary.requests, summary.duration,',
+    "    latency:percentile(50), latency:percentile(99), e.status, e.connect + e.read + e.write, e.timeout))",
+    "end",
+  ].join("\n");
+  const script = path.join(os.tmpdir(), `authd-bench-wrk-${process.pid}-${Date.now()}.lua`);
+  await writeFile(script, lua);
+  const output = await new Promise((resolve, reject) => {
+    const child = spawn(
+      "wrk",
+      ["-t1", `-c${connections}`, `-d${duration}s`, "-s", script, origin],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
+    let text = "";
+    child.stdout.on("data", (chunk) => {
+      text += chunk;
+    });
+    child.on("error", reject);
+    child.on("exit", (code) =>
+      code === 0 ? resolve(text) : reject(new Error(`wrk exited ${code}`)),
+    );
+  });
+  const line = output.split("\n").find((l) => l.startsWith("WRK "));
+  if (!line) throw new Error(`no summary from wrk:\n${output}`);
+  const [requests, micros, p50, p99, non2xx, errors, timeouts] = line
+    .split(" ")
+    .slice(1)
+    .map(Number);
+  return {
+    requests: { average: requests / (micros / 1e6), total: requests },
+    latency: { p50: p50 / 1000, p99: p99 / 1000 },
+    non2xx,
+    errors,
+    timeouts,
+  };
+}
+
 /**
  * argon2id verifies per second, one in flight per core (as authd runs them), with the
  * library authd hashes with (@node-rs/argon2).
@@ -712,10 +776,21 @@ export function httpScenarios(tools) {
             if (!response.ok) throw new Error(`${route}: ${response.status}`);
             bytes.push(Number(response.headers.get("content-length")));
           }
+          // wrk where the machine has it (it reads large answers far faster than
+          // autocannon); both servers are measured with the same tool either way.
+          const useWrk = process.env.BENCH_PAGES_LOAD !== "autocannon" && (await hasWrk());
+          const load = (options) =>
+            useWrk
+              ? wrkLoad({
+                  origin: new URL(options.url).origin,
+                  paths: options.requests?.map((r) => r.path) ?? [new URL(options.url).pathname],
+                  headers,
+                })
+              : cannon({ ...options, duration: 4 });
           // Each server's CPU time per answered request, from /proc around the run.
           const measured = async (pid, options) => {
             const before = await tools.readCpuMs(pid);
-            const result = summarize(options.name, await cannon({ ...options, duration: 4 }));
+            const result = summarize(options.name, await load(options));
             const after = await tools.readCpuMs(pid);
             result.cpuMicrosPerRequest =
               before === null || after === null || !result.requests
@@ -778,6 +853,7 @@ export function httpScenarios(tools) {
           return {
             runs: rows,
             notes: {
+              loadGenerator: useWrk ? "wrk (one thread)" : "autocannon",
               files: paths,
               bytes,
               cpuRatios: Object.fromEntries(rows.slice(1).map((row) => [row.name, row.cpuRatio])),
