@@ -13,8 +13,8 @@
  * What each client still does itself: connecting and reconnecting with its backoff,
  * pipelining the statements given to it while its connection is busy, and its own
  * prepared statements. What this module adds: the turn (round robin over the clients no
- * transaction holds) and the leases (a transaction waits, first come first served, while
- * every client is leased).
+ * transaction holds), the leases (a transaction waits, first come first served, while
+ * every client is leased), and a new client in place of one whose connection closed.
  */
 import type postgres from "postgres";
 
@@ -52,10 +52,7 @@ export function clientsOf(sql: Sql): readonly Sql[] {
 /**
  * Ends a reserved connection's lease without handing the connection back: for a
  * connection PostgreSQL dropped, which postgres.js would otherwise put among the open
- * ones, failing every later statement. The client reconnects at its next statement; a
- * `select 1` is sent first to take what the lost connection left behind (postgres.js
- * keeps an error the server sent just before closing, such as "terminating connection",
- * and fails the first statement after the reconnect with it).
+ * ones, failing every later statement. Its client is replaced when the close reaches it.
  */
 export function abandonReserved(reserved: ReservedSql): void {
   (reserved as LeasedSql)[LEASE]?.();
@@ -146,12 +143,7 @@ export function clientPool(open: OpenClient, options: ClientPoolOptions): Sql {
       return true;
     };
     const release = reserved.release.bind(reserved);
-    reserved[LEASE] = () => {
-      if (ended) return;
-      // Sent while the lease still holds the client, so it is the first statement there.
-      (clients[index] as Sql)`select 1`.catch(() => {});
-      end();
-    };
+    reserved[LEASE] = end;
     reserved.release = () => {
       if (end()) release();
     };
