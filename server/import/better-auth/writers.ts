@@ -9,6 +9,7 @@ import type { MigratedAccountRow } from "../../accounts/queries.js";
 import { knownRoles } from "../../admin/access.js";
 import { sha256 } from "../../crypto/digest.js";
 import { hashProblem } from "../../crypto/password.js";
+import type { TransactionSql } from "../../db/connection.js";
 import {
   findInvitationIds,
   INVITATION_STATUSES,
@@ -35,11 +36,31 @@ import {
   insertMigratedTeams,
 } from "../../teams/teams.js";
 import type { MigratedUserRow } from "../../users/queries.js";
+import { platformRolesOf } from "../../users/roles.js";
 import { findUserIds, insertMigratedUsers } from "../../users/users.js";
 import type { Prepared, TableWriter } from "./batches.js";
 import { date, flag, metadataOf, rank, text } from "./rows.js";
 import { normalizedEmail, presentIds, type Run } from "./run.js";
 import type { SourceRow } from "./source.js";
+
+/** Of these ids, the users authd holds, but for those the run left out. */
+function usersIn(run: Run, tx: TransactionSql, ids: Array<string | null>): Promise<Set<string>> {
+  return presentIds(findUserIds, tx, ids, run.excluded.user);
+}
+
+/** Of these ids, the organizations authd holds, but for those the run left out. */
+function organizationsIn(
+  run: Run,
+  tx: TransactionSql,
+  ids: Array<string | null>,
+): Promise<Set<string>> {
+  return presentIds(findOrganizationIds, tx, ids, run.excluded.organization);
+}
+
+/** Of these ids, the teams authd holds. */
+function teamsIn(tx: TransactionSql, ids: Array<string | null>): Promise<Set<string>> {
+  return presentIds(findTeamIds, tx, ids);
+}
 
 export function userWriter(run: Run): TableWriter<MigratedUserRow> {
   const { config } = run.deps;
@@ -56,8 +77,8 @@ export function userWriter(run: Run): TableWriter<MigratedUserRow> {
         // A second user with the same address (differing in case), or any conflict.
         if (rank(row) > 1 || run.excluded.user.has(row.id)) continue;
         const role = text(row, "role") ?? config.admin.defaultRole;
-        for (const name of role.split(",").map((part) => part.trim())) {
-          if (name && !known.has(name)) {
+        for (const name of platformRolesOf(role, config)) {
+          if (!known.has(name)) {
             notes.push({
               id: row.id,
               message: `platform role "${name}" is not configured in authd`,
@@ -93,11 +114,10 @@ export function accountWriter(run: Run): TableWriter<MigratedAccountRow> {
     present: findAccountIds,
     insert: insertMigratedAccounts,
     async prepare(tx, page) {
-      const users = await presentIds(
-        findUserIds,
+      const users = await usersIn(
+        run,
         tx,
         page.map((row) => text(row, "userId")),
-        run.excluded.user,
       );
       const rows: MigratedAccountRow[] = [];
       const notes: Prepared<MigratedAccountRow>["notes"] = [];
@@ -186,11 +206,10 @@ export function teamWriter(run: Run): TableWriter<TeamRow> {
     present: findTeamIds,
     insert: insertMigratedTeams,
     async prepare(tx, page) {
-      const organizations = await presentIds(
-        findOrganizationIds,
+      const organizations = await organizationsIn(
+        run,
         tx,
         page.map((row) => text(row, "organizationId")),
-        run.excluded.organization,
       );
       const rows: TeamRow[] = [];
       const notes: Prepared<TeamRow>["notes"] = [];
@@ -232,20 +251,16 @@ export function memberWriter(run: Run): TableWriter<MemberRow> {
     present: findMemberIds,
     insert: insertMigratedMembers,
     async prepare(tx, page) {
-      const [organizations, users] = [
-        await presentIds(
-          findOrganizationIds,
-          tx,
-          page.map((row) => text(row, "organizationId")),
-          run.excluded.organization,
-        ),
-        await presentIds(
-          findUserIds,
-          tx,
-          page.map((row) => text(row, "userId")),
-          run.excluded.user,
-        ),
-      ];
+      const organizations = await organizationsIn(
+        run,
+        tx,
+        page.map((row) => text(row, "organizationId")),
+      );
+      const users = await usersIn(
+        run,
+        tx,
+        page.map((row) => text(row, "userId")),
+      );
       const rows: MemberRow[] = [];
       const notes: Prepared<MemberRow>["notes"] = [];
       for (const row of page) {
@@ -283,16 +298,14 @@ export function teamMemberWriter(run: Run, fromMembers: boolean): TableWriter<Te
     insert: insertMigratedTeamMembers,
     async prepare(tx, page) {
       const considered = fromMembers ? page.filter((row) => text(row, "teamId") !== null) : page;
-      const teams = await presentIds(
-        findTeamIds,
+      const teams = await teamsIn(
         tx,
         considered.map((row) => text(row, "teamId")),
       );
-      const users = await presentIds(
-        findUserIds,
+      const users = await usersIn(
+        run,
         tx,
         considered.map((row) => text(row, "userId")),
-        run.excluded.user,
       );
       const rows: TeamMemberRow[] = [];
       for (const row of considered) {
@@ -323,24 +336,22 @@ export function invitationWriter(run: Run): TableWriter<InvitationRow> {
     present: findInvitationIds,
     insert: insertMigratedInvitations,
     async prepare(tx, page) {
-      const organizations = await presentIds(
-        findOrganizationIds,
+      const organizations = await organizationsIn(
+        run,
         tx,
         page.map((row) => text(row, "organizationId")),
-        run.excluded.organization,
       );
-      const inviters = await presentIds(
-        findUserIds,
+      const inviters = await usersIn(
+        run,
         tx,
         page.map((row) => text(row, "inviterId")),
-        run.excluded.user,
       );
       const teamIdsOf = (row: SourceRow) =>
         (text(row, "teamId") ?? "")
           .split(",")
           .map((id) => id.trim())
           .filter(Boolean);
-      const teams = await presentIds(findTeamIds, tx, page.flatMap(teamIdsOf));
+      const teams = await teamsIn(tx, page.flatMap(teamIdsOf));
       const rows: InvitationRow[] = [];
       const notes: Prepared<InvitationRow>["notes"] = [];
       for (const row of page) {
@@ -393,20 +404,17 @@ export function sessionWriter(run: Run): TableWriter<SessionRow> {
         const expiresAt = date(row, "expiresAt");
         return expiresAt !== null && expiresAt > run.now && text(row, "token");
       });
-      const users = await presentIds(
-        findUserIds,
+      const users = await usersIn(
+        run,
         tx,
         live.flatMap((row) => [text(row, "userId"), text(row, "impersonatedBy")]),
-        run.excluded.user,
       );
-      const organizations = await presentIds(
-        findOrganizationIds,
+      const organizations = await organizationsIn(
+        run,
         tx,
         live.map((row) => text(row, "activeOrganizationId")),
-        run.excluded.organization,
       );
-      const teams = await presentIds(
-        findTeamIds,
+      const teams = await teamsIn(
         tx,
         live.map((row) => text(row, "activeTeamId")),
       );
