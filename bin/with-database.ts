@@ -6,6 +6,7 @@
  */
 import { type LoadedConfig, loadConfig } from "../server/config.js";
 import { type Database, openDatabase, type Sql } from "../server/db/connection.js";
+import { transaction } from "../server/db/transaction.js";
 import { type GlobalOptions, note } from "./output.js";
 
 export interface CommandDatabase {
@@ -14,8 +15,6 @@ export interface CommandDatabase {
   /** True under --dry-run: side effects outside the database (mail) must be skipped. */
   dryRun: boolean;
 }
-
-class RollBack extends Error {}
 
 /** The configured database, open while `work` runs and closed after it, whatever happens. */
 export async function withOpenDatabase<T>(
@@ -37,19 +36,15 @@ export function withDatabase<T>(
 ): Promise<T> {
   return withOpenDatabase(globals, async (db, loaded) => {
     if (!globals.dryRun) return work({ loaded, db, dryRun: false });
-    let result: T | undefined;
-    try {
-      await db.sql.begin(async (tx) => {
-        // postgres.js gives a transaction most of the pool's API; transaction() turns
-        // nested units into savepoints, so domain code runs unchanged.
-        const inside: Database = { ...db, sql: tx as unknown as Sql };
-        result = await work({ loaded, db: inside, dryRun: true });
-        throw new RollBack();
-      });
-    } catch (error) {
-      if (!(error instanceof RollBack)) throw error;
-    }
+    const result = await transaction(
+      db.sql,
+      // A reserved connection has most of the pool's API, and units the command runs
+      // inside become savepoints, so domain code runs unchanged.
+      (tx) => work({ loaded, db: { ...db, sql: tx as unknown as Sql }, dryRun: true }),
+      // Not retried: a command prints as it goes.
+      { rollBack: true, retries: 0 },
+    );
     note("Dry run: nothing was written.");
-    return result as T;
+    return result;
   });
 }

@@ -15,6 +15,13 @@ export type IsolationLevel = "read committed" | "repeatable read" | "serializabl
 
 export interface TransactionOptions {
   isolation?: IsolationLevel;
+  /** Refuses writes (a consistent read, such as an export's snapshot). */
+  readOnly?: boolean;
+  /**
+   * Rolls back what the work wrote once it has run, and answers its result: a dry run
+   * (the CLI's `--dry-run` runs a whole command this way).
+   */
+  rollBack?: boolean;
   /** Attempts after the first when PostgreSQL asks for a retry (default 4). */
   retries?: number;
 }
@@ -118,13 +125,21 @@ export async function transaction<T>(
     return (await outer.savepoint((tx) => work(tx as TransactionSql))) as T;
   }
   const retries = options.retries ?? 4;
-  const begin = options.isolation ? `begin isolation level ${options.isolation}` : "begin";
+  // Fixed words only: the isolation level is one of three literals.
+  const begin = [
+    "begin",
+    options.isolation ? `isolation level ${options.isolation}` : "",
+    options.readOnly ? "read only" : "",
+  ]
+    .filter(Boolean)
+    .join(" ");
   for (let attempt = 0; ; attempt++) {
     try {
       return await onReservedConnection(sql, async (tx, ended) => {
         await tx.unsafe(begin);
         const result = await work(withSavepoints(tx, ended));
-        await tx`commit`;
+        if (options.rollBack) await tx`rollback`;
+        else await tx`commit`;
         ended.transaction = true;
         return result;
       });

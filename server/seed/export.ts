@@ -14,6 +14,7 @@
 import { CREDENTIAL_PROVIDER } from "../accounts/accounts.js";
 import type { AuthdConfig } from "../config.js";
 import type { Queryable, Sql } from "../db/connection.js";
+import { transaction } from "../db/transaction.js";
 import { splitRoles } from "../organization/permissions.js";
 
 export const EXPORT_SECTIONS = ["users", "orgs", "members", "teams", "invitations"] as const;
@@ -313,13 +314,18 @@ export async function exportSeed(
 ): Promise<void> {
   const only = options.only ?? new Set(EXPORT_SECTIONS);
   const warn = options.warn ?? (() => {});
-  await sql.begin("isolation level repeatable read read only", async (tx) => {
-    await emit({ kind: "seed", version: 1 });
-    if (only.has("users")) await exportUsers(tx, emit);
-    if (only.has("orgs") || only.has("members") || only.has("teams") || only.has("invitations")) {
-      await exportOrganizations(tx, options.config, only, emit, warn);
-    }
-  });
+  await transaction(
+    sql,
+    async (tx) => {
+      await emit({ kind: "seed", version: 1 });
+      if (only.has("users")) await exportUsers(tx, emit);
+      if (only.has("orgs") || only.has("members") || only.has("teams") || only.has("invitations")) {
+        await exportOrganizations(tx, options.config, only, emit, warn);
+      }
+    },
+    // One snapshot for the whole file; not retried, since entities are already out.
+    { isolation: "repeatable read", readOnly: true, retries: 0 },
+  );
 }
 
 /** Collects the entities into one document (`-o json`, `-o yaml`). */

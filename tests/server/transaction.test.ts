@@ -59,6 +59,49 @@ describe("transaction", () => {
     expect(count?.n).toBe(limit);
   });
 
+  it("rolls back what a dry run wrote and answers its result", async () => {
+    const seen = await transaction(
+      db.sql,
+      async (tx) => {
+        await tx`insert into thing (name) values ('dry-1')`;
+        // A unit the work runs inside (as a command's domain code does) nests.
+        await transaction(tx as unknown as Sql, async (inner) => {
+          await inner`insert into thing (name) values ('dry-2')`;
+        });
+        const rows = await tx<{ name: string }[]>`
+          select name from thing where name like 'dry-%' order by name`;
+        return rows.map((row) => row.name);
+      },
+      { rollBack: true },
+    );
+    expect(seen).toEqual(["dry-1", "dry-2"]);
+    const rows = await db.sql`select * from thing where name like 'dry-%'`;
+    expect(rows).toHaveLength(0);
+    await expectNoConnectionInATransaction();
+  });
+
+  it("refuses writes in a read-only transaction, and reads one snapshot", async () => {
+    await expect(
+      transaction(db.sql, (tx) => tx`insert into thing (name) values ('read-only')`, {
+        readOnly: true,
+      }),
+    ).rejects.toMatchObject({ code: "25006" });
+    const counts = await transaction(
+      db.sql,
+      async (tx) => {
+        const [before] = await tx<{ n: number }[]>`select count(*)::int as n from thing`;
+        // Written by another connection meanwhile: not seen inside the snapshot.
+        await db.sql`insert into thing (name) values ('after-snapshot')`;
+        const [after] = await tx<{ n: number }[]>`select count(*)::int as n from thing`;
+        return [before?.n, after?.n];
+      },
+      { isolation: "repeatable read", readOnly: true },
+    );
+    expect(counts[0]).toBe(counts[1]);
+    await db.sql`delete from thing where name = 'after-snapshot'`;
+    expect(await db.sql`select * from thing where name = 'read-only'`).toHaveLength(0);
+  });
+
   it("passes other errors through unchanged, without retrying", async () => {
     let calls = 0;
     await expect(
@@ -180,6 +223,22 @@ describe("a transaction whose connection PostgreSQL ends", () => {
       await tx`insert into thing (name) values ('lost-1')`;
       await endedWhileRunning(tx as unknown as Sql);
     }).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(failure).toMatchObject(connectionError);
+    await poolServes();
+  }, 15_000);
+
+  it("does the same for a dry run", async () => {
+    const failure = await transaction(
+      db.sql,
+      async (tx) => {
+        await tx`insert into thing (name) values ('lost-3')`;
+        await endedWhileRunning(tx as unknown as Sql);
+      },
+      { rollBack: true, retries: 0 },
+    ).then(
       () => null,
       (error: unknown) => error,
     );

@@ -9,7 +9,8 @@
  * however long the import takes, and nothing authd runs there can write.
  */
 import type postgres from "postgres";
-import { openSourceDatabase } from "../../db/connection.js";
+import { openSourceDatabase, type Sql } from "../../db/connection.js";
+import { transaction } from "../../db/transaction.js";
 import { SourceSchemaError } from "./errors.js";
 
 /** Better Auth's models that authd brings over, in the order they are written. */
@@ -278,10 +279,13 @@ export async function openBetterAuthSource(
       label: database.label,
       layout,
       async snapshot(work) {
-        const result = await database.sql.begin("isolation level repeatable read read only", (tx) =>
-          work(snapshotOf(tx as unknown as postgres.Sql, layout)),
+        // Through the transaction helper, not postgres.js's begin: a source server that
+        // drops the connection fails the import instead of ending the process.
+        return await transaction(
+          database.sql as unknown as Sql,
+          (tx) => work(snapshotOf(tx as unknown as postgres.Sql, layout)),
+          { isolation: "repeatable read", readOnly: true, retries: 0 },
         );
-        return result as Awaited<ReturnType<typeof work>>;
       },
       close: () => database.close(),
     };
