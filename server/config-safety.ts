@@ -156,6 +156,13 @@ export function auditConfig(loaded: LoadedConfig, secretFile: string): ConfigFin
     );
   }
 
+  if (config.metrics.enabled && config.metrics.port === undefined) {
+    warning(
+      "metrics.enabled",
+      `true without metrics.port: ${config.metrics.path} is served on the API port, where anyone who reaches it can read how the service is used; give the metrics a port of their own (metrics.port, AUTHD_METRICS_PORT) or block the path at the proxy`,
+    );
+  }
+
   if (config.cli.allowSessionMint) {
     problem(
       "cli.allowSessionMint",

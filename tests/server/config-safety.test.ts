@@ -85,6 +85,19 @@ describe("auditConfig", () => {
     );
   });
 
+  it("warns about metrics served on the API port, not on a port of their own", () => {
+    const safe = { baseURL: "https://auth.example.test", secret: "s".repeat(32) };
+    const onApiPort = auditConfig(loaded({ ...safe, metrics: { enabled: true } }), "/s");
+    expect(onApiPort.map((finding) => [finding.key, finding.severity])).toEqual([
+      ["metrics.enabled", "warning"],
+    ]);
+    expect(onApiPort[0]?.message).toContain("/metrics is served on the API port");
+    expect(auditConfig(loaded({ ...safe, metrics: { enabled: true, port: 9464 } }), "/s")).toEqual(
+      [],
+    );
+    expect(auditConfig(loaded({ ...safe, metrics: { enabled: false } }), "/s")).toEqual([]);
+  });
+
   it("ignores a long maxAge while the cookie cache is off", () => {
     const findings = auditConfig(
       loaded({
