@@ -33,6 +33,7 @@ import { registerJsonBodies } from "./http/json-body.js";
 import { countResponses, serveMetrics } from "./http/metrics.js";
 import { registerOpenApi } from "./http/openapi.js";
 import { registerOriginChecks } from "./http/origin.js";
+import { goAheadWithinLimit } from "./http/oversized-body.js";
 import { registerRateLimit } from "./http/rate-limit.js";
 import { requestIdFor } from "./http/request-id.js";
 import { plainSerializerCompiler } from "./http/serialization.js";
@@ -180,7 +181,8 @@ export async function buildApp(
     database.close();
     done();
   });
-  registerErrorHandling(app, { database, metrics });
+  const withoutGoAhead = goAheadWithinLimit(app.server, config.server.bodyLimit);
+  registerErrorHandling(app, { database, metrics, withoutGoAhead });
   await app.register(fastifyCookie);
   await registerRateLimit(app, config, {
     redis: dependencies.redis,

@@ -6,7 +6,7 @@
  * availability, not once per request); anything unexpected answers 500
  * INTERNAL_SERVER_ERROR with no stack or SQL, and is logged with the request id.
  */
-import { STATUS_CODES } from "node:http";
+import { type IncomingMessage, STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 import type {
   ConnectionError,
@@ -110,6 +110,8 @@ export interface ErrorHandlingOptions {
   database?: DatabaseAvailability;
   /** Counts the 503s, by reason, when metrics are on. */
   metrics?: Metrics | null;
+  /** Requests that expected 100-continue and were not given it: no body is coming. */
+  withoutGoAhead?: WeakSet<IncomingMessage>;
 }
 
 /** Why a 503 SERVICE_UNAVAILABLE was answered, for the shed counter. */
@@ -122,13 +124,15 @@ function shedReason(rawError: unknown, databaseFailure: DatabaseFailure | null):
 
 export function registerErrorHandling(
   app: FastifyInstance,
-  { database, metrics }: ErrorHandlingOptions = {},
+  { database, metrics, withoutGoAhead }: ErrorHandlingOptions = {},
 ): void {
   app.setErrorHandler((rawError: FastifyError, request, reply) => {
     if (rawError.code === "FST_ERR_CTP_BODY_TOO_LARGE") {
-      // Answered once the client has sent the rest (bounded), so it reads the 413.
+      // Answered once the client has sent the rest (bounded), so it reads the 413; at
+      // once to a client still waiting for 100 Continue, which sends nothing more.
       const tooLarge = new AuthError("PAYLOAD_TOO_LARGE");
-      return discardRestOfBody(request.raw).then(() => {
+      const bodySent = withoutGoAhead?.has(request.raw) !== true;
+      return (bodySent ? discardRestOfBody(request.raw) : Promise.resolve()).then(() => {
         void reply
           .code(tooLarge.status)
           .header("connection", "close")

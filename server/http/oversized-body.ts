@@ -6,7 +6,7 @@
  * DISCARD_MAX_BYTES, or DISCARD_MAX_MS, the answer goes out at once and the connection
  * closes with whatever is left unread.
  */
-import type { IncomingMessage } from "node:http";
+import type { IncomingMessage, Server } from "node:http";
 
 /** The most of an oversized body read only to be thrown away. */
 export const DISCARD_MAX_BYTES = 4 * 1024 * 1024;
@@ -37,4 +37,23 @@ export function discardRestOfBody(request: IncomingMessage): Promise<void> {
     request.once("error", finish);
     request.resume();
   });
+}
+
+/**
+ * `Expect: 100-continue`: the client waits for a go-ahead before it sends its body.
+ * Node gives it to every request, so a body the limit refuses was sent in full only to
+ * be read and thrown away. Here the go-ahead goes only to a body the limit allows by
+ * its declared length; a longer one is routed without it (and answered 413 at once, see
+ * the error handler). Answers the requests left waiting, so that no body is waited for.
+ */
+export function goAheadWithinLimit(server: Server, bodyLimit: number): WeakSet<IncomingMessage> {
+  const withoutGoAhead = new WeakSet<IncomingMessage>();
+  server.on("checkContinue", (request: IncomingMessage, response) => {
+    const declared = Number(request.headers["content-length"]);
+    if (Number.isFinite(declared) && declared > bodyLimit) withoutGoAhead.add(request);
+    else response.writeContinue();
+    // With this listener Node no longer emits "request" for these: the app's turn.
+    server.emit("request", request, response);
+  });
+  return withoutGoAhead;
 }

@@ -228,6 +228,65 @@ describe("bodies over the limit", () => {
   });
 });
 
+describe("a client that waits for 100 Continue", () => {
+  /** Sends `head` only, then the body once the server says "100 Continue". */
+  function waitingClient(head: string, body: Buffer): Promise<Exchange & { continued: boolean }> {
+    const started = performance.now();
+    return new Promise((resolve) => {
+      const socket = net.connect({ port: main.port, host: "127.0.0.1" });
+      let raw = "";
+      let continued = false;
+      let error: string | undefined;
+      socket.on("data", (chunk: Buffer) => {
+        raw += chunk.toString("latin1");
+        if (!continued && raw.startsWith("HTTP/1.1 100 Continue\r\n\r\n")) {
+          continued = true;
+          raw = raw.slice("HTTP/1.1 100 Continue\r\n\r\n".length);
+          socket.write(body);
+        }
+      });
+      socket.on("error", (failure: NodeJS.ErrnoException) => {
+        error ??= failure.code;
+      });
+      socket.on("close", () =>
+        resolve({ ...parse(raw, error, performance.now() - started), continued }),
+      );
+      socket.once("connect", () => socket.write(head));
+    });
+  }
+  const head = (length: number) =>
+    requestHead("/sign-in/email", {
+      "content-type": "application/json",
+      "content-length": length,
+      expect: "100-continue",
+      origin: ORIGIN,
+      connection: "close",
+    });
+
+  it("is refused 413 at once when the declared body is over the limit, never asked for it", async () => {
+    const response = await waitingClient(head(2 * MiB), Buffer.alloc(0));
+    expect(response.continued).toBe(false);
+    expect(response.status).toBe(413);
+    expect(JSON.parse(response.body)).toEqual({
+      code: "PAYLOAD_TOO_LARGE",
+      message: "Request body is too large",
+    });
+    expect(response.headers).toMatch(/\r\nconnection: close/i);
+    // Not the 2 s request timeout, nor the 10 s a discarded body may take.
+    expect(response.ms).toBeLessThan(1_000);
+    expect(response.error).toBeUndefined();
+    expect(await ok(main.port)).toBe(200);
+  });
+
+  it("is told to go ahead when the body is within the limit, and answered", async () => {
+    const body = Buffer.from(JSON.stringify({ email: "nobody@example.test", password: "x" }));
+    const response = await waitingClient(head(body.length), body);
+    expect(response.continued).toBe(true);
+    expect(response.status).toBe(401);
+    expect((JSON.parse(response.body) as { code: string }).code).toBe("INVALID_EMAIL_OR_PASSWORD");
+  });
+});
+
 describe("a body past what the server reads to throw away", () => {
   it("is answered and closed at once, and the server keeps serving", async () => {
     // Declared a gigabyte; 6 MiB sent, then nothing: reading stops at 4 MiB.
