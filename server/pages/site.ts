@@ -192,8 +192,34 @@ function matchesEtag(header: string | undefined, etag: string): boolean {
   return header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
 }
 
-function send(request: FastifyRequest, reply: FastifyReply, file: ServedFile, status: number) {
-  const encoding = chooseEncoding(request.headers["accept-encoding"]);
+/** How many distinct Accept-Encoding values one app remembers its choice for. */
+const REMEMBERED_ENCODINGS = 64;
+
+/**
+ * chooseEncoding, remembered per header value: browsers send a handful of values, and
+ * parsing one (splits, trims, a pattern per part) costs a page answer about 4% of its
+ * work. Owned by one app's routes; past the bound, choices are made afresh.
+ */
+function encodingChooser(): (header: string | string[] | undefined) => Encoding | null {
+  const chosen = new Map<string, Encoding | null>();
+  return (header) => {
+    if (typeof header !== "string") return null;
+    const known = chosen.get(header);
+    if (known !== undefined) return known;
+    const encoding = chooseEncoding(header);
+    if (chosen.size < REMEMBERED_ENCODINGS) chosen.set(header, encoding);
+    return encoding;
+  };
+}
+
+function send(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  file: ServedFile,
+  status: number,
+  encodingOf: (header: string | string[] | undefined) => Encoding | null,
+) {
+  const encoding = encodingOf(request.headers["accept-encoding"]);
   const variant = encoding ? file[encoding] : file.identity;
   reply.headers(variant.headers);
   if (status === 200 && matchesEtag(request.headers["if-none-match"], variant.etag)) {
@@ -213,8 +239,9 @@ export function servePages(app: FastifyInstance, config: AuthdConfig, pages: Loa
   // more than the answer's. No CORS either: the pages are for the browser that opens
   // them, and their Vary header is the encoding's alone.
   const options = { config: { rateLimit: false, cors: false } } as const;
+  const encodingOf = encodingChooser();
   const page = (request: FastifyRequest, reply: FastifyReply) =>
-    send(request, reply, pages.index, 200);
+    send(request, reply, pages.index, 200, encodingOf);
   const routes = new Set([prefix || "/", `${prefix}/`, `${prefix}/accept-invitation/:id`]);
   for (const segment of PAGE_SEGMENTS) {
     if (segment === "assets" || segment === "accept-invitation") continue;
@@ -226,7 +253,7 @@ export function servePages(app: FastifyInstance, config: AuthdConfig, pages: Loa
   app.get<{ Params: { name: string } }>(`${prefix}/assets/:name`, options, (request, reply) => {
     const file = pages.assets.get(request.params.name);
     if (!file) return reply.callNotFound();
-    return send(request, reply, file, 200);
+    return send(request, reply, file, 200, encodingOf);
   });
 
   const assetsPath = `${prefix}/assets`;
@@ -235,6 +262,6 @@ export function servePages(app: FastifyInstance, config: AuthdConfig, pages: Loa
     if (isPathWithin(pathname, config.basePath) || isPathWithin(pathname, assetsPath)) {
       return reply.callNotFound();
     }
-    return send(request, reply, pages.index, 404);
+    return send(request, reply, pages.index, 404, encodingOf);
   });
 }

@@ -202,6 +202,28 @@ describe("compression", () => {
   });
 });
 
+describe("the encoding each header value asks for", () => {
+  it("stays right for many distinct values, asked again and again", async () => {
+    // More distinct values than an app remembers choices for, each asked twice.
+    const values = Array.from({ length: 80 }, (_, i) =>
+      i % 4 === 0
+        ? `gzip;q=0.${(i % 9) + 1}, br;q=0`
+        : i % 4 === 1
+          ? `br;q=0.${(i % 9) + 1}, identity`
+          : i % 4 === 2
+            ? `identity;q=0.${(i % 9) + 1}`
+            : `deflate, *;q=0.${(i % 9) + 1}`,
+    );
+    const expected = (i: number) => ["gzip", "br", undefined, "br"][i % 4];
+    for (const round of [1, 2]) {
+      for (const [i, value] of values.entries()) {
+        const response = await get(t, "/sign-in", { "accept-encoding": value });
+        expect(response.headers["content-encoding"], `${value} (round ${round})`).toBe(expected(i));
+      }
+    }
+  });
+});
+
 describe("validators and HEAD", () => {
   it("answers 304 to If-None-Match with the current ETag, 200 otherwise", async () => {
     for (const url of ["/sign-in", assetUrls((await get(t, "/")).body)[0] ?? ""]) {
