@@ -259,20 +259,11 @@ export async function insertImportedUsers(
     returning id, email`;
 }
 
-/** A user brought from another system as it was there: its id, dates, role and ban. */
-export interface MigratedUserRow {
-  id: string;
-  email: string;
-  name: string;
-  image: string | null;
-  emailVerified: boolean;
-  role: string | null;
-  banned: boolean;
-  banReason: string | null;
-  banExpires: Date | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
+/**
+ * A user brought from another system as it was there: every column of a user row, its
+ * id, dates, role and ban included.
+ */
+export type MigratedUserRow = UserRow;
 
 /**
  * One multi-row INSERT of migrated users (`authd import better-auth`); a row whose id

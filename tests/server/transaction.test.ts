@@ -218,44 +218,45 @@ describe("a transaction whose connection PostgreSQL ends", () => {
     }
   };
 
-  it("fails the unit, writes nothing, and the pool serves on", async () => {
-    const failure = await transaction(db.sql, async (tx) => {
-      await tx`insert into thing (name) values ('lost-1')`;
-      await endedWhileRunning(tx as unknown as Sql);
-    }).then(
+  /** The unit failed with the lost connection's error, and the pool serves on. */
+  const failsAsLost = async (unit: Promise<unknown>) => {
+    const failure = await unit.then(
       () => null,
       (error: unknown) => error,
     );
     expect(failure).toMatchObject(connectionError);
     await poolServes();
+  };
+
+  it("fails the unit, writes nothing, and the pool serves on", async () => {
+    await failsAsLost(
+      transaction(db.sql, async (tx) => {
+        await tx`insert into thing (name) values ('lost-1')`;
+        await endedWhileRunning(tx as unknown as Sql);
+      }),
+    );
   }, 15_000);
 
   it("does the same for a dry run", async () => {
-    const failure = await transaction(
-      db.sql,
-      async (tx) => {
-        await tx`insert into thing (name) values ('lost-3')`;
-        await endedWhileRunning(tx as unknown as Sql);
-      },
-      { rollBack: true, retries: 0 },
-    ).then(
-      () => null,
-      (error: unknown) => error,
+    await failsAsLost(
+      transaction(
+        db.sql,
+        async (tx) => {
+          await tx`insert into thing (name) values ('lost-3')`;
+          await endedWhileRunning(tx as unknown as Sql);
+        },
+        { rollBack: true, retries: 0 },
+      ),
     );
-    expect(failure).toMatchObject(connectionError);
-    await poolServes();
   }, 15_000);
 
   it("does the same for a pipelined transaction", async () => {
-    const failure = await pipelinedTransaction(
-      db.sql,
-      async (tx) => endedWhileRunning(tx),
-      async (tx) => ({ sent: tx`insert into thing (name) values ('lost-2')`.execute() }),
-    ).then(
-      () => null,
-      (error: unknown) => error,
+    await failsAsLost(
+      pipelinedTransaction(
+        db.sql,
+        async (tx) => endedWhileRunning(tx),
+        async (tx) => ({ sent: tx`insert into thing (name) values ('lost-2')`.execute() }),
+      ),
     );
-    expect(failure).toMatchObject(connectionError);
-    await poolServes();
   }, 15_000);
 });
