@@ -26,7 +26,7 @@
  * `--perf-basic-prof`: with it the slower state was seen far less often and repeated
  * runs of a settled build agreed within about 1% (why is not established), and
  * /tmp/perf-<pid>.map names the JIT-compiled functions of the callgrind output (kept
- * with `KEEP=1`).
+ * with `KEEP=1`; bench/callgrind-functions.mjs lists and compares them).
  */
 import { execFile, spawn } from "node:child_process";
 import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
