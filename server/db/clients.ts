@@ -27,7 +27,10 @@ const LEASE = Symbol("authd.clientLease");
 const CLIENTS = Symbol("authd.clients");
 const STATS = Symbol("authd.poolStats");
 
-/** How many connections a pool has, how many transactions hold, how many wait for one. */
+/**
+ * How many connections a pool has, how many transactions hold (statements between
+ * transactions share the rest), and how many transactions wait for one.
+ */
 export interface ClientPoolStats {
   size: number;
   leased: number;
@@ -188,7 +191,10 @@ export function clientPool(open: OpenClient, options: ClientPoolOptions): Sql {
     });
   }
 
-  /** A lease without a time bound, for the CLI's long transactions (postgres.js's begin). */
+  /**
+   * A lease without a time bound, for postgres.js's own `begin` on the pool (tests and
+   * scripts; authd's code runs its transactions through server/db/transaction.ts).
+   */
   function lease(): Promise<number> {
     const free = leaseFree();
     if (free !== undefined) return Promise.resolve(free);

@@ -13,6 +13,7 @@ type ReservedSql = postgres.ReservedSql<Record<string, never>>;
 
 export type IsolationLevel = "read committed" | "repeatable read" | "serializable";
 
+/** How an outermost transaction runs; inside another, a unit is a savepoint of it. */
 export interface TransactionOptions {
   isolation?: IsolationLevel;
   /** Refuses writes (a consistent read, such as an export's snapshot). */
@@ -126,13 +127,9 @@ export async function transaction<T>(
   }
   const retries = options.retries ?? 4;
   // Fixed words only: the isolation level is one of three literals.
-  const begin = [
-    "begin",
-    options.isolation ? `isolation level ${options.isolation}` : "",
-    options.readOnly ? "read only" : "",
-  ]
-    .filter(Boolean)
-    .join(" ");
+  let begin = "begin";
+  if (options.isolation) begin += ` isolation level ${options.isolation}`;
+  if (options.readOnly) begin += " read only";
   for (let attempt = 0; ; attempt++) {
     try {
       return await onReservedConnection(sql, async (tx, ended) => {

@@ -26,16 +26,6 @@ export const SIGN_IN_OUTCOMES = [
 ] as const;
 export type SignInOutcome = (typeof SIGN_IN_OUTCOMES)[number];
 
-/**
- * The database pool's connections: how many there are, how many transactions hold, and
- * how many transactions wait for one (statements between transactions share the rest).
- */
-export interface PoolStats {
-  size: number;
-  leased: number;
-  waiting: number;
-}
-
 /** The admission gate's counts: API requests served and queued, and the bound. */
 export interface LoadStats {
   inFlight: number;

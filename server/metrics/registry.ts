@@ -5,7 +5,8 @@
  * buildApp loads this module only when metrics are on: prom-client costs ~13 MB resident.
  */
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
-import type { LoadStats, Metrics, PoolStats } from "./metrics.js";
+import type { ClientPoolStats } from "../db/clients.js";
+import type { LoadStats, Metrics } from "./metrics.js";
 import { SIGN_IN_OUTCOMES } from "./metrics.js";
 import { collectProcessMetrics } from "./process.js";
 
@@ -13,7 +14,7 @@ export interface MetricsOptions {
   /** The admission gate's counts, read at each scrape. */
   load: () => LoadStats;
   /** The database pool's counts, read at each scrape. */
-  pool: () => PoolStats;
+  pool: () => ClientPoolStats;
 }
 
 export function createMetrics(options: MetricsOptions): Metrics {

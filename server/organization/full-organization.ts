@@ -14,9 +14,10 @@ import type { AuthdConfig } from "../config.js";
 import type { Fragment } from "../db/columns.js";
 import type { Queryable } from "../db/connection.js";
 import { compactJson, isoTimestamp } from "../db/json.js";
+import { splitRoles } from "../role-list.js";
 import { type SessionRider, sessionRider } from "../sessions/sessions.js";
 import type { AnswerCache } from "./answer-cache.js";
-import { hasPermission, rolesOf, splitRoles } from "./permissions.js";
+import { hasPermission, rolesOf } from "./permissions.js";
 
 interface FullOrganizationParameters {
   organizationId: string | null;

@@ -7,6 +7,7 @@
  */
 import type { AuthdConfig } from "../config.js";
 import { AuthError } from "../errors.js";
+import { joinRoles, splitRoles } from "../role-list.js";
 
 export type Statement = Record<string, readonly string[]>;
 
@@ -27,16 +28,6 @@ export const DEFAULT_ROLES: Record<string, Statement> = {
 
 export function rolesOf(config: AuthdConfig): Record<string, Statement> {
   return { ...DEFAULT_ROLES, ...(config.organization.roles ?? {}) };
-}
-
-/** "owner,admin" -> ["owner", "admin"]; roles are trimmed and never empty. */
-export function splitRoles(role: string | readonly string[]): string[] {
-  const parts = typeof role === "string" ? role.split(",") : role;
-  return [...new Set(parts.map((part) => part.trim()).filter(Boolean))];
-}
-
-export function joinRoles(roles: readonly string[]): string {
-  return splitRoles(roles).join(",");
 }
 
 /** The roles in `role` that this configuration does not define. */

@@ -197,8 +197,8 @@ const REMEMBERED_ENCODINGS = 64;
 
 /**
  * chooseEncoding, remembered per header value: browsers send a handful of values, and
- * parsing one (splits, trims, a pattern per part) costs a page answer about 4% of its
- * work. Owned by one app's routes; past the bound, choices are made afresh.
+ * parsing one (splits, trims, a pattern per part) costs a page answer about 8% of its
+ * instructions. Owned by one app's routes; past the bound, choices are made afresh.
  */
 function encodingChooser(): (header: string | string[] | undefined) => Encoding | null {
   const chosen = new Map<string, Encoding | null>();

@@ -15,7 +15,7 @@ import { CREDENTIAL_PROVIDER } from "../accounts/accounts.js";
 import type { AuthdConfig } from "../config.js";
 import type { Queryable, Sql } from "../db/connection.js";
 import { transaction } from "../db/transaction.js";
-import { splitRoles } from "../organization/permissions.js";
+import { splitRoles } from "../role-list.js";
 
 export const EXPORT_SECTIONS = ["users", "orgs", "members", "teams", "invitations"] as const;
 export type ExportSection = (typeof EXPORT_SECTIONS)[number];

@@ -26,8 +26,8 @@ import {
   listMembersOfOrganizations,
   updateOrganizationRow,
 } from "../organization/organization.js";
-import { joinRoles, splitRoles } from "../organization/permissions.js";
 import type { OrganizationRow } from "../organization/queries.js";
+import { joinRoles, splitRoles } from "../role-list.js";
 import type { TeamRow } from "../teams/queries.js";
 import { insertTeam, listMembersOfTeams, listTeamsOfOrganizations } from "../teams/teams.js";
 import type { NewUser, UserRow } from "../users/queries.js";

@@ -5,13 +5,11 @@
  * another user's behalf both ask this one rule.
  */
 import type { AuthdConfig } from "../config.js";
+import { splitRoles } from "../role-list.js";
 import type { UserRow } from "./queries.js";
 
 export function platformRolesOf(role: string | null, config: AuthdConfig): string[] {
-  return (role ?? config.admin.defaultRole)
-    .split(",")
-    .map((name) => name.trim())
-    .filter((name) => name !== "");
+  return splitRoles(role ?? config.admin.defaultRole);
 }
 
 /** A platform admin: a role in `admin.adminRoles`, or an id in `admin.adminUserIds`. */
