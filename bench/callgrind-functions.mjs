@@ -16,15 +16,8 @@
  * an address names it: right for code that stayed, approximate for code replaced in
  * the window.
  */
-import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
-
-const run = (file, args) =>
-  new Promise((resolve, reject) =>
-    execFile(file, args, { maxBuffer: 1 << 28 }, (error, stdout) =>
-      error ? reject(error) : resolve(stdout),
-    ),
-  );
+import { annotate } from "./callgrind.mjs";
 
 /** The map's entries, oldest first: [start, end, name]. */
 async function readPerfMap(file) {
@@ -58,21 +51,13 @@ function namer(entries) {
 
 async function listing(dump, mapFile, requests) {
   const nameOf = namer(await readPerfMap(mapFile));
-  const text = await run("callgrind_annotate", ["--threshold=100", dump]);
+  const { total, functions } = await annotate(dump);
   const perFunction = new Map();
-  let total = 0;
-  for (const line of text.split("\n")) {
-    const match = /^\s*([\d,]+) \(.*?\)\s+(.*)$/.exec(line);
-    if (!match) continue;
-    const count = Number(match[1].replaceAll(",", ""));
-    if (match[2].startsWith("PROGRAM TOTALS")) {
-      total = count;
-      continue;
-    }
-    const unnamed = /^\?\?\?:0x([0-9a-f]+) \[\?\?\?\]/.exec(match[2]);
+  for (const { count, where } of functions) {
+    const unnamed = /^\?\?\?:0x([0-9a-f]+) \[\?\?\?\]/.exec(where);
     const name = unnamed
       ? `JS ${nameOf(Number.parseInt(unnamed[1], 16))}`
-      : match[2]
+      : where
           .replace(/^\?\?\?:/, "")
           .replace(/ \[.*\]$/, "")
           .replace(/\(.*$/, "");

@@ -35,6 +35,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
+import { annotate } from "./callgrind.mjs";
 import { insertOrganizationShapes } from "./http.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -120,21 +121,14 @@ function send(base, route, { method = "GET", cookie, body, headers = {}, raw = f
  * lands in one window or the next), and the rest, the work the requests themselves cost.
  */
 async function splitCounts(file) {
-  const text = await run("callgrind_annotate", ["--threshold=100", file]);
-  let total = 0;
+  const { total, functions } = await annotate(file);
   let compiler = 0;
   let gc = 0;
-  for (const line of text.split("\n")) {
-    const match = /^\s*([\d,]+) \(.*?\)\s+(.*)$/.exec(line);
-    if (!match) continue;
-    const value = Number(match[1].replaceAll(",", ""));
-    const where = match[2];
-    if (where.startsWith("PROGRAM TOTALS")) {
-      total = value;
-    } else if (/v8::internal::(compiler|turboshaft|maglev)::|Zone::|ZoneList/.test(where)) {
-      compiler += value;
+  for (const { count, where } of functions) {
+    if (/v8::internal::(compiler|turboshaft|maglev)::|Zone::|ZoneList/.test(where)) {
+      compiler += count;
     } else if (/Scaveng|MarkCompact|Marking|Sweep|Evacuat|heap::|Heap::/.test(where)) {
-      gc += value;
+      gc += count;
     }
   }
   return { total, compiler, gc };
