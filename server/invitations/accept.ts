@@ -193,12 +193,11 @@ export async function getInvitation(
   if (!found.inviterIsMember) {
     throw new AuthError("INVITER_IS_NO_LONGER_A_MEMBER_OF_THE_ORGANIZATION");
   }
-  return {
-    ...invitationResponse(found),
+  return Object.assign(invitationResponse(found), {
     organizationName: found.organizationName,
     organizationSlug: found.organizationSlug,
     inviterEmail: found.inviterEmail,
-  };
+  });
 }
 
 /**

@@ -189,10 +189,9 @@ export async function listUserInvitations(
 ): Promise<Array<InvitationResponse & { organizationName: string }>> {
   if (!user.emailVerified) throw new AuthError("EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION");
   const rows = await listLivePendingInvitationsForEmail(sql, user.email, new Date());
-  return rows.map((row) => ({
-    ...invitationResponse(row),
-    organizationName: row.organizationName,
-  }));
+  return rows.map((row) =>
+    Object.assign(invitationResponse(row), { organizationName: row.organizationName }),
+  );
 }
 
 /** What the teams domain calls when a team goes: pending invitations stop naming it. */

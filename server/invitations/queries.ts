@@ -171,7 +171,16 @@ export async function joinByInvitation(
     select ${columns(sql, INVITATION_COLUMNS, "settled")}, joined.created_at as m_created_at from settled cross join joined`;
   if (!row) return undefined;
   const { mCreatedAt, ...invitation } = row;
-  return { member: { ...member, createdAt: mCreatedAt }, invitation };
+  return {
+    member: {
+      id: member.id,
+      organizationId: member.organizationId,
+      userId: member.userId,
+      role: member.role,
+      createdAt: mCreatedAt,
+    },
+    invitation,
+  };
 }
 
 /** The pending invitation of an address to an organization (at most one), locked. */

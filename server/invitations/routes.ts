@@ -89,7 +89,7 @@ export function invitationRoutes(context: AuthContext) {
         );
         // The invitation stands either way; `resend: true` mails it again.
         if (invited.delivery) assertDelivered(invited.delivery);
-        return { ...invited.invitation, url: invited.url };
+        return Object.assign({}, invited.invitation, { url: invited.url });
       },
     );
 
@@ -102,7 +102,12 @@ export function invitationRoutes(context: AuthContext) {
           context,
           request,
           reply,
-          { ...caller, rememberMe: !readDontRemember(request, context.cookies) },
+          {
+            session: caller.session,
+            user: caller.user,
+            token: caller.token,
+            rememberMe: !readDontRemember(request, context.cookies),
+          },
           request.body.invitationId,
         );
         return { invitation: accepted.invitation, member: accepted.member };

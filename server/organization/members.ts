@@ -54,7 +54,7 @@ export function memberResponse(member: MemberRow) {
 }
 
 export function memberWithUserResponse(member: MemberWithUser) {
-  return { ...memberResponse(member), user: member.user };
+  return Object.assign(memberResponse(member), { user: member.user });
 }
 
 /** An audit event about a user's membership of an organization: the user is its target. */

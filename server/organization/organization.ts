@@ -179,10 +179,14 @@ export async function createOrganization(
     actor.kind === "user" &&
     owner.id === actor.user.id &&
     !input.keepCurrentActiveOrganization;
-  return createOrganizationFor(deps, owner, input, {
-    ...auditActorOf(actor),
-    activeForSession: makeActive && session ? session.id : null,
-  });
+  return createOrganizationFor(
+    deps,
+    owner,
+    input,
+    Object.assign(auditActorOf(actor), {
+      activeForSession: makeActive && session ? session.id : null,
+    }),
+  );
 }
 
 /** Who created it, for the audit trail, and the session that should switch to it. */
@@ -241,7 +245,7 @@ async function createOrganizationFor(
       // the audit row and the session's switch included.
       await deps.creations.create(creation).then((inserted) => {
         if (!inserted) throw new AuthError("ORGANIZATION_ALREADY_EXISTS");
-        return { ...inserted, teamId: null };
+        return { organization: inserted.organization, member: inserted.member, teamId: null };
       })
     : await transaction(sql, async (tx) => {
         if (config.organization.organizationLimit !== undefined) {

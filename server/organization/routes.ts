@@ -135,7 +135,9 @@ export function organizationRoutes(context: AuthContext) {
           await rewriteSessionCache(context, request, reply, current);
         }
         // The organization with metadata and members (the creator's record).
-        return { ...organizationResponse(organization), members: [memberResponse(member)] };
+        return Object.assign(organizationResponse(organization), {
+          members: [memberResponse(member)],
+        });
       },
     );
 

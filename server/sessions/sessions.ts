@@ -131,7 +131,7 @@ export async function findLiveSessionAnd<T>(
 ): Promise<(SessionWithUser & { rider: T | null }) | null> {
   const found = await lookups.findWith<T>(sha256(token), rider, riderParameters);
   const live = await liveOrNull(sql, found?.found);
-  return live && found ? { ...live, rider: found.rider } : null;
+  return live && found ? { session: live.session, user: live.user, rider: found.rider } : null;
 }
 
 async function liveOrNull(
