@@ -43,6 +43,8 @@ export interface RunOptions {
   timeoutMs?: number;
   /** Sees the standard error read so far, after each chunk (to act on a progress line). */
   onStderr?: (stderr: string) => void;
+  /** Options for node itself, before the script (startServe). */
+  nodeArgs?: string[];
 }
 
 export function baseEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
@@ -137,6 +139,7 @@ export function startServe(args: string[], options: RunOptions = {}): Promise<Se
       // No drain delay unless a test asks for one: tests stop servers many times, and
       // no load balancer waits for /readyz here.
       [
+        ...(options.nodeArgs ?? []),
         options.bin ?? AUTHD_BIN,
         "serve",
         "--port",
