@@ -71,7 +71,7 @@ export async function impersonateUser(
         ? { sessionId: created.session.id }
         : { sessionId: created.session.id, impersonatedBy: impersonator.id },
     );
-    return { ...created, user };
+    return { session: created.session, token: created.token, user };
   });
 }
 
@@ -181,6 +181,6 @@ export async function mintSession(
         userId: user.id,
       },
     );
-    return { ...created, user };
+    return { session: created.session, token: created.token, user };
   });
 }

@@ -259,7 +259,9 @@ async function finish(
     requestSignUp: data.requestSignUp,
     signUp: provider.signUp,
   });
-  if (outcome.kind === "signed-in") return { ...outcome, state: data };
+  if (outcome.kind === "signed-in") {
+    return { kind: "signed-in", user: outcome.user, isNewUser: outcome.isNewUser, state: data };
+  }
   // A ban says why in error_description, as a password sign-in's answer does.
   return failed(outcome.code, data, outcome.error?.message);
 }

@@ -116,11 +116,21 @@ export function verificationRoutes(context: AuthContext) {
           const current = await currentSession(context, request);
           if (current?.user.id !== verified.user.id) {
             const issued = await issueSession(context, request, reply, verified.user);
-            signedIn = { ...issued, user: verified.user, rememberMe: true };
+            signedIn = {
+              session: issued.session,
+              token: issued.token,
+              user: verified.user,
+              rememberMe: true,
+            };
             issuedHere = true;
           } else {
             const rememberMe = !readDontRemember(request, context.cookies);
-            signedIn = { ...current, user: verified.user, rememberMe };
+            signedIn = {
+              session: current.session,
+              token: current.token,
+              user: verified.user,
+              rememberMe,
+            };
           }
         }
         let joined: Awaited<ReturnType<typeof acceptInvitationForSession>> | undefined;
