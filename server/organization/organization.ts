@@ -28,6 +28,7 @@ import { countOrganizationsOfUser, type MemberRow } from "./member-queries.js";
 import {
   batchedOrganizationCreations,
   type CreationSteps,
+  creationStatementParts,
   deleteOrganizationRow,
   findOrganizationById,
   findOrganizationBySlug,
@@ -259,7 +260,7 @@ async function createOrganizationFor(
         const [inserted] = await insertOrganizationsWithOwners(
           tx,
           [{ ...creation, activeForSession: null }],
-          CREATION_STEPS,
+          creationStatementParts(tx, CREATION_STEPS),
         );
         if (!inserted) throw new AuthError("ORGANIZATION_ALREADY_EXISTS");
         const { organization, member } = inserted;

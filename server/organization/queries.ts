@@ -92,11 +92,52 @@ export interface CreationSteps {
   activate(sql: Queryable, switches: Fragment): Fragment;
 }
 
+/**
+ * The fixed parts of the creation statement: its column lists and the other domains'
+ * steps, none of which carries a value. Every postgres.js fragment is an object built
+ * by a constructor that Node 20 never optimizes (docs/architecture.md, "Fragments are
+ * built once"), so a pool builds these once and reuses them for every statement.
+ */
+export interface CreationStatementParts {
+  readonly organizationColumns: Fragment;
+  readonly memberColumns: Fragment;
+  readonly createdColumns: Fragment;
+  readonly audited: Fragment;
+  readonly activated: Fragment;
+}
+
+export function creationStatementParts(
+  sql: Queryable,
+  steps: CreationSteps,
+): CreationStatementParts {
+  return {
+    organizationColumns: columns(sql, ORGANIZATION_COLUMNS),
+    memberColumns: columns(sql, MEMBER_COLUMNS),
+    createdColumns: columns(sql, ORGANIZATION_COLUMNS, "created"),
+    audited: steps.recordAudit(
+      sql,
+      sql`
+        select i.audit_id as id, i.actor_id, i.actor_type, i.action, i.target_type,
+               i.target_id, i.audit_organization_id as organization_id, i.ip_address,
+               i.user_agent, i.details
+        from input i join created using (id)`,
+    ),
+    activated: steps.activate(
+      sql,
+      sql`
+        select i.session_id, i.id as organization_id
+        from input i join created using (id)
+        where i.session_id is not null`,
+    ),
+  };
+}
+
 /** The batched creations of one connection pool; made by whoever owns the pool (buildApp). */
 export function batchedOrganizationCreations(
   sql: Sql,
   steps: CreationSteps,
 ): OrganizationCreations {
+  const parts = creationStatementParts(sql, steps);
   const batcher = new Batcher<OrganizationCreation, Creation>({
     // One statement at a time: batches are then as large as the load makes them, and
     // PostgreSQL's cost per creation is lowest (bench/README.md: two in flight gave
@@ -104,13 +145,13 @@ export function batchedOrganizationCreations(
     maxInFlight: 1,
     run: async (creations) => {
       try {
-        return await insertOrganizationsWithOwners(sql, creations, steps);
+        return await insertOrganizationsWithOwners(sql, creations, parts);
       } catch (error) {
         if (creations.length === 1) throw error;
         // Nothing of the batch was written: each alone, so each gets its own outcome.
         return Promise.all(
           creations.map((creation) =>
-            insertOrganizationsWithOwners(sql, [creation], steps).then(
+            insertOrganizationsWithOwners(sql, [creation], parts).then(
               ([outcome]) => outcome,
               (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
             ),
@@ -130,7 +171,7 @@ export function batchedOrganizationCreations(
 export async function insertOrganizationsWithOwners(
   sql: Queryable,
   creations: readonly OrganizationCreation[],
-  steps: CreationSteps,
+  parts: CreationStatementParts,
 ): Promise<Creation[]> {
   // The batch as one JSON array, a record per creation: one JSON.stringify, where an
   // array per column cost an escaping pass per element in postgres.js.
@@ -173,30 +214,17 @@ export async function insertOrganizationsWithOwners(
       insert into organization (id, name, slug, logo, metadata)
       select id, name, slug, logo, metadata from input
       on conflict (slug) do nothing
-      returning ${columns(sql, ORGANIZATION_COLUMNS)}
+      returning ${parts.organizationColumns}
     ), owner as (
       insert into member (id, organization_id, user_id, role)
       select i.member_id, i.id, i.user_id, i.role from input i join created using (id)
-      returning ${columns(sql, MEMBER_COLUMNS)}
+      returning ${parts.memberColumns}
     ), audited as (
-      ${steps.recordAudit(
-        sql,
-        sql`
-          select i.audit_id as id, i.actor_id, i.actor_type, i.action, i.target_type,
-                 i.target_id, i.audit_organization_id as organization_id, i.ip_address,
-                 i.user_agent, i.details
-          from input i join created using (id)`,
-      )}
+      ${parts.audited}
     ), activated as (
-      ${steps.activate(
-        sql,
-        sql`
-          select i.session_id, i.id as organization_id
-          from input i join created using (id)
-          where i.session_id is not null`,
-      )}
+      ${parts.activated}
     )
-    select ${columns(sql, ORGANIZATION_COLUMNS, "created")}, json_build_object(
+    select ${parts.createdColumns}, json_build_object(
       'id', owner.id, 'organizationId', owner.organization_id, 'userId', owner.user_id,
       'role', owner.role, 'createdAt', owner.created_at) as member
     from created join owner on owner.organization_id = created.id`;

@@ -105,6 +105,9 @@ function batchedLookup(sql: Sql, rider: SessionRider) {
     sql,
     names.map((name) => sql`, ${sql(name)}`),
   );
+  // Built once: a fragment is an object whose construction Node 20 never optimizes
+  // (docs/architecture.md, "Fragments are built once").
+  const none = sql``;
   // Read by position (`values()`): with this many columns postgres.js would build each
   // row property by property, and V8 turns an object grown that way past 16 properties
   // into a slow dictionary, on the busiest statement there is. postgres.js types such a
@@ -119,10 +122,9 @@ function batchedLookup(sql: Sql, rider: SessionRider) {
          u.image as u_image, u.role as u_role, u.banned as u_banned,
          u.ban_reason as u_ban_reason, u.ban_expires as u_ban_expires,
          u.created_at as u_created_at, u.updated_at as u_updated_at${riderColumn}
-  from unnest(${tokenHashes}::text[]${all(
-    sql,
-    parameters.map((values) => sql`, ${values}::text[]`),
-  )})
+  from unnest(${tokenHashes}::text[]${
+    parameters.length === 0 ? none : parameters.map((values) => sql`, ${values}::text[]`)
+  })
        with ordinality as p(token_hash${aliases}, caller)
   join session s on s.token_hash = p.token_hash
   join "user" u on u.id = s.user_id`.values() as Promise<unknown> as Promise<JoinedValues[]>;
