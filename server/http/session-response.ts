@@ -145,7 +145,11 @@ export async function acceptInvitationForSession(
   invitationId: string,
 ): Promise<AcceptedInvitation> {
   const accepted = await acceptInvitation(
-    context,
+    {
+      sql: context.sql,
+      config: context.config,
+      acceptStatements: context.domains.acceptStatements,
+    },
     { user: signedIn.user, sessionId: signedIn.session.id },
     invitationId,
   );
