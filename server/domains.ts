@@ -7,7 +7,7 @@
  */
 import type { AuthdConfig } from "./config.js";
 import type { Sql } from "./db/connection.js";
-import { type AcceptStatementParts, createAcceptStatements } from "./invitations/accept.js";
+import { type AcceptStatementParts, acceptStatementParts } from "./invitations/accept.js";
 import { invitationsOfTeams } from "./invitations/invitations.js";
 import type { OrganizationDeps } from "./organization/deps.js";
 import { createOrganizationCreations } from "./organization/organization.js";
@@ -24,7 +24,7 @@ export function createDomains(sql: Sql, config: AuthdConfig): Domains {
   const teams: TeamDeps = { sql, config, invitations: invitationsOfTeams };
   return {
     teams,
-    acceptStatements: createAcceptStatements(sql),
+    acceptStatements: acceptStatementParts(sql),
     organizations: {
       sql,
       config,

@@ -32,12 +32,8 @@ import {
   settleInvitation,
 } from "./queries.js";
 
-export type { AcceptStatementParts };
-
-/** accept-invitation's fixed fragments for a pool; made once by whoever owns the pool. */
-export function createAcceptStatements(sql: Queryable): AcceptStatementParts {
-  return acceptStatementParts(sql);
-}
+// accept-invitation's fixed fragments for a pool, made once by whoever owns the pool.
+export { type AcceptStatementParts, acceptStatementParts };
 
 /** What accept-invitation's one statement writes beside the invitation. */
 const JOIN_STEPS: JoinSteps = { addMember: addMemberStep, activate: activateOrganizationStep };
