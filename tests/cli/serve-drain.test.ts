@@ -152,6 +152,10 @@ describe("authd serve draining under load", () => {
     const outcomes: Outcome[] = [];
     let signalAt = Number.POSITIVE_INFINITY;
     const agents: http.Agent[] = [];
+    // Answers each client had before the signal: the signal waits for every client to be
+    // under way (a fixed pause is too short on a busy machine, where the cold server
+    // answers slowly).
+    const answeredBefore = new Array<number>(CLIENTS).fill(0);
     // Each client keeps one connection alive and sends on it back to back, until a new
     // connection is refused (the listener closed) or the test's own bound passes.
     const clients = Array.from({ length: CLIENTS }, async (_, index) => {
@@ -164,12 +168,17 @@ describe("authd serve draining under load", () => {
       for (;;) {
         const outcome = await send(server.url, target);
         outcomes.push(outcome);
+        if (outcome.status !== undefined && Date.now() < signalAt) answeredBefore[index] += 1;
         if (outcome.error === "ECONNREFUSED") return;
         if (Date.now() > signalAt + SHUTDOWN_TIMEOUT_MS) return;
       }
     });
 
-    await sleep(300);
+    const underWayBy = Date.now() + 10_000;
+    while (answeredBefore.some((count) => count < 2)) {
+      if (Date.now() > underWayBy) throw new Error(`clients not under way: ${answeredBefore}`);
+      await sleep(10);
+    }
     // In flight when the listener closes: its body is finished only after that.
     const slowSignUp = await openSlowPost(
       server.url,
@@ -276,7 +285,7 @@ describe("authd serve draining under load", () => {
     expect(closedAt - drainingAt).toBeGreaterThanOrEqual(DRAIN_DELAY_MS);
     expect(refused.length, JSON.stringify(summary)).toBeGreaterThan(0);
     expect(refused.filter((outcome) => outcome.sentAt < signalAt + DRAIN_DELAY_MS)).toEqual([]);
-  }, 20_000);
+  }, 30_000);
 
   it("Ctrl-C (SIGINT) stops at once, without the drain delay", async () => {
     const server = await startServe(["--drain-delay", "4s", "--shutdown-timeout", "10s"], {
