@@ -168,7 +168,9 @@ describe("authd serve draining under load", () => {
       for (;;) {
         const outcome = await send(server.url, target);
         outcomes.push(outcome);
-        if (outcome.status !== undefined && Date.now() < signalAt) answeredBefore[index] += 1;
+        if (outcome.status !== undefined && Date.now() < signalAt) {
+          answeredBefore[index] = (answeredBefore[index] ?? 0) + 1;
+        }
         if (outcome.error === "ECONNREFUSED") return;
         if (Date.now() > signalAt + SHUTDOWN_TIMEOUT_MS) return;
       }
