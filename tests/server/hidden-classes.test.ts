@@ -5,12 +5,12 @@
  * slow dictionary; both cost every request (docs/architecture.md, "Building objects on
  * the request path").
  *
- * A real `authd serve` runs with V8's map log (`--log-maps`). After a warm-up, two marker
- * requests whose JSON bodies carry never-seen keys bracket rounds of get-session,
- * create, list, get-full-organization and accept-invitation; between the
- * markers the log must show (almost) no new hidden class and no object turned into a
- * dictionary for having too many properties. With the spread copies and the wide row
- * back, every round adds several of each.
+ * A real `authd serve` runs with V8's map log (`--log-maps`). After a warm-up, marker
+ * requests whose JSON bodies carry never-seen keys bracket two windows of rounds of
+ * get-session, create, list, get-full-organization and accept-invitation; the log must
+ * show (almost) no new hidden class in at least one window, and no object turned into a
+ * dictionary for having too many properties in either. With the spread copies and the
+ * wide row back, every round adds several of each.
  */
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -23,8 +23,12 @@ const SECRET = "hidden-classes-secret-0123456789-0123456789";
 const ORIGIN = "http://127.0.0.1";
 const WARM_UP_ROUNDS = 40;
 const MEASURED_ROUNDS = 30;
-const START_MARKER = "hiddenClassWindowStartsHere";
-const END_MARKER = "hiddenClassWindowEndsHere";
+/** Two windows of MEASURED_ROUNDS each, between three markers. */
+const MARKERS = [
+  "hiddenClassWindowStartsHere",
+  "hiddenClassWindowTurnsHere",
+  "hiddenClassWindowEndsHere",
+];
 
 let testDatabase: TestDatabase;
 let dir: string;
@@ -69,28 +73,57 @@ async function call(
   return { status: response.status, body: await response.json(), cookie };
 }
 
-/** What the map log says happened between the two markers. */
-function eventsBetweenMarkers(log: string): { newMaps: number; dictionaries: string[] } {
+/**
+ * What the map log says happened between the two markers: how many maps were made, what
+ * made them (the event that first leads to each: kind, reason, property, code position),
+ * and which objects turned into dictionaries for having too many properties.
+ */
+function eventsBetweenMarkers(
+  log: string,
+  start: string,
+  end: string,
+): {
+  newMaps: number;
+  madeBy: string[];
+  dictionaries: string[];
+} {
   const lines = log.split("\n");
   const markerTime = (name: string) => {
     const line = lines.find((entry) => entry.startsWith("map,") && entry.endsWith(`,${name}`));
     if (!line) throw new Error(`no map event for the marker ${name}`);
     return Number(line.split(",")[2]);
   };
-  const from = markerTime(START_MARKER);
-  const to = markerTime(END_MARKER);
-  let newMaps = 0;
+  const from = markerTime(start);
+  const to = markerTime(end);
+  const created = new Set<string>();
+  const causes = new Map<string, number>();
   const dictionaries: string[] = [];
   for (const line of lines) {
     const fields = line.split(",");
     const time = Number(fields[0] === "map" ? fields[2] : fields[1]);
     if (!(time > from && time < to)) continue;
-    if (fields[0] === "map-create") newMaps += 1;
-    if (fields[0] === "map" && fields[1]?.startsWith("Normalize")) {
-      if (fields[8] === "TooManyFastProperties") dictionaries.push(line);
+    if (fields[0] === "map-create" && fields[2]) created.add(fields[2]);
+    if (fields[0] !== "map") continue;
+    // map,<kind>,<time>,<from>,<to>,<pc>,<line>,<column>,<reason>,<name>
+    if (fields[4] && created.has(fields[4])) {
+      const cause = [fields[1], fields[8], fields[9], fields[6], fields[7]].join(" ");
+      causes.set(cause, (causes.get(cause) ?? 0) + 1);
+      created.delete(fields[4]);
+    }
+    if (fields[1]?.startsWith("Normalize") && fields[8] === "TooManyFastProperties") {
+      dictionaries.push(line);
     }
   }
-  return { newMaps, dictionaries };
+  const newMaps = lines.filter((line) => {
+    const fields = line.split(",");
+    const time = Number(fields[1]);
+    return fields[0] === "map-create" && time > from && time < to;
+  }).length;
+  const madeBy = [...causes]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 12)
+    .map(([cause, count]) => `${count}× ${cause}`);
+  return { newMaps, madeBy, dictionaries };
 }
 
 it("serves the busiest answers without new hidden classes per request", async () => {
@@ -123,7 +156,7 @@ it("serves the busiest answers without new hidden classes per request", async ()
   // Every invitation up front: mailing one makes Node create AbortSignals, which on
   // Node 20 make new hidden classes of their own (node:internal/abort_controller).
   const invitations: { organizationId: string; invitationId: string }[] = [];
-  for (let i = 0; i < WARM_UP_ROUNDS + MEASURED_ROUNDS; i++) {
+  for (let i = 0; i < WARM_UP_ROUNDS + 2 * MEASURED_ROUNDS; i++) {
     const organizationId = await createOrganization();
     const invited = await call(url, "/organization/invite-member", {
       cookie: owner.cookie,
@@ -160,15 +193,29 @@ it("serves the busiest answers without new hidden classes per request", async ()
     // The markers' own answer (a refused body) warms up too.
     await mark(`warmUpMarker${i}`);
   }
-  await mark(START_MARKER);
-  for (let i = 0; i < MEASURED_ROUNDS; i++) await round(WARM_UP_ROUNDS + i);
-  await mark(END_MARKER);
+  let measured = WARM_UP_ROUNDS;
+  for (const [index, marker] of MARKERS.entries()) {
+    await mark(marker);
+    if (index === MARKERS.length - 1) break;
+    for (let i = 0; i < MEASURED_ROUNDS; i++) await round(measured++);
+  }
   // V8 writes the rest of its log when the process exits.
   expect(await server.stop()).toBe(0);
   server = undefined;
 
-  const { newMaps, dictionaries } = eventsBetweenMarkers(await readFile(logFile, "utf8"));
+  const log = await readFile(logFile, "utf8");
+  const windows = MARKERS.slice(1).map((end, index) =>
+    eventsBetweenMarkers(log, MARKERS[index] as string, end),
+  );
   // Five requests a round: a map or two can still settle late, one per request cannot.
-  expect(newMaps, "new hidden classes between the markers").toBeLessThan(MEASURED_ROUNDS / 2);
-  expect(dictionaries, "objects turned into dictionaries between the markers").toEqual([]);
+  // Something once in a while (seen once on a busy machine, not made again) can land in
+  // one window; a map per request lands in both.
+  const fewest = windows.reduce((a, b) => (b.newMaps < a.newMaps ? b : a));
+  expect(
+    fewest.newMaps,
+    `new hidden classes in each window (${windows.map((w) => w.newMaps).join(", ")}), made by:\n${fewest.madeBy.join("\n")}`,
+  ).toBeLessThan(MEASURED_ROUNDS / 2);
+  for (const { dictionaries } of windows) {
+    expect(dictionaries, "objects turned into dictionaries between the markers").toEqual([]);
+  }
 }, 120_000);
