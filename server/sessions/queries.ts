@@ -83,9 +83,11 @@ export function sessionRider<const Names extends readonly string[]>(
 
 const NO_RIDER: SessionRider = { parameters: [], subquery: (sql) => sql`` };
 
-/** An empty fragment, or the fragments one after another (postgres.js joins with a space). */
-const all = (sql: Sql, fragments: Fragment[]): Fragment | Fragment[] =>
-  fragments.length === 0 ? sql`` : fragments;
+/**
+ * The most parameters a rider may take: the lookup's statement is written out for each
+ * count up to this (see batchedLookup).
+ */
+const MOST_RIDER_PARAMETERS = 3;
 
 /**
  * Sessions by token digest with their users, for a batch of callers at once
@@ -93,27 +95,28 @@ const all = (sql: Sql, fragments: Fragment[]): Fragment | Fragment[] =>
  * element i belonging to caller i, unnested together into the rows `p`; each result row
  * carries its caller's index. The statement's text depends only on the rider, so
  * postgres.js prepares it once per connection.
+ *
+ * Everything but the values is built once, here: postgres.js walks a statement's
+ * fragments again on every call, and Node 20 never optimizes a fragment's construction
+ * (docs/architecture.md, "Fragments are built once"). So the caller's columns are
+ * written out (`p.r1`, not an identifier fragment, which is escaped again each time) and
+ * the statement is written once per parameter count rather than joined from a list.
  */
 function batchedLookup(sql: Sql, rider: SessionRider) {
+  if (rider.parameters.length > MOST_RIDER_PARAMETERS) {
+    throw new Error(`a session rider takes at most ${MOST_RIDER_PARAMETERS} parameters`);
+  }
   // Caller i's parameter n is element i of the array n: the column p.rn of its row.
-  const names = rider.parameters.map((_, index) => `r${index + 1}`);
+  const callerColumns = [sql`p.r1`, sql`p.r2`, sql`p.r3`];
   const caller = Object.fromEntries(
-    rider.parameters.map((name, index) => [name, sql`p.${sql(names[index] as string)}`]),
+    rider.parameters.map((name, index) => [name, callerColumns[index] as Fragment]),
   );
   const riderColumn = rider === NO_RIDER ? sql`` : sql`, (${rider.subquery(sql, caller)}) as rider`;
-  const aliases = all(
-    sql,
-    names.map((name) => sql`, ${sql(name)}`),
-  );
-  // Built once: a fragment is an object whose construction Node 20 never optimizes
-  // (docs/architecture.md, "Fragments are built once").
-  const none = sql``;
   // Read by position (`values()`): with this many columns postgres.js would build each
   // row property by property, and V8 turns an object grown that way past 16 properties
   // into a slow dictionary, on the busiest statement there is. postgres.js types such a
   // row as a list of unknowns; JoinedValues is the select list's order.
-  return (tokenHashes: string[], parameters: (string | null)[][]): Promise<JoinedValues[]> =>
-    sql`
+  const selected = sql`
   select p.caller::int as caller,
          s.id, s.user_id, s.token_hash, s.expires_at, s.ip_address, s.user_agent,
          s.active_organization_id, s.active_team_id, s.impersonated_by,
@@ -121,13 +124,34 @@ function batchedLookup(sql: Sql, rider: SessionRider) {
          u.email as u_email, u.email_verified as u_email_verified, u.name as u_name,
          u.image as u_image, u.role as u_role, u.banned as u_banned,
          u.ban_reason as u_ban_reason, u.ban_expires as u_ban_expires,
-         u.created_at as u_created_at, u.updated_at as u_updated_at${riderColumn}
-  from unnest(${tokenHashes}::text[]${
-    parameters.length === 0 ? none : parameters.map((values) => sql`, ${values}::text[]`)
-  })
-       with ordinality as p(token_hash${aliases}, caller)
+         u.created_at as u_created_at, u.updated_at as u_updated_at${riderColumn}`;
+  const joined = sql`
   join session s on s.token_hash = p.token_hash
-  join "user" u on u.id = s.user_id`.values() as Promise<unknown> as Promise<JoinedValues[]>;
+  join "user" u on u.id = s.user_id`;
+  const rows = (statement: Promise<unknown> & { values(): Promise<unknown> }) =>
+    statement.values() as Promise<JoinedValues[]>;
+  switch (rider.parameters.length) {
+    case 0:
+      return (hashes: string[]): Promise<JoinedValues[]> =>
+        rows(sql`${selected}
+  from unnest(${hashes}::text[]) with ordinality as p(token_hash, caller) ${joined}`);
+    case 1:
+      return (hashes: string[], p: (string | null)[][]): Promise<JoinedValues[]> =>
+        rows(sql`${selected}
+  from unnest(${hashes}::text[], ${p[0] ?? []}::text[])
+       with ordinality as p(token_hash, r1, caller) ${joined}`);
+    case 2:
+      return (hashes: string[], p: (string | null)[][]): Promise<JoinedValues[]> =>
+        rows(sql`${selected}
+  from unnest(${hashes}::text[], ${p[0] ?? []}::text[], ${p[1] ?? []}::text[])
+       with ordinality as p(token_hash, r1, r2, caller) ${joined}`);
+    default:
+      return (hashes: string[], p: (string | null)[][]): Promise<JoinedValues[]> =>
+        rows(sql`${selected}
+  from unnest(${hashes}::text[], ${p[0] ?? []}::text[], ${p[1] ?? []}::text[],
+              ${p[2] ?? []}::text[])
+       with ordinality as p(token_hash, r1, r2, r3, caller) ${joined}`);
+  }
 }
 
 interface Lookup {
@@ -143,16 +167,18 @@ type Found = { found: SessionWithUser; rider: unknown } | undefined;
  */
 const lookupBatcher = (sql: Sql, rider: SessionRider) => {
   const statement = batchedLookup(sql, rider);
+  const count = rider.parameters.length;
   return new Batcher<Lookup, Found>({
     run: async (lookups) => {
-      const parameters = rider.parameters.map((_, i) =>
-        lookups.map((lookup) => lookup.riderParameters[i] ?? null),
-      );
-      const rows = await statement(
-        lookups.map((lookup) => lookup.tokenHash),
-        parameters,
-      );
-      const outcomes: Found[] = lookups.map(() => undefined);
+      const hashes: string[] = [];
+      const parameters: (string | null)[][] = [];
+      for (let n = 0; n < count; n++) parameters.push([]);
+      for (const lookup of lookups) {
+        hashes.push(lookup.tokenHash);
+        for (let n = 0; n < count; n++) parameters[n]?.push(lookup.riderParameters[n] ?? null);
+      }
+      const rows = await statement(hashes, parameters);
+      const outcomes: Found[] = new Array(lookups.length).fill(undefined);
       for (const row of rows) {
         outcomes[row[0] - 1] = { found: sessionWithUserOf(row), rider: row[22] ?? null };
       }

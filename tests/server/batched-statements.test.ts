@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateId } from "../../server/crypto/random.js";
 import { createOrganizationCreations } from "../../server/organization/organization.js";
+import { createSessionLookups, sessionRider } from "../../server/sessions/queries.js";
 import { createTestApp, type TestApp } from "../helpers/app.js";
 import { createClient } from "../helpers/client.js";
 import { watchStatements } from "../helpers/statements.js";
@@ -145,6 +146,53 @@ describe("session lookups", () => {
         expect(answer.json().code).toBe("USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
       }
     });
+  });
+
+  it("answers riders of every parameter count with each caller's own values", async () => {
+    const people = await Promise.all(Array.from({ length: 4 }, () => person()));
+    const hashes = await Promise.all(
+      people.map(async (p) => {
+        const [row] = await t.db.sql<{ tokenHash: string }[]>`
+          select token_hash from session s join "user" u on u.id = s.user_id
+          where u.email = ${p.email}`;
+        return row?.tokenHash as string;
+      }),
+    );
+    const lookups = createSessionLookups(t.db.sql);
+    const riders = [
+      sessionRider([], (sql) => sql`select s.user_id`),
+      sessionRider(["a"], (sql, { a }) => sql`select ${a} || ':' || s.user_id`),
+      sessionRider(["a", "b"], (sql, { a, b }) => sql`select ${a} || ${b} || ':' || s.user_id`),
+      sessionRider(
+        ["a", "b", "c"],
+        (sql, { a, b, c }) => sql`select ${a} || ${b} || coalesce(${c}, '-') || ':' || s.user_id`,
+      ),
+    ];
+    const calls = riders.flatMap((rider, count) =>
+      people.map((p, i) => ({
+        rider,
+        hash: hashes[i] as string,
+        values: ["a", "b", i % 2 === 0 ? "c" : null].slice(0, count).map((v) => v && `${v}${i}`),
+        expected: [
+          ...["a", "b"].slice(0, count).map((v) => `${v}${i}`),
+          count === 3 ? (i % 2 === 0 ? `c${i}` : "-") : "",
+          count === 0 ? "" : ":",
+          p.id,
+        ].join(""),
+      })),
+    );
+    const answers = await Promise.all(
+      calls.map((call) => lookups.findWith<string>(call.hash, call.rider, call.values)),
+    );
+    answers.forEach((answer, n) => {
+      const call = calls[n] as (typeof calls)[number];
+      expect(answer?.rider).toBe(call.expected);
+      expect(answer?.found.session.tokenHash).toBe(call.hash);
+    });
+    const tooMany = sessionRider(["a", "b", "c", "d"], (sql) => sql`select 1`);
+    await expect(lookups.findWith(hashes[0] as string, tooMany, [])).rejects.toThrow(
+      /at most 3 parameters/,
+    );
   });
 });
 
