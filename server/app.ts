@@ -190,7 +190,7 @@ export async function buildApp(
     metrics,
   });
   registerOriginChecks(app, config);
-  await registerCors(app, config);
+  registerCors(app, config);
 
   // A callback hook, not an async one: it runs on every response.
   app.addHook("onSend", (request, reply, payload, done) => {
