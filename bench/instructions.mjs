@@ -8,6 +8,12 @@
  *   node bench/instructions.mjs --bin ../old/dist/bin/authd.cjs --label before
  *   node bench/instructions.mjs --requests 300 --warmup 600 --only accept,list
  *   node bench/instructions.mjs --perf-map       steadier counts (see below)
+ *   node bench/instructions.mjs --same-origin    GETs without an Origin header
+ *
+ * Every request carries an Origin, baseURL's origin on another port than the server's:
+ * a trusted cross-origin call, answered with CORS headers. `--same-origin` leaves it off
+ * the GETs (as a page at the server's own origin sends them), which tells the CORS
+ * answer's cost apart; the other methods need it for the origin check.
  *
  * It starts `authd serve` under `valgrind --tool=callgrind` with instrumentation off, sets up
  * the same shapes as the `http-organizations` scenario over HTTP and SQL, and for each
@@ -53,6 +59,7 @@ const { values: options } = parseArgs({
     warmup: { type: "string", default: "400" },
     only: { type: "string" },
     "perf-map": { type: "boolean", default: false },
+    "same-origin": { type: "boolean", default: false },
   },
 });
 const bin = path.resolve(options.bin);
@@ -88,7 +95,7 @@ function send(base, route, { method = "GET", cookie, body, headers = {}, raw = f
         agent,
         method,
         headers: {
-          origin: ORIGIN,
+          ...(options["same-origin"] && method === "GET" ? {} : { origin: ORIGIN }),
           ...(cookie ? { cookie } : {}),
           ...(payload ? { "content-type": "application/json" } : {}),
           ...headers,
@@ -302,7 +309,7 @@ async function main() {
     await mkdir(resultsDir, { recursive: true });
     await writeFile(
       path.join(resultsDir, `instructions-${new Date().toISOString().replace(/[:.]/g, "-")}.json`),
-      `${JSON.stringify({ label: options.label, bin, node: process.version, warmup, perfMap: options["perf-map"], results }, null, 2)}\n`,
+      `${JSON.stringify({ label: options.label, bin, node: process.version, warmup, perfMap: options["perf-map"], sameOrigin: options["same-origin"], results }, null, 2)}\n`,
     );
     for (const row of results) {
       process.stdout.write(
