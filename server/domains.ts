@@ -7,7 +7,6 @@
  */
 import type { AuthdConfig } from "./config.js";
 import type { Sql } from "./db/connection.js";
-import { type AcceptStatementParts, acceptStatementParts } from "./invitations/accept.js";
 import { invitationsOfTeams } from "./invitations/invitations.js";
 import type { OrganizationDeps } from "./organization/deps.js";
 import { createOrganizationCreations } from "./organization/organization.js";
@@ -16,15 +15,12 @@ import { type TeamDeps, teamsOfOrganizations } from "./teams/teams.js";
 export interface Domains {
   organizations: OrganizationDeps;
   teams: TeamDeps;
-  /** accept-invitation's fixed statement parts for this pool. */
-  acceptStatements: AcceptStatementParts;
 }
 
 export function createDomains(sql: Sql, config: AuthdConfig): Domains {
   const teams: TeamDeps = { sql, config, invitations: invitationsOfTeams };
   return {
     teams,
-    acceptStatements: acceptStatementParts(sql),
     organizations: {
       sql,
       config,

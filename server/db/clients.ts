@@ -26,6 +26,19 @@ type ReservedSql = postgres.ReservedSql<Record<string, never>>;
 const LEASE = Symbol("authd.clientLease");
 const CLIENTS = Symbol("authd.clients");
 const STATS = Symbol("authd.poolStats");
+const FIXED_FRAGMENTS = Symbol("authd.fixedFragments");
+
+/**
+ * Value-free fragments a pool has built, shared with its transactions: by what they
+ * were built from (a column list), then by a name (its alias). A fragment holds no state
+ * once built, and building one is costly on Node 20 (docs/architecture.md, "Fragments
+ * are built once"). Undefined for a single client.
+ */
+export type FixedFragments = Map<object, Map<string, postgres.Fragment>>;
+
+export function fixedFragmentsOf(sql: object): FixedFragments | undefined {
+  return (sql as { [FIXED_FRAGMENTS]?: FixedFragments })[FIXED_FRAGMENTS];
+}
 
 /**
  * How many connections a pool has, how many transactions hold (statements between
@@ -45,6 +58,7 @@ export function poolStats(sql: Sql): ClientPoolStats {
 
 interface LeasedSql extends ReservedSql {
   [LEASE]?: () => void;
+  [FIXED_FRAGMENTS]?: FixedFragments;
 }
 
 /** The clients behind a pool made by clientPool, or the one client given. */
@@ -106,6 +120,7 @@ export function clientPool(open: OpenClient, options: ClientPoolOptions): Sql {
   const leased = clients.map(() => false);
   const waiting: Array<(index: number) => void> = [];
   let turn = 0;
+  const fixedFragments: FixedFragments = new Map();
 
   /** The next client in turn that no transaction holds (any, when all are held). */
   function pick(): Sql {
@@ -147,6 +162,7 @@ export function clientPool(open: OpenClient, options: ClientPoolOptions): Sql {
     };
     const release = reserved.release.bind(reserved);
     reserved[LEASE] = end;
+    reserved[FIXED_FRAGMENTS] = fixedFragments;
     reserved.release = () => {
       if (end()) release();
     };
@@ -217,6 +233,7 @@ export function clientPool(open: OpenClient, options: ClientPoolOptions): Sql {
     (pick() as unknown as (...a: unknown[]) => unknown)(...args)) as unknown as Sql;
   Object.assign(pool, {
     [CLIENTS]: clients,
+    [FIXED_FRAGMENTS]: fixedFragments,
     [STATS]: (): ClientPoolStats => ({
       size: clients.length,
       leased: leased.filter(Boolean).length,

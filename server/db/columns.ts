@@ -5,6 +5,7 @@
  * (server/db/connection.ts); the list's SQL uses the columns' snake_case names.
  */
 import type postgres from "postgres";
+import { fixedFragmentsOf } from "./clients.js";
 import type { Queryable } from "./connection.js";
 
 export type Fragment = postgres.Fragment;
@@ -52,9 +53,41 @@ export function columnsOf<Row>() {
  * the largest cost of composing the busiest statements.
  */
 export function columns(sql: Queryable, list: ColumnList, alias?: string): Fragment {
-  if (alias === undefined) return sql.unsafe(list.text);
-  if (!PLAIN_NAME.test(alias)) throw new Error(`not a plain alias: ${alias}`);
-  return sql.unsafe(list.columns.map((column) => `"${alias}"."${column}"`).join(", "));
+  // "*" for no alias: not a plain name, so no alias can take its place.
+  return fixedFragment(sql, list, alias ?? "*", () => {
+    if (alias === undefined) return sql.unsafe(list.text);
+    if (!PLAIN_NAME.test(alias)) throw new Error(`not a plain alias: ${alias}`);
+    return sql.unsafe(list.columns.map((column) => `"${alias}"."${column}"`).join(", "));
+  });
+}
+
+/**
+ * A fragment that carries no value, built the first time a pool asks for it (`build`)
+ * and then reused by every statement of the pool and its transactions, known by what it
+ * was built from (`from`: a column list, a module's steps) and a name. Building a
+ * fragment is costly on Node 20 and postgres.js walks it on every statement anyway
+ * (docs/architecture.md, "Fragments are built once"). Outside a pool (one client, as some
+ * tests and scripts use) it is built each time.
+ */
+export function fixedFragment(
+  sql: Queryable,
+  from: object,
+  name: string,
+  build: () => Fragment,
+): Fragment {
+  const fixed = fixedFragmentsOf(sql);
+  if (!fixed) return build();
+  let named = fixed.get(from);
+  if (!named) {
+    named = new Map();
+    fixed.set(from, named);
+  }
+  let fragment = named.get(name);
+  if (!fragment) {
+    fragment = build();
+    named.set(name, fragment);
+  }
+  return fragment;
 }
 
 /** A table or column name as SQL text: checked plain, then quoted (`"user"` is a keyword). */

@@ -145,11 +145,7 @@ export async function acceptInvitationForSession(
   invitationId: string,
 ): Promise<AcceptedInvitation> {
   const accepted = await acceptInvitation(
-    {
-      sql: context.sql,
-      config: context.config,
-      acceptStatements: context.domains.acceptStatements,
-    },
+    context,
     { user: signedIn.user, sessionId: signedIn.session.id },
     invitationId,
   );

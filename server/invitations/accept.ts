@@ -21,8 +21,6 @@ import {
 } from "./invitations.js";
 import { assertRoomInTeam, membershipLimitFor, teamIdsOf } from "./invite.js";
 import {
-  type AcceptStatementParts,
-  acceptStatementParts,
   findInvitationById,
   findInvitationDetails,
   type InvitationRow,
@@ -31,9 +29,6 @@ import {
   lockInvitationWithOrganization,
   settleInvitation,
 } from "./queries.js";
-
-// accept-invitation's fixed fragments for a pool, made once by whoever owns the pool.
-export { type AcceptStatementParts, acceptStatementParts };
 
 /** What accept-invitation's one statement writes beside the invitation. */
 const JOIN_STEPS: JoinSteps = { addMember: addMemberStep, activate: activateOrganizationStep };
@@ -62,7 +57,7 @@ export interface AcceptedInvitation {
  * holds however many accept at once; a refused accept leaves the invitation pending.
  */
 export async function acceptInvitation(
-  deps: Pick<InvitationDeps, "sql" | "config"> & { acceptStatements: AcceptStatementParts },
+  deps: Pick<InvitationDeps, "sql" | "config">,
   caller: { user: UserRow; sessionId: string },
   invitationId: string,
 ): Promise<AcceptedInvitation> {
@@ -74,8 +69,7 @@ export async function acceptInvitation(
       deps.sql,
       // The invitation's organization and the invitation are locked in that order, and
       // the membership and the count are read under the locks.
-      (tx) =>
-        lockInvitationWithOrganization(tx, invitationId, caller.user.id, deps.acceptStatements),
+      (tx) => lockInvitationWithOrganization(tx, invitationId, caller.user.id),
       async (tx, { organization, invitation, existing, memberCount }) => {
         // Read under the lock: it may have been accepted or canceled meanwhile.
         if (!invitation || !isLive(invitation, new Date())) {
@@ -106,7 +100,6 @@ export async function acceptInvitation(
               tx,
               { member: memberInput, invitationId: invitation.id, sessionId: caller.sessionId },
               JOIN_STEPS,
-              deps.acceptStatements,
             ).then((joined) => {
               if (!joined) throw new AuthError("INVITATION_NOT_FOUND");
               return {

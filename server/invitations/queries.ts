@@ -3,7 +3,7 @@
  * function takes the pool or a transaction first. Times are compared with the
  * application's clock (`now` arguments), the same clock that wrote `expires_at`.
  */
-import { columns, columnsOf, type Fragment, insertValues } from "../db/columns.js";
+import { columns, columnsOf, type Fragment, fixedFragment, insertValues } from "../db/columns.js";
 import type { Queryable } from "../db/connection.js";
 import { keysReader, rowCounter, rowReader } from "../db/readers.js";
 import type { MemberRow, OrganizationRow } from "../organization/queries.js";
@@ -90,7 +90,6 @@ export async function lockInvitationWithOrganization(
   sql: Queryable,
   invitationId: string,
   userId: string,
-  parts: AcceptStatementParts,
 ): Promise<{
   organization: OrganizationRow | undefined;
   invitation: InvitationRow | undefined;
@@ -103,7 +102,7 @@ export async function lockInvitationWithOrganization(
       where id = (select organization_id from invitation where id = ${invitationId})
       for update`,
     sql<LockedInvitationRow[]>`
-      select ${parts.lockedColumns}, m.id as m_id, m.role as m_role, m.created_at as m_created_at,
+      select ${columns(sql, INVITATION_COLUMNS, "i")}, m.id as m_id, m.role as m_role, m.created_at as m_created_at,
              (select count(*)::int from member c where c.organization_id = i.organization_id)
                as member_count
       from invitation i
@@ -133,31 +132,6 @@ interface LockedInvitationRow extends InvitationRow {
   memberCount: number;
 }
 
-/**
- * The value-free fragments of accept-invitation's two statements, built once per pool
- * and reused by every accept's transaction (docs/architecture.md, "Fragments are built
- * once").
- */
-export interface AcceptStatementParts {
-  /** The invitation's columns qualified by `i` (the locking read). */
-  readonly lockedColumns: Fragment;
-  /** The invitation's columns, unqualified (what the settling update returns). */
-  readonly invitationColumns: Fragment;
-  /** The invitation's columns qualified by `settled`. */
-  readonly settledColumns: Fragment;
-  /** The condition of the writes that follow the invitation's settling. */
-  readonly whenSettled: Fragment;
-}
-
-export function acceptStatementParts(sql: Queryable): AcceptStatementParts {
-  return {
-    lockedColumns: columns(sql, INVITATION_COLUMNS, "i"),
-    invitationColumns: columns(sql, INVITATION_COLUMNS),
-    settledColumns: columns(sql, INVITATION_COLUMNS, "settled"),
-    whenSettled: sql`select 1 from settled`,
-  };
-}
-
 /** The parts of accept-invitation's statement that write the member and session tables. */
 export interface JoinSteps {
   addMember(
@@ -182,20 +156,21 @@ export async function joinByInvitation(
     sessionId: string;
   },
   steps: JoinSteps,
-  parts: AcceptStatementParts,
 ): Promise<{ member: MemberRow; invitation: InvitationRow } | undefined> {
   const { member } = input;
+  // The condition of the writes that follow the invitation's settling.
+  const whenSettled = fixedFragment(sql, steps, "whenSettled", () => sql`select 1 from settled`);
   const [row] = await sql<(InvitationRow & { mCreatedAt: Date })[]>`
     with settled as (
       update invitation set status = 'accepted', updated_at = now()
       where id = ${input.invitationId} and status = 'pending'
-      returning ${parts.invitationColumns}
+      returning ${columns(sql, INVITATION_COLUMNS)}
     ), joined as (
-      ${steps.addMember(sql, member, parts.whenSettled)}
+      ${steps.addMember(sql, member, whenSettled)}
     ), activated as (
-      ${steps.activate(sql, input.sessionId, member.organizationId, parts.whenSettled)}
+      ${steps.activate(sql, input.sessionId, member.organizationId, whenSettled)}
     )
-    select ${parts.settledColumns}, joined.created_at as m_created_at from settled cross join joined`;
+    select ${columns(sql, INVITATION_COLUMNS, "settled")}, joined.created_at as m_created_at from settled cross join joined`;
   if (!row) return undefined;
   const { mCreatedAt, ...invitation } = row;
   return {

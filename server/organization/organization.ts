@@ -28,7 +28,6 @@ import { countOrganizationsOfUser, type MemberRow } from "./member-queries.js";
 import {
   batchedOrganizationCreations,
   type CreationSteps,
-  creationStatementParts,
   deleteOrganizationRow,
   findOrganizationById,
   findOrganizationBySlug,
@@ -260,7 +259,7 @@ async function createOrganizationFor(
         const [inserted] = await insertOrganizationsWithOwners(
           tx,
           [{ ...creation, activeForSession: null }],
-          creationStatementParts(tx, CREATION_STEPS),
+          CREATION_STEPS,
         );
         if (!inserted) throw new AuthError("ORGANIZATION_ALREADY_EXISTS");
         const { organization, member } = inserted;

@@ -5,7 +5,7 @@
  */
 import type { NewAuditEvent } from "../audit/queries.js";
 import { Batcher } from "../db/batcher.js";
-import { columns, columnsOf, type Fragment } from "../db/columns.js";
+import { columns, columnsOf, type Fragment, fixedFragment } from "../db/columns.js";
 import type { Queryable, Sql } from "../db/connection.js";
 import { compactJson, organizationJson } from "../db/json.js";
 import { keysReader, rowReader } from "../db/readers.js";
@@ -92,52 +92,11 @@ export interface CreationSteps {
   activate(sql: Queryable, switches: Fragment): Fragment;
 }
 
-/**
- * The fixed parts of the creation statement: its column lists and the other domains'
- * steps, none of which carries a value. Every postgres.js fragment is an object built
- * by a constructor that Node 20 never optimizes (docs/architecture.md, "Fragments are
- * built once"), so a pool builds these once and reuses them for every statement.
- */
-export interface CreationStatementParts {
-  readonly organizationColumns: Fragment;
-  readonly memberColumns: Fragment;
-  readonly createdColumns: Fragment;
-  readonly audited: Fragment;
-  readonly activated: Fragment;
-}
-
-export function creationStatementParts(
-  sql: Queryable,
-  steps: CreationSteps,
-): CreationStatementParts {
-  return {
-    organizationColumns: columns(sql, ORGANIZATION_COLUMNS),
-    memberColumns: columns(sql, MEMBER_COLUMNS),
-    createdColumns: columns(sql, ORGANIZATION_COLUMNS, "created"),
-    audited: steps.recordAudit(
-      sql,
-      sql`
-        select i.audit_id as id, i.actor_id, i.actor_type, i.action, i.target_type,
-               i.target_id, i.audit_organization_id as organization_id, i.ip_address,
-               i.user_agent, i.details
-        from input i join created using (id)`,
-    ),
-    activated: steps.activate(
-      sql,
-      sql`
-        select i.session_id, i.id as organization_id
-        from input i join created using (id)
-        where i.session_id is not null`,
-    ),
-  };
-}
-
 /** The batched creations of one connection pool; made by whoever owns the pool (buildApp). */
 export function batchedOrganizationCreations(
   sql: Sql,
   steps: CreationSteps,
 ): OrganizationCreations {
-  const parts = creationStatementParts(sql, steps);
   const batcher = new Batcher<OrganizationCreation, Creation>({
     // One statement at a time: batches are then as large as the load makes them, and
     // PostgreSQL's cost per creation is lowest (bench/README.md: two in flight gave
@@ -145,13 +104,13 @@ export function batchedOrganizationCreations(
     maxInFlight: 1,
     run: async (creations) => {
       try {
-        return await insertOrganizationsWithOwners(sql, creations, parts);
+        return await insertOrganizationsWithOwners(sql, creations, steps);
       } catch (error) {
         if (creations.length === 1) throw error;
         // Nothing of the batch was written: each alone, so each gets its own outcome.
         return Promise.all(
           creations.map((creation) =>
-            insertOrganizationsWithOwners(sql, [creation], parts).then(
+            insertOrganizationsWithOwners(sql, [creation], steps).then(
               ([outcome]) => outcome,
               (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
             ),
@@ -171,7 +130,7 @@ export function batchedOrganizationCreations(
 export async function insertOrganizationsWithOwners(
   sql: Queryable,
   creations: readonly OrganizationCreation[],
-  parts: CreationStatementParts,
+  steps: CreationSteps,
 ): Promise<Creation[]> {
   // The batch as one JSON array, a record per creation: one JSON.stringify, where an
   // array per column cost an escaping pass per element in postgres.js.
@@ -198,6 +157,26 @@ export async function insertOrganizationsWithOwners(
       details: audit.details ?? null,
     })),
   );
+  // The other domains' steps carry no value: built once per pool.
+  const audited = fixedFragment(sql, steps, "audited", () =>
+    steps.recordAudit(
+      sql,
+      sql`
+        select i.audit_id as id, i.actor_id, i.actor_type, i.action, i.target_type,
+               i.target_id, i.audit_organization_id as organization_id, i.ip_address,
+               i.user_agent, i.details
+        from input i join created using (id)`,
+    ),
+  );
+  const activated = fixedFragment(sql, steps, "activated", () =>
+    steps.activate(
+      sql,
+      sql`
+        select i.session_id, i.id as organization_id
+        from input i join created using (id)
+        where i.session_id is not null`,
+    ),
+  );
   const rows = await sql<CreatedRow[]>`
     with input as (
       select id, name, slug, logo, metadata, member_id, user_id, role, session_id, audit_id,
@@ -214,17 +193,17 @@ export async function insertOrganizationsWithOwners(
       insert into organization (id, name, slug, logo, metadata)
       select id, name, slug, logo, metadata from input
       on conflict (slug) do nothing
-      returning ${parts.organizationColumns}
+      returning ${columns(sql, ORGANIZATION_COLUMNS)}
     ), owner as (
       insert into member (id, organization_id, user_id, role)
       select i.member_id, i.id, i.user_id, i.role from input i join created using (id)
-      returning ${parts.memberColumns}
+      returning ${columns(sql, MEMBER_COLUMNS)}
     ), audited as (
-      ${parts.audited}
+      ${audited}
     ), activated as (
-      ${parts.activated}
+      ${activated}
     )
-    select ${parts.createdColumns}, json_build_object(
+    select ${columns(sql, ORGANIZATION_COLUMNS, "created")}, json_build_object(
       'id', owner.id, 'organizationId', owner.organization_id, 'userId', owner.user_id,
       'role', owner.role, 'createdAt', owner.created_at) as member
     from created join owner on owner.organization_id = created.id`;

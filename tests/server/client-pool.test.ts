@@ -5,6 +5,7 @@
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { abandonReserved, clientPool, clientsOf } from "../../server/db/clients.js";
+import { columns, fixedFragment } from "../../server/db/columns.js";
 import type { Sql } from "../../server/db/connection.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.js";
 
@@ -75,6 +76,46 @@ describe("authd's connection pool", () => {
     const rows = await pool<{ n: number }[]>`
       select n from (values (1), (2), (3)) as t(n) where ${condition} order by n`;
     expect(rows.map((row) => row.n)).toEqual([2, 3]);
+  });
+
+  it("builds a value-free fragment once, for its statements and its transactions", async () => {
+    const list = { names: ["n"], columns: ["n"], text: '"n"' };
+    const steps = {};
+    let built = 0;
+    const condition = () => {
+      built += 1;
+      return pool`n > 1`;
+    };
+    const fromPool = fixedFragment(pool, steps, "condition", condition);
+    expect(fixedFragment(pool, steps, "condition", condition)).toBe(fromPool);
+    expect(columns(pool, list, "t")).toBe(columns(pool, list, "t"));
+    expect(columns(pool, list, "t")).not.toBe(columns(pool, list));
+    const reserved = await pool.reserve();
+    try {
+      expect(fixedFragment(reserved, steps, "condition", condition)).toBe(fromPool);
+      expect(columns(reserved, list, "t")).toBe(columns(pool, list, "t"));
+      const rows = await reserved<{ n: number }[]>`
+        select ${columns(reserved, list, "t")} from (values (1), (2), (3)) as t(n)
+        where ${fromPool} order by n`;
+      expect(rows.map((row) => row.n)).toEqual([2, 3]);
+    } finally {
+      reserved.release();
+    }
+    expect(built).toBe(1);
+    // Another pool (another app) and a lone client keep nothing of this one's.
+    const other = clientPool(
+      (onclose) => postgres(testDatabase.url, { max: 1, onclose }) as unknown as Sql,
+      { size: 1, acquireTimeout: 2000 },
+    );
+    const lone = clientsOf(pool)[0] as Sql;
+    try {
+      expect(fixedFragment(other, steps, "condition", condition)).not.toBe(fromPool);
+      expect(fixedFragment(lone, steps, "condition", condition)).not.toBe(fromPool);
+      expect(fixedFragment(lone, steps, "condition", condition)).not.toBe(fromPool);
+      expect(built).toBe(4);
+    } finally {
+      await other.end({ timeout: 1 });
+    }
   });
 
   it("sends no other statement to a client a transaction holds", async () => {
