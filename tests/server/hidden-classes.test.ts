@@ -7,9 +7,14 @@
  *
  * A real `authd serve` runs with V8's map log (`--log-maps`). After a warm-up, marker
  * requests whose JSON bodies carry never-seen keys bracket two windows of rounds of
- * get-session, create, list, get-full-organization and accept-invitation; the log must
- * show (almost) no new hidden class in at least one window, and no object turned into a
- * dictionary for having too many properties in either. With the spread copies and the
+ * get-session, create, list, get-full-organization and accept-invitation. Each new hidden
+ * class in a window is traced to what made it (event kind, reason, property, code
+ * position). A map made per request comes from the same place in every round; so no
+ * cause may repeat in half the rounds of either window, and no object may turn into a
+ * dictionary for having too many properties. The total is not the measure: a full
+ * garbage collection drops the maps of objects no longer alive (V8 keeps an unused map
+ * for only a couple of collections), and the next request that needs one makes it again,
+ * once per collection, dozens at a time on a busy machine. With the spread copies and the
  * wide row back, every round adds several of each.
  */
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -74,9 +79,10 @@ async function call(
 }
 
 /**
- * What the map log says happened between the two markers: how many maps were made, what
- * made them (the event that first leads to each: kind, reason, property, code position),
- * and which objects turned into dictionaries for having too many properties.
+ * What the map log says happened between the two markers: how many maps were made, how
+ * many came from each cause (the event that first leads to each: kind, reason, property,
+ * code position), and which objects turned into dictionaries for having too many
+ * properties.
  */
 function eventsBetweenMarkers(
   log: string,
@@ -84,7 +90,7 @@ function eventsBetweenMarkers(
   end: string,
 ): {
   newMaps: number;
-  madeBy: string[];
+  causes: { cause: string; count: number }[];
   dictionaries: string[];
 } {
   const lines = log.split("\n");
@@ -119,11 +125,14 @@ function eventsBetweenMarkers(
     const time = Number(fields[1]);
     return fields[0] === "map-create" && time > from && time < to;
   }).length;
-  const madeBy = [...causes]
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, 12)
-    .map(([cause, count]) => `${count}× ${cause}`);
-  return { newMaps, madeBy, dictionaries };
+  // A map no event names a cause for counts as one cause of its own, so that maps made
+  // per request in some way the log does not trace still fail the test.
+  const traced = [...causes.values()].reduce((sum, count) => sum + count, 0);
+  causes.set("(no map event names the cause)", newMaps - traced);
+  const byCount = [...causes]
+    .map(([cause, count]) => ({ cause, count }))
+    .sort((a, b) => b.count - a.count);
+  return { newMaps, causes: byCount, dictionaries };
 }
 
 it("serves the busiest answers without new hidden classes per request", async () => {
@@ -207,14 +216,21 @@ it("serves the busiest answers without new hidden classes per request", async ()
   const windows = MARKERS.slice(1).map((end, index) =>
     eventsBetweenMarkers(log, MARKERS[index] as string, end),
   );
-  // Five requests a round: a map or two can still settle late, one per request cannot.
-  // Something once in a while (seen once on a busy machine, not made again) can land in
-  // one window; a map per request lands in both.
-  const fewest = windows.reduce((a, b) => (b.newMaps < a.newMaps ? b : a));
-  expect(
-    fewest.newMaps,
-    `new hidden classes in each window (${windows.map((w) => w.newMaps).join(", ")}), made by:\n${fewest.madeBy.join("\n")}`,
-  ).toBeLessThan(MEASURED_ROUNDS / 2);
+  // Five requests a round: a map made per request repeats its cause about once a round;
+  // maps made again after a collection repeat theirs once or twice.
+  const described = windows
+    .map(
+      (w, index) =>
+        `window ${index + 1}: ${w.newMaps} new maps, most repeated causes:\n` +
+        w.causes
+          .slice(0, 8)
+          .map(({ cause, count }) => `  ${count}× ${cause}`)
+          .join("\n"),
+    )
+    .join("\n");
+  for (const { causes } of windows) {
+    expect(causes[0]?.count ?? 0, described).toBeLessThan(MEASURED_ROUNDS / 2);
+  }
   for (const { dictionaries } of windows) {
     expect(dictionaries, "objects turned into dictionaries between the markers").toEqual([]);
   }
