@@ -62,6 +62,35 @@ function teamsIn(tx: TransactionSql, ids: Array<string | null>): Promise<Set<str
   return presentIds(findTeamIds, tx, ids);
 }
 
+/** The ids a page names in one field, for the lookups of what authd holds. */
+function idsIn(page: SourceRow[], field: string): Array<string | null> {
+  return page.map((row) => text(row, field));
+}
+
+/** Says something about the source row being made: kept only if the row is written. */
+type Note = (message: string, example?: string) => void;
+
+/**
+ * A page made row by row: `make` answers the authd row for a source row, or nothing to
+ * skip it (a repeat, a missing parent, expired); what it notes is tied to that row.
+ */
+function rowByRow<T>(
+  page: SourceRow[],
+  make: (row: SourceRow, note: Note) => T | undefined,
+): Prepared<T> {
+  const rows: T[] = [];
+  const notes: Prepared<T>["notes"] = [];
+  for (const row of page) {
+    const made = make(row, (message, example) =>
+      notes.push(
+        example === undefined ? { id: row.id, message } : { id: row.id, message, example },
+      ),
+    );
+    if (made !== undefined) rows.push(made);
+  }
+  return { rows, skipped: page.length - rows.length, notes };
+}
+
 export function userWriter(run: Run): TableWriter<MigratedUserRow> {
   const { config } = run.deps;
   const known = knownRoles(config);
@@ -71,22 +100,15 @@ export function userWriter(run: Run): TableWriter<MigratedUserRow> {
     present: findUserIds,
     insert: insertMigratedUsers,
     async prepare(_tx, page) {
-      const rows: MigratedUserRow[] = [];
-      const notes: Prepared<MigratedUserRow>["notes"] = [];
-      for (const row of page) {
+      return rowByRow(page, (row, note) => {
         // A second user with the same address (differing in case), or any conflict.
-        if (rank(row) > 1 || run.excluded.user.has(row.id)) continue;
+        if (rank(row) > 1 || run.excluded.user.has(row.id)) return undefined;
         const role = text(row, "role") ?? config.admin.defaultRole;
         for (const name of platformRolesOf(role, config)) {
-          if (!known.has(name)) {
-            notes.push({
-              id: row.id,
-              message: `platform role "${name}" is not configured in authd`,
-            });
-          }
+          if (!known.has(name)) note(`platform role "${name}" is not configured in authd`);
         }
         const createdAt = date(row, "createdAt") ?? run.now;
-        rows.push({
+        return {
           id: row.id,
           email: normalizedEmail(row),
           name: text(row, "name") ?? "",
@@ -98,9 +120,8 @@ export function userWriter(run: Run): TableWriter<MigratedUserRow> {
           banExpires: date(row, "banExpires"),
           createdAt,
           updatedAt: date(row, "updatedAt") ?? createdAt,
-        });
-      }
-      return { rows, skipped: page.length - rows.length, notes };
+        };
+      });
     },
   };
 }
@@ -114,28 +135,16 @@ export function accountWriter(run: Run): TableWriter<MigratedAccountRow> {
     present: findAccountIds,
     insert: insertMigratedAccounts,
     async prepare(tx, page) {
-      const users = await usersIn(
-        run,
-        tx,
-        page.map((row) => text(row, "userId")),
-      );
-      const rows: MigratedAccountRow[] = [];
-      const notes: Prepared<MigratedAccountRow>["notes"] = [];
-      for (const row of page) {
+      const users = await usersIn(run, tx, idsIn(page, "userId"));
+      return rowByRow(page, (row, note) => {
         const userId = text(row, "userId");
-        if (rank(row) > 1 || run.excluded.account.has(row.id)) continue;
-        if (userId === null || !users.has(userId)) continue;
+        if (rank(row) > 1 || run.excluded.account.has(row.id)) return undefined;
+        if (userId === null || !users.has(userId)) return undefined;
         const password = text(row, "password");
         const problem = password === null ? undefined : hashProblem(password);
-        if (problem) {
-          notes.push({
-            id: row.id,
-            message: `password hash authd cannot verify: ${problem}`,
-            example: userId,
-          });
-        }
+        if (problem) note(`password hash authd cannot verify: ${problem}`, userId);
         const createdAt = date(row, "createdAt") ?? run.now;
-        rows.push({
+        return {
           id: row.id,
           userId,
           providerId: text(row, "providerId") ?? "",
@@ -149,9 +158,8 @@ export function accountWriter(run: Run): TableWriter<MigratedAccountRow> {
           password,
           createdAt,
           updatedAt: date(row, "updatedAt") ?? createdAt,
-        });
-      }
-      return { rows, skipped: page.length - rows.length, notes };
+        };
+      });
     },
   };
 }
@@ -163,28 +171,22 @@ export function organizationWriter(run: Run): TableWriter<OrganizationRow> {
     present: findOrganizationIds,
     insert: insertMigratedOrganizations,
     async prepare(_tx, page) {
-      const rows: OrganizationRow[] = [];
-      const notes: Prepared<OrganizationRow>["notes"] = [];
-      for (const row of page) {
-        if (rank(row) > 1 || run.excluded.organization.has(row.id)) continue;
+      return rowByRow(page, (row, note) => {
+        if (rank(row) > 1 || run.excluded.organization.has(row.id)) return undefined;
         const slug = text(row, "slug") ?? "";
         if (!ORGANIZATION_SLUG_PATTERN.test(slug)) {
-          notes.push({
-            id: row.id,
-            message:
-              "slug kept as it is, though authd's rule is lowercase letters and digits joined by hyphens",
-            example: slug,
-          });
+          note(
+            "slug kept as it is, though authd's rule is lowercase letters and digits joined by hyphens",
+            slug,
+          );
         }
         let read = metadataOf(row);
         // What authd cannot store (a NUL, over 16 KB) would fail the whole batch.
         const unstorable = "metadata" in read && read.metadata && metadataProblem(read.metadata);
         if (unstorable) read = { problem: unstorable };
-        if ("problem" in read) {
-          notes.push({ id: row.id, message: `${read.problem}: imported without it` });
-        }
+        if ("problem" in read) note(`${read.problem}: imported without it`);
         const createdAt = date(row, "createdAt") ?? run.now;
-        rows.push({
+        return {
           id: row.id,
           name: text(row, "name") ?? "",
           slug,
@@ -192,9 +194,8 @@ export function organizationWriter(run: Run): TableWriter<OrganizationRow> {
           metadata: "metadata" in read ? read.metadata : null,
           createdAt,
           updatedAt: createdAt,
-        });
-      }
-      return { rows, skipped: page.length - rows.length, notes };
+        };
+      });
     },
   };
 }
@@ -206,39 +207,29 @@ export function teamWriter(run: Run): TableWriter<TeamRow> {
     present: findTeamIds,
     insert: insertMigratedTeams,
     async prepare(tx, page) {
-      const organizations = await organizationsIn(
-        run,
-        tx,
-        page.map((row) => text(row, "organizationId")),
-      );
-      const rows: TeamRow[] = [];
-      const notes: Prepared<TeamRow>["notes"] = [];
-      for (const row of page) {
+      const organizations = await organizationsIn(run, tx, idsIn(page, "organizationId"));
+      return rowByRow(page, (row, note) => {
         const organizationId = text(row, "organizationId");
-        if (organizationId === null || !organizations.has(organizationId)) continue;
+        if (organizationId === null || !organizations.has(organizationId)) return undefined;
         let name = text(row, "name") ?? "";
         if (name.trim() === "") {
           name = "Unnamed team";
-          notes.push({ id: row.id, message: `a team without a name was named "${name}"` });
+          note(`a team without a name was named "${name}"`);
         }
         // authd holds team names unique within an organization; Better Auth does not.
         if (rank(row) > 1) {
           name = `${name} (${rank(row)})`;
-          notes.push({
-            id: row.id,
-            message: 'a team name repeated within its organization was renamed "<name> (<n>)"',
-          });
+          note('a team name repeated within its organization was renamed "<name> (<n>)"');
         }
         const createdAt = date(row, "createdAt") ?? run.now;
-        rows.push({
+        return {
           id: row.id,
           name,
           organizationId,
           createdAt,
           updatedAt: date(row, "updatedAt"),
-        });
-      }
-      return { rows, skipped: page.length - rows.length, notes };
+        };
+      });
     },
   };
 }
@@ -251,39 +242,25 @@ export function memberWriter(run: Run): TableWriter<MemberRow> {
     present: findMemberIds,
     insert: insertMigratedMembers,
     async prepare(tx, page) {
-      const organizations = await organizationsIn(
-        run,
-        tx,
-        page.map((row) => text(row, "organizationId")),
-      );
-      const users = await usersIn(
-        run,
-        tx,
-        page.map((row) => text(row, "userId")),
-      );
-      const rows: MemberRow[] = [];
-      const notes: Prepared<MemberRow>["notes"] = [];
-      for (const row of page) {
+      const organizations = await organizationsIn(run, tx, idsIn(page, "organizationId"));
+      const users = await usersIn(run, tx, idsIn(page, "userId"));
+      return rowByRow(page, (row, note) => {
         const organizationId = text(row, "organizationId");
         const userId = text(row, "userId");
-        if (organizationId === null || userId === null) continue;
-        if (!organizations.has(organizationId) || !users.has(userId)) continue;
+        if (organizationId === null || userId === null) return undefined;
+        if (!organizations.has(organizationId) || !users.has(userId)) return undefined;
         const role = text(row, "role") ?? "member";
         for (const name of unknownRoles(config, role)) {
-          notes.push({
-            id: row.id,
-            message: `organization role "${name}" is not configured in authd (organization.roles)`,
-          });
+          note(`organization role "${name}" is not configured in authd (organization.roles)`);
         }
-        rows.push({
+        return {
           id: row.id,
           organizationId,
           userId,
           role,
           createdAt: date(row, "createdAt") ?? run.now,
-        });
-      }
-      return { rows, skipped: page.length - rows.length, notes };
+        };
+      });
     },
   };
 }
@@ -298,32 +275,20 @@ export function teamMemberWriter(run: Run, fromMembers: boolean): TableWriter<Te
     insert: insertMigratedTeamMembers,
     async prepare(tx, page) {
       const considered = fromMembers ? page.filter((row) => text(row, "teamId") !== null) : page;
-      const teams = await teamsIn(
-        tx,
-        considered.map((row) => text(row, "teamId")),
-      );
-      const users = await usersIn(
-        run,
-        tx,
-        considered.map((row) => text(row, "userId")),
-      );
-      const rows: TeamMemberRow[] = [];
-      for (const row of considered) {
+      const teams = await teamsIn(tx, idsIn(considered, "teamId"));
+      const users = await usersIn(run, tx, idsIn(considered, "userId"));
+      const prepared = rowByRow(considered, (row) => {
         const teamId = text(row, "teamId");
         const userId = text(row, "userId");
         if (teamId === null || userId === null || !teams.has(teamId) || !users.has(userId)) {
-          continue;
+          return undefined;
         }
         // A membership's own team becomes a team membership with an id made from it.
         const id = fromMembers ? `${row.id}:${teamId}` : row.id;
-        rows.push({ id, teamId, userId, createdAt: date(row, "createdAt") ?? run.now });
-      }
-      return {
-        rows,
-        skipped: considered.length - rows.length,
-        ignored: page.length - considered.length,
-        notes: [],
-      };
+        return { id, teamId, userId, createdAt: date(row, "createdAt") ?? run.now };
+      });
+      prepared.ignored = page.length - considered.length;
+      return prepared;
     },
   };
 }
@@ -336,46 +301,34 @@ export function invitationWriter(run: Run): TableWriter<InvitationRow> {
     present: findInvitationIds,
     insert: insertMigratedInvitations,
     async prepare(tx, page) {
-      const organizations = await organizationsIn(
-        run,
-        tx,
-        page.map((row) => text(row, "organizationId")),
-      );
-      const inviters = await usersIn(
-        run,
-        tx,
-        page.map((row) => text(row, "inviterId")),
-      );
+      const organizations = await organizationsIn(run, tx, idsIn(page, "organizationId"));
+      const inviters = await usersIn(run, tx, idsIn(page, "inviterId"));
       const teamIdsOf = (row: SourceRow) =>
         (text(row, "teamId") ?? "")
           .split(",")
           .map((id) => id.trim())
           .filter(Boolean);
       const teams = await teamsIn(tx, page.flatMap(teamIdsOf));
-      const rows: InvitationRow[] = [];
-      const notes: Prepared<InvitationRow>["notes"] = [];
-      for (const row of page) {
+      return rowByRow(page, (row, note) => {
         const organizationId = text(row, "organizationId");
         const inviterId = text(row, "inviterId");
         const expiresAt = date(row, "expiresAt");
         const status = text(row, "status") ?? "pending";
-        if (organizationId === null || inviterId === null || expiresAt === null) continue;
-        if (!organizations.has(organizationId) || !inviters.has(inviterId)) continue;
+        if (organizationId === null || inviterId === null || expiresAt === null) return undefined;
+        if (!organizations.has(organizationId) || !inviters.has(inviterId)) return undefined;
         if (!statuses.has(status)) {
           run.warnings.add(
             "invitation",
             `status "${status}" is not one authd knows: not imported`,
             row.id,
           );
-          continue;
+          return undefined;
         }
         const named = teamIdsOf(row);
         const kept = named.filter((id) => teams.has(id));
-        if (kept.length < named.length) {
-          notes.push({ id: row.id, message: "a team it named was not imported: left out of it" });
-        }
+        if (kept.length < named.length) note("a team it named was not imported: left out of it");
         const createdAt = date(row, "createdAt") ?? run.now;
-        rows.push({
+        return {
           id: row.id,
           organizationId,
           email: normalizedEmail(row),
@@ -386,49 +339,42 @@ export function invitationWriter(run: Run): TableWriter<InvitationRow> {
           expiresAt,
           createdAt,
           updatedAt: createdAt,
-        });
-      }
-      return { rows, skipped: page.length - rows.length, notes };
+        };
+      });
     },
   };
 }
 
 export function sessionWriter(run: Run): TableWriter<SessionRow> {
+  /** A session still running, with the token authd keeps the digest of. */
+  const live = (row: SourceRow) => {
+    const expiresAt = date(row, "expiresAt");
+    return expiresAt !== null && expiresAt > run.now && Boolean(text(row, "token"));
+  };
   return {
     table: "session",
     model: "session",
     present: findSessionIds,
     insert: insertMigratedSessions,
     async prepare(tx, page) {
-      const live = page.filter((row) => {
-        const expiresAt = date(row, "expiresAt");
-        return expiresAt !== null && expiresAt > run.now && text(row, "token");
-      });
-      const users = await usersIn(
-        run,
-        tx,
-        live.flatMap((row) => [text(row, "userId"), text(row, "impersonatedBy")]),
-      );
-      const organizations = await organizationsIn(
-        run,
-        tx,
-        live.map((row) => text(row, "activeOrganizationId")),
-      );
-      const teams = await teamsIn(
-        tx,
-        live.map((row) => text(row, "activeTeamId")),
-      );
-      const rows: SessionRow[] = [];
-      for (const row of live) {
+      const running = page.filter(live);
+      const users = await usersIn(run, tx, [
+        ...idsIn(running, "userId"),
+        ...idsIn(running, "impersonatedBy"),
+      ]);
+      const organizations = await organizationsIn(run, tx, idsIn(running, "activeOrganizationId"));
+      const teams = await teamsIn(tx, idsIn(running, "activeTeamId"));
+      return rowByRow(page, (row) => {
+        if (!live(row)) return undefined;
         const userId = text(row, "userId");
         const impersonatedBy = text(row, "impersonatedBy");
-        if (userId === null || !users.has(userId)) continue;
+        if (userId === null || !users.has(userId)) return undefined;
         // An impersonation whose admin was not brought would pass for the user's own session.
-        if (impersonatedBy !== null && !users.has(impersonatedBy)) continue;
+        if (impersonatedBy !== null && !users.has(impersonatedBy)) return undefined;
         const activeOrganizationId = text(row, "activeOrganizationId");
         const activeTeamId = text(row, "activeTeamId");
         const createdAt = date(row, "createdAt") ?? run.now;
-        rows.push({
+        return {
           id: row.id,
           userId,
           // Stored as authd stores every session token: its digest only.
@@ -444,9 +390,8 @@ export function sessionWriter(run: Run): TableWriter<SessionRow> {
           impersonatedBy,
           createdAt,
           updatedAt: date(row, "updatedAt") ?? createdAt,
-        });
-      }
-      return { rows, skipped: page.length - rows.length, notes: [] };
+        };
+      });
     },
   };
 }
