@@ -9,6 +9,8 @@
  *   node bench/instructions.mjs --requests 300 --warmup 600 --only accept,list
  *   node bench/instructions.mjs --perf-map       steadier counts (see below)
  *   node bench/instructions.mjs --same-origin    GETs without an Origin header
+ *   node --experimental-websocket bench/instructions.mjs --allocations
+ *                                                bytes allocated instead (see below)
  *
  * Every request carries an Origin, baseURL's origin on another port than the server's:
  * a trusted cross-origin call, answered with CORS headers. `--same-origin` leaves it off
@@ -33,6 +35,14 @@
  * runs of a settled build agreed within about 1% (why is not established), and
  * /tmp/perf-<pid>.map names the JIT-compiled functions of the callgrind output (kept
  * with `KEEP=1`; bench/callgrind-functions.mjs lists and compares them).
+ *
+ * `--allocations` counts bytes instead of instructions: the server runs without valgrind,
+ * with its inspector on a local port, and V8's sampling heap profiler records every
+ * allocation of the counted requests, the objects collected since included, so the figure
+ * is what the request makes the garbage collector handle, not what stays. Prints bytes
+ * per request and the allocation sites that make most of them. It drives the inspector
+ * over a WebSocket: Node 22 and later have one built in, Node 20 with
+ * `--experimental-websocket` (on this script, not on the server).
  */
 import { execFile, spawn } from "node:child_process";
 import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
@@ -60,8 +70,14 @@ const { values: options } = parseArgs({
     only: { type: "string" },
     "perf-map": { type: "boolean", default: false },
     "same-origin": { type: "boolean", default: false },
+    allocations: { type: "boolean", default: false },
   },
 });
+if (options.allocations && typeof WebSocket !== "function") {
+  throw new Error(
+    "--allocations needs a WebSocket: Node 22 or later, or node --experimental-websocket",
+  );
+}
 const bin = path.resolve(options.bin);
 const requests = Number(options.requests);
 const warmup = Number(options.warmup);
@@ -144,6 +160,74 @@ async function splitCounts(file) {
 const cookieOf = (headers) =>
   (headers["set-cookie"] ?? []).map((line) => line.split(";")[0]).join("; ");
 
+/** A session on the server's inspector: `send(method, params)` answers the result. */
+async function openInspector(url) {
+  if (!url) throw new Error("the server printed no inspector address");
+  const socket = new WebSocket(url);
+  await new Promise((resolve, reject) => {
+    socket.addEventListener("open", resolve, { once: true });
+    socket.addEventListener("error", reject, { once: true });
+  });
+  let next = 0;
+  const waiting = new Map();
+  socket.addEventListener("message", (event) => {
+    const message = JSON.parse(String(event.data));
+    const pending = waiting.get(message.id);
+    if (!pending) return;
+    waiting.delete(message.id);
+    if (message.error) pending.reject(new Error(JSON.stringify(message.error)));
+    else pending.resolve(message.result);
+  });
+  return {
+    send(method, params = {}) {
+      next += 1;
+      const id = next;
+      socket.send(JSON.stringify({ id, method, params }));
+      return new Promise((resolve, reject) => waiting.set(id, { resolve, reject }));
+    },
+    close: () => socket.close(),
+  };
+}
+
+/**
+ * The bytes `count` requests of one kind allocate, by V8's sampling heap profiler with
+ * collected objects included (one sample about every 128 bytes, scaled to the whole), and
+ * the sites (function, script and line) that allocate the most of them.
+ */
+async function countAllocations(inspector, kind, count, request) {
+  await inspector.send("HeapProfiler.enable");
+  await inspector.send("HeapProfiler.collectGarbage");
+  await inspector.send("HeapProfiler.startSampling", {
+    samplingInterval: 128,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+  for (let i = 0; i < count; i++) await request();
+  const { profile } = await inspector.send("HeapProfiler.stopSampling");
+  const sites = new Map();
+  let total = 0;
+  const walk = (node) => {
+    if (node.selfSize > 0) {
+      const frame = node.callFrame;
+      const script = frame.url.replace(/^.*node_modules\//, "").replace(/^.*\/dist\//, "");
+      const site = `${frame.functionName || "(anonymous)"} ${script}:${frame.lineNumber + 1}`;
+      sites.set(site, (sites.get(site) ?? 0) + node.selfSize);
+      total += node.selfSize;
+    }
+    for (const childNode of node.children) walk(childNode);
+  };
+  walk(profile.head);
+  const top = [...sites]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 12)
+    .map(([site, bytes]) => ({ site, bytesPerRequest: Math.round(bytes / count) }));
+  const row = { kind, requests: count, bytesPerRequest: total / count, top };
+  process.stderr.write(
+    `${options.label}: ${kind.padEnd(12)} ${(row.bytesPerRequest / 1024).toFixed(1).padStart(7)} KB allocated per request (${count} requests); most by:\n${top.map((entry) => `    ${String(entry.bytesPerRequest).padStart(7)} B  ${entry.site}`).join("\n")}\n`,
+  );
+  return row;
+}
+
 async function main() {
   const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
   const name = `authd_instructions_${process.pid}`;
@@ -175,29 +259,33 @@ async function main() {
 
     const outputs = path.join(work, "callgrind");
     await mkdir(outputs);
-    child = spawn(
-      "valgrind",
-      [
-        "--tool=callgrind",
-        "--instr-atstart=no",
-        // V8 writes and rewrites machine code in anonymous mappings.
-        "--smc-check=all-non-file",
-        `--callgrind-out-file=${path.join(outputs, "cg.out")}`,
-        process.execPath,
-        bin,
-        "serve",
-        "--port",
-        "0",
-        "--host",
-        "127.0.0.1",
-      ],
-      { cwd: work, env, stdio: ["ignore", "pipe", "pipe"] },
-    );
+    const serve = [bin, "serve", "--port", "0", "--host", "127.0.0.1"];
+    child = options.allocations
+      ? spawn(process.execPath, ["--inspect=127.0.0.1:0", ...serve], {
+          cwd: work,
+          env,
+          stdio: ["ignore", "pipe", "pipe"],
+        })
+      : spawn(
+          "valgrind",
+          [
+            "--tool=callgrind",
+            "--instr-atstart=no",
+            // V8 writes and rewrites machine code in anonymous mappings.
+            "--smc-check=all-non-file",
+            `--callgrind-out-file=${path.join(outputs, "cg.out")}`,
+            process.execPath,
+            ...serve,
+          ],
+          { cwd: work, env, stdio: ["ignore", "pipe", "pipe"] },
+        );
+    let inspectorUrl;
     const base = await new Promise((resolve, reject) => {
       let output = "";
       const timer = setTimeout(() => reject(new Error(`serve did not start:\n${output}`)), 300_000);
       const onData = (chunk) => {
         output += chunk.toString();
+        inspectorUrl ??= /Debugger listening on (ws:\/\/\S+)/.exec(output)?.[1];
         const match = /"url":"(http:\/\/[^"]+)".*"msg":"authd listening"/.exec(output);
         if (match) {
           clearTimeout(timer);
@@ -208,7 +296,10 @@ async function main() {
       child.stderr.on("data", onData);
       child.on("exit", (code) => reject(new Error(`serve exited with ${code}:\n${output}`)));
     });
-    process.stderr.write(`${options.label}: serving at ${base} under callgrind\n`);
+    process.stderr.write(
+      `${options.label}: serving at ${base} ${options.allocations ? "with its inspector" : "under callgrind"}\n`,
+    );
+    const inspector = options.allocations ? await openInspector(inspectorUrl) : undefined;
 
     const signUp = async (email) => {
       const answer = await send(base, "/sign-up/email", {
@@ -283,6 +374,10 @@ async function main() {
       const count = kind === "sign-in" ? Math.max(10, Math.round(requests / 10)) : requests;
       const warm = kind === "sign-in" ? Math.max(10, Math.round(warmup / 10)) : warmup;
       for (let i = 0; i < warm; i++) await requestOf[kind]();
+      if (inspector) {
+        results.push(await countAllocations(inspector, kind, count, requestOf[kind]));
+        continue;
+      }
       await control("-i", "on");
       await control("-z");
       for (let i = 0; i < count; i++) await requestOf[kind]();
@@ -304,6 +399,13 @@ async function main() {
       process.stderr.write(
         `${options.label}: ${kind.padEnd(12)} ${k(row.workPerRequest)} work, ${k(split.gc / count)} GC, ${k(split.compiler / count)} JIT compiler, per request (${count} requests)\n`,
       );
+    }
+    inspector?.close();
+    if (inspector) {
+      for (const row of results) {
+        process.stdout.write(`${options.label}\t${row.kind}\t${Math.round(row.bytesPerRequest)}\n`);
+      }
+      return;
     }
     const resultsDir = path.join(ROOT, "bench/results");
     await mkdir(resultsDir, { recursive: true });
