@@ -16,16 +16,25 @@ afterEach(() => {
   server = undefined;
 });
 
-/** A server answering `ok` after `?wait=<ms>`, with its connections tracked. */
-async function startServer(): Promise<{ port: number; drain: ConnectionDrain }> {
+/**
+ * A server answering `ok` after `?wait=<ms>`, with its connections tracked, and when
+ * each request reached it (performance.now()).
+ */
+async function startServer(): Promise<{
+  port: number;
+  drain: ConnectionDrain;
+  arrivals: number[];
+}> {
+  const arrivals: number[] = [];
   const started = http.createServer((request, response) => {
+    arrivals.push(performance.now());
     const wait = Number(new URL(request.url ?? "/", "http://x").searchParams.get("wait") ?? 0);
     setTimeout(() => response.end("ok"), wait);
   });
   const drain = trackConnections(started);
   await new Promise<void>((resolve) => started.listen(0, "127.0.0.1", resolve));
   server = started;
-  return { port: (started.address() as net.AddressInfo).port, drain };
+  return { port: (started.address() as net.AddressInfo).port, drain, arrivals };
 }
 
 /** The error code a new connection to `port` fails with, if it does. */
@@ -102,14 +111,16 @@ describe("trackConnections", () => {
   });
 
   it("closes a connection idle for the grace period, never one with a request in flight", async () => {
-    const { port, drain } = await startServer();
+    const { port, drain, arrivals } = await startServer();
     const idle = await connect(port);
     const busy = await connect(port);
     busy.send("/?wait=300");
-    await sleep(100);
-    const started = performance.now();
+    // The request is in flight once the server has it, however long that took.
+    while (arrivals.length === 0) await sleep(5);
+    const arrived = arrivals[0] as number;
     await drain.close({ settleMs: 0, idleGraceMs: 50 });
-    expect(performance.now() - started).toBeGreaterThanOrEqual(190);
+    // Closing waited for the answer, sent 300 ms after the request arrived.
+    expect(performance.now() - arrived).toBeGreaterThanOrEqual(290);
     await idle.closed;
     await busy.closed;
     expect(idle.received).toBe("");
