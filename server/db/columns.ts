@@ -90,6 +90,14 @@ export function fixedFragment(
   return fragment;
 }
 
+/**
+ * Fixed SQL text without values (a quoted table or column name, or nothing) as a
+ * fragment, one per pool for each text: the text alone says what the fragment is.
+ */
+export function fixedText(sql: Queryable, text: string): Fragment {
+  return fixedFragment(sql, fixedText, text, () => sql.unsafe(text));
+}
+
 /** A table or column name as SQL text: checked plain, then quoted (`"user"` is a keyword). */
 export function quotedName(name: string): string {
   if (!PLAIN_NAME.test(name)) throw new Error(`not a plain name: ${name}`);

@@ -4,7 +4,7 @@
  * write rows stay written out in full beside them. The table's name (and the key
  * column's) is a fragment built once per pool, like the column lists.
  */
-import { type ColumnList, columns, type Fragment, fixedFragment, quotedName } from "./columns.js";
+import { type ColumnList, columns, type Fragment, fixedText, quotedName } from "./columns.js";
 import type { Queryable } from "./connection.js";
 
 /** The reader of one row of a table, as `rowReader` declares it. */
@@ -21,11 +21,10 @@ export type RowReader<Row> = (
  */
 export function rowReader<Row extends object>(table: string, list: ColumnList): RowReader<Row> {
   const from = quotedName(table);
-  const declared = {};
   return async (sql, where, lock) => {
     const [row] = await sql<Row[]>`
-      select ${columns(sql, list)} from ${fixedFragment(sql, declared, "from", () => sql.unsafe(from))}
-      where ${where} ${lock ?? fixedFragment(sql, declared, "no lock", () => sql``)}`;
+      select ${columns(sql, list)} from ${fixedText(sql, from)}
+      where ${where} ${lock ?? fixedText(sql, "")}`;
     return row;
   };
 }
@@ -36,11 +35,9 @@ export type RowCounter = (sql: Queryable, where: Fragment) => Promise<number>;
 /** The counter of the rows of `table` by a condition (`select count(*) … where <where>`). */
 export function rowCounter(table: string): RowCounter {
   const from = quotedName(table);
-  const declared = {};
   return async (sql, where) => {
     const [row] = await sql<{ count: number }[]>`
-      select count(*)::int as count
-      from ${fixedFragment(sql, declared, "from", () => sql.unsafe(from))} where ${where}`;
+      select count(*)::int as count from ${fixedText(sql, from)} where ${where}`;
     return row?.count ?? 0;
   };
 }
@@ -58,12 +55,11 @@ export function keysReader<Row extends object>(
 ): (sql: Queryable, values: string[]) => Promise<Row[]> {
   const from = quotedName(table);
   const column = quotedName(key);
-  const declared = {};
   return async (sql, values) => {
     if (values.length === 0) return [];
     return sql<Row[]>`
-      select ${columns(sql, list)} from ${fixedFragment(sql, declared, "from", () => sql.unsafe(from))}
-      where ${fixedFragment(sql, declared, "key", () => sql.unsafe(column))} = any(${values}::text[])
-      ${also ? sql`and ${also(sql)}` : fixedFragment(sql, declared, "nothing else", () => sql``)}`;
+      select ${columns(sql, list)} from ${fixedText(sql, from)}
+      where ${fixedText(sql, column)} = any(${values}::text[])
+      ${also ? sql`and ${also(sql)}` : fixedText(sql, "")}`;
   };
 }

@@ -3,7 +3,7 @@
  * function takes the pool or a transaction first. Times are compared with the
  * application's clock (`now` arguments), the same clock that wrote `expires_at`.
  */
-import { columns, columnsOf, type Fragment, fixedFragment, insertValues } from "../db/columns.js";
+import { columns, columnsOf, type Fragment, fixedText, insertValues } from "../db/columns.js";
 import type { Queryable } from "../db/connection.js";
 import { keysReader, rowCounter, rowReader } from "../db/readers.js";
 import type { MemberRow, OrganizationRow } from "../organization/queries.js";
@@ -159,7 +159,7 @@ export async function joinByInvitation(
 ): Promise<{ member: MemberRow; invitation: InvitationRow } | undefined> {
   const { member } = input;
   // The condition of the writes that follow the invitation's settling.
-  const whenSettled = fixedFragment(sql, steps, "whenSettled", () => sql`select 1 from settled`);
+  const whenSettled = fixedText(sql, "select 1 from settled");
   const [row] = await sql<(InvitationRow & { mCreatedAt: Date })[]>`
     with settled as (
       update invitation set status = 'accepted', updated_at = now()
