@@ -262,12 +262,13 @@ export function registerOpenApi(
       routes.push({ method, url: route.url, schema: route.schema });
     }
   });
-  let documentText = "";
-  app.addHook("onReady", (done) => {
-    documentText = JSON.stringify(buildOpenApiDocument(routes, options));
-    done();
-  });
+  // Built on the first request, not at start: converting every route's schemas takes
+  // tens of milliseconds and megabytes that a server nobody asks for its document would
+  // spend on every start. No route can be added once the app serves, so the first
+  // request sees them all.
+  let documentText: string | undefined;
   app.get(documentUrl, (_request, reply) => {
+    documentText ??= JSON.stringify(buildOpenApiDocument(routes, options));
     void reply.type("application/json; charset=utf-8").send(documentText);
   });
 }
