@@ -134,6 +134,15 @@ interface LazyTransporter {
  * nodemailer is loaded on the first message, not at start-up: a server that sends no
  * mail keeps ~15 MB less resident (bench/README.md).
  */
+/**
+ * The recipient as one address, never parsed as a list: given a string, the mailer
+ * would read commas and angle brackets as address-list syntax and could send to a
+ * different mailbox than the one authd checked.
+ */
+function oneRecipient(address: string): { name: string; address: string } {
+  return { name: "", address };
+}
+
 function lazyTransporter(options: Record<string, unknown>): LazyTransporter {
   let created: Promise<Transporter> | undefined;
   let ready: Transporter | undefined;
@@ -183,6 +192,7 @@ function createSmtpTransport(loaded: LoadedConfig, smtpUrl: string): MailTranspo
           (await transporter.get()).sendMail({
             from,
             ...message,
+            to: oneRecipient(message.to),
             // The SMTP transport cancels its own connection when the signal fires.
             signal: AbortSignal.timeout(sendTimeoutMs),
           }),
@@ -295,7 +305,7 @@ function createOutboxTransport(loaded: LoadedConfig): MailTransport {
     describe: dir,
     async send(message) {
       const info = await (await composer.get())
-        .sendMail({ from, ...message })
+        .sendMail({ from, ...message, to: oneRecipient(message.to) })
         .catch((error: unknown) => {
           throw new MailDeliveryError(`cannot compose the message: ${errorMessage(error)}`);
         });

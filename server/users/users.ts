@@ -14,8 +14,16 @@ import {
   updateUserProfile,
 } from "./queries.js";
 
-/** Practical email check (RFC 5321 length, one @, a dotted domain, no spaces). */
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/**
+ * Practical email check: a dot-atom before the @ (RFC 5321/6531: any character but
+ * spaces and the specials, dots only between characters) and a domain of two or more
+ * dot-separated labels of letters, digits and inner hyphens, in any script. The
+ * specials are refused because a mail header reads them as address-list syntax: with
+ * `a,b@example.com` accepted, a mailer would send to `b@example.com`.
+ */
+const ATEXT = String.raw`[^\s@.,;:<>()\[\]"\\]`;
+const LABEL = String.raw`[\p{L}\p{N}\p{M}](?:[\p{L}\p{N}\p{M}-]*[\p{L}\p{N}\p{M}])?`;
+const EMAIL_PATTERN = new RegExp(`^${ATEXT}+(?:\\.${ATEXT}+)*@${LABEL}(?:\\.${LABEL})+$`, "u");
 
 /**
  * Characters no address may carry, checked before trimming (trim would quietly drop

@@ -1,10 +1,12 @@
 /**
  * Addresses with control, invisible or direction-changing characters are refused with
  * 400 INVALID_EMAIL wherever an email enters over HTTP, and nothing is created: such
- * characters make one address look like another on screen.
+ * characters make one address look like another on screen. So are malformed ones
+ * (dots out of place, address-list syntax): a mailer reads `alice@example.com,` as a
+ * list and would deliver to alice.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DISGUISED_EMAILS } from "../fixtures/disguised-emails.js";
+import { DISGUISED_EMAILS, MALFORMED_EMAILS } from "../fixtures/disguised-emails.js";
 import { createTestApp, type TestApp } from "../helpers/app.js";
 import { type Client, createClient } from "../helpers/client.js";
 
@@ -131,5 +133,67 @@ describe("disguised addresses", () => {
     expect(row?.email).toBe("plain.person+tag@example.com");
     // International addresses are not disguised ones.
     await signUp(createClient(t.app), "jürgen@exämple.de");
+  });
+});
+
+describe("malformed addresses", () => {
+  it("are refused at sign-up, and no user is created", async () => {
+    const before = await userCount();
+    for (const [label, email] of MALFORMED_EMAILS) {
+      const response = await createClient(t.app).post("/sign-up/email", {
+        email,
+        password: "password-1234",
+        name: "Mallory",
+      });
+      expectInvalidEmail(response, label);
+    }
+    expect(await userCount()).toBe(before);
+  });
+
+  it("are refused at sign-in, password reset and verification requests, and mail no one", async () => {
+    // The address a list-syntax look-alike would reach, were it read as a list.
+    await signUp(createClient(t.app), "alice@example.com");
+    const mailedBefore = t.smtp.messages.length;
+    for (const [label, email] of MALFORMED_EMAILS) {
+      const client = createClient(t.app);
+      expectInvalidEmail(
+        await client.post("/sign-in/email", { email, password: "password-1234" }),
+        `sign-in: ${label}`,
+      );
+      expectInvalidEmail(
+        await client.post("/request-password-reset", { email }),
+        `reset: ${label}`,
+      );
+      expectInvalidEmail(
+        await client.post("/send-verification-email", { email }),
+        `verification: ${label}`,
+      );
+    }
+    expect(t.smtp.messages.slice(mailedBefore)).toEqual([]);
+  });
+
+  it("are refused by change-email, invite-member and the admin API", async () => {
+    for (const [label, email] of MALFORMED_EMAILS) {
+      expectInvalidEmail(await owner.post("/change-email", { newEmail: email }), label);
+      expectInvalidEmail(
+        await owner.post("/organization/invite-member", { email, role: "member", organizationId }),
+        `invite: ${label}`,
+      );
+      expectInvalidEmail(
+        await admin.post("/admin/create-user", { email, password: "password-1234", name: "M" }),
+        `create: ${label}`,
+      );
+    }
+    const session = await owner.get("/get-session", { query: { disableCookieCache: "true" } });
+    expect(session.json().user.email).toBe("owner@example.com");
+    const [row] = await t.db.sql<{ count: number }[]>`
+      select count(*)::int as count from invitation where organization_id = ${organizationId}`;
+    expect(row?.count).toBe(0);
+  });
+
+  it("leaves well-formed ones alone: apostrophes, plus tags, one-letter labels", async () => {
+    for (const email of ["o'brien@example.com", "a+b@x.io", "q@a.b.c"]) {
+      await signUp(createClient(t.app), email);
+    }
   });
 });

@@ -152,6 +152,19 @@ describe("SMTP transport", () => {
     expect(sent.file).toBeUndefined();
   });
 
+  it("sends to the one address it is given, never reading it as a list", async () => {
+    const transport = await transportFor({ SMTP_URL: `smtp://127.0.0.1:${sink.port}` });
+    const before = sink.received.length;
+    // The address checks refuse this long before a mailer sees it; the transport holds
+    // the line on its own too.
+    // As one address it is not one the server takes: refused, and no one gets mail.
+    const error = await rejection(
+      transport.send({ to: "mallory@example.test,ada@example.test", subject: "s", text: "t" }),
+    );
+    expect(error).toBeInstanceOf(MailDeliveryError);
+    expect(sink.received).toHaveLength(before);
+  });
+
   it("verifies against a reachable server", async () => {
     const transport = await transportFor({ SMTP_URL: `smtp://127.0.0.1:${sink.port}` });
     await expect(transport.verify()).resolves.toBeUndefined();
