@@ -37,6 +37,7 @@ const REDIRECT_CODES: Record<VerifyEmailError["reason"], string> = {
   INVALID_TOKEN: "INVALID_TOKEN",
   TOKEN_EXPIRED: "token_expired",
   USER_NOT_FOUND: "user_not_found",
+  COULD_NOT_UPDATE_EMAIL: "COULD_NOT_UPDATE_EMAIL",
 };
 
 export function verificationRoutes(context: AuthContext) {
@@ -101,6 +102,8 @@ export function verificationRoutes(context: AuthContext) {
               302,
             );
           }
+          // A taken address keeps its own status (400); a bad or stale token is 401.
+          if (error.reason === "COULD_NOT_UPDATE_EMAIL") throw new AuthError(error.reason);
           throw new AuthError(error.reason as ErrorCode, { status: 401 });
         }
         // Only the visit that verifies signs in: a replayed link is not a login link.

@@ -142,7 +142,12 @@ export async function requestEmailChange(
   return sendChangeEmailMail(deps, link, user, newEmail, callbackURL);
 }
 
-export type VerifyEmailFailure = "INVALID_TOKEN" | "TOKEN_EXPIRED" | "USER_NOT_FOUND";
+/** Why a mailed link did not apply; COULD_NOT_UPDATE_EMAIL: the new address was taken since. */
+export type VerifyEmailFailure =
+  | "INVALID_TOKEN"
+  | "TOKEN_EXPIRED"
+  | "USER_NOT_FOUND"
+  | "COULD_NOT_UPDATE_EMAIL";
 
 export class VerifyEmailError extends Error {
   readonly reason: VerifyEmailFailure;
@@ -201,7 +206,9 @@ export async function applyEmailToken(
     // Confirmed from the old address: the new one is not proven yet.
     changed = await changeUserEmail(deps.sql, user.id, updateTo, !confirmation);
   } catch (error) {
-    if (isUniqueViolation(error, "user_email_key")) throw new AuthError("COULD_NOT_UPDATE_EMAIL");
+    if (isUniqueViolation(error, "user_email_key")) {
+      throw new VerifyEmailError("COULD_NOT_UPDATE_EMAIL");
+    }
     throw error;
   }
   if (!changed) throw new VerifyEmailError("USER_NOT_FOUND");

@@ -412,6 +412,20 @@ describe("POST /change-email", () => {
       expect(await userRow(app, userId)).toMatchObject({ email, emailVerified: false });
     });
 
+    it("sends the browser back with the error when the link has a callbackURL and the address was taken", async () => {
+      const app = enabled();
+      const { client, email, userId } = await signUp(app);
+      const newEmail = uniqueEmail();
+      await client.post("/change-email", { newEmail, callbackURL: "/settings?tab=email" });
+      const link = app.smtp.linkIn(await app.smtp.waitFor(newEmail), "/verify-email");
+      await signUp(app, newEmail);
+      const followed = await createClient(app.app).get(pathOf(link));
+      expect(followed.statusCode).toBe(302);
+      expect(followed.headers.location).toBe("/settings?tab=email&error=COULD_NOT_UPDATE_EMAIL");
+      expect(followed.headers["set-cookie"]).toBeUndefined();
+      expect(await userRow(app, userId)).toMatchObject({ email, emailVerified: false });
+    });
+
     it("answers 400 for bad input, 415 for other content types, and mails no one", async () => {
       const app = enabled();
       const { client, email, userId } = await signUp(app);
