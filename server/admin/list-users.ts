@@ -70,10 +70,33 @@ function userConditions(query: z.output<typeof listUsersQuery>) {
       : {
           field: query.filterField,
           operator: query.filterOperator,
-          value:
-            typeof query.filterValue === "number" ? String(query.filterValue) : query.filterValue,
+          value: filterValueOf(query.filterField, query.filterOperator, query.filterValue),
         };
   return { search, filter, banned: query.banned };
+}
+
+const DATE_COLUMNS: ReadonlySet<UserColumn> = new Set(["createdAt", "updatedAt"]);
+
+/**
+ * The value a filter compares with: an instant for the date columns (a date compared as
+ * text would put `2026-11-27 02:21:24+00` before `2026-11-27T02:20:00Z`), the text of it
+ * for the others; `contains` always looks into the text.
+ */
+function filterValueOf(
+  field: UserColumn,
+  operator: z.output<typeof listUsersQuery>["filterOperator"],
+  value: string | boolean | number,
+): string | boolean | Date {
+  const text = typeof value === "number" ? String(value) : value;
+  if (!DATE_COLUMNS.has(field) || operator === "contains") return text;
+  const instant = typeof text === "string" ? new Date(text) : undefined;
+  if (instant === undefined || Number.isNaN(instant.getTime())) {
+    throw new AuthError("VALIDATION_ERROR", {
+      message: `filterValue must be a date to compare with ${field}`,
+      details: [{ path: "filterValue", message: "not a date, e.g. 2026-01-31T12:00:00Z" }],
+    });
+  }
+  return instant;
 }
 
 /** list-users: search and filter combine with AND; `total` counts every match. */

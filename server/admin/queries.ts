@@ -27,7 +27,8 @@ export interface UserSearch {
   filter?: {
     field: UserColumn;
     operator: "eq" | "ne" | "lt" | "lte" | "gt" | "gte" | "contains";
-    value: string | boolean;
+    /** An instant for the date columns (createdAt, updatedAt), except with `contains`. */
+    value: string | boolean | Date;
   };
   /** The CLI's `--banned`. */
   banned?: boolean;
@@ -79,20 +80,25 @@ function conditions(sql: Queryable, query: UserConditions) {
   if (!filter) return own;
   const column = sql(USER_COLUMNS[filter.field]);
   const value = filter.value;
+  // An instant compares as one, to the millisecond an answer shows; anything else as
+  // the column's text, as the value came.
+  const left =
+    value instanceof Date ? sql`date_trunc('milliseconds', ${column})` : sql`${column}::text`;
+  const right = value instanceof Date ? value : String(value);
   const comparison =
     filter.operator === "contains"
       ? sql`and ${column}::text ilike ${`%${escapeLike(String(value))}%`}`
       : filter.operator === "eq"
-        ? sql`and ${column}::text = ${String(value)}`
+        ? sql`and ${left} = ${right}`
         : filter.operator === "ne"
-          ? sql`and ${column}::text is distinct from ${String(value)}`
+          ? sql`and ${left} is distinct from ${right}`
           : filter.operator === "lt"
-            ? sql`and ${column}::text < ${String(value)}`
+            ? sql`and ${left} < ${right}`
             : filter.operator === "lte"
-              ? sql`and ${column}::text <= ${String(value)}`
+              ? sql`and ${left} <= ${right}`
               : filter.operator === "gt"
-                ? sql`and ${column}::text > ${String(value)}`
-                : sql`and ${column}::text >= ${String(value)}`;
+                ? sql`and ${left} > ${right}`
+                : sql`and ${left} >= ${right}`;
   return sql`${own} ${comparison}`;
 }
 

@@ -314,6 +314,61 @@ describe("create-user, get-user, list-users", () => {
   });
 });
 
+describe("list-users filters on dates", () => {
+  it("compares createdAt as an instant, to the millisecond it answers with", async () => {
+    const admin = await signUpAdmin();
+    const tag = `dates${Date.now()}`;
+    const created: Array<{ name: string; createdAt: string }> = [];
+    for (const name of ["First", "Second", "Third"]) {
+      const response = await admin.client.post("/admin/create-user", {
+        email: `${name.toLowerCase()}-${tag}@example.org`,
+        name,
+      });
+      expect(response.statusCode).toBe(200);
+      created.push(response.json().user);
+    }
+    // Three distinct instants, whatever the clock's resolution.
+    await t.db.sql`
+      update "user" set created_at = case name
+        when 'First' then '2026-01-01T00:00:00.000Z'::timestamptz
+        when 'Second' then '2026-01-01T00:00:00.250Z'::timestamptz + interval '17 microseconds'
+        else '2026-06-01T12:00:00Z'::timestamptz end
+      where email like ${`%-${tag}@example.org`}`;
+    const names = async (operator: string, value: string) => {
+      const response = await admin.client.get("/admin/list-users", {
+        query: {
+          searchValue: tag,
+          filterField: "createdAt",
+          filterOperator: operator,
+          filterValue: value,
+          sortBy: "name",
+        },
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json().users.map((user: { name: string }) => user.name);
+    };
+    expect(await names("gt", "2026-01-01T00:00:00.000Z")).toEqual(["Second", "Third"]);
+    expect(await names("gte", "2026-01-01T00:00:00.000Z")).toEqual(["First", "Second", "Third"]);
+    expect(await names("lt", "2026-06-01T12:00:00Z")).toEqual(["First", "Second"]);
+    expect(await names("lte", "2026-01-01T00:00:00.250Z")).toEqual(["First", "Second"]);
+    // The instant an answer shows (milliseconds) finds the user it was shown for.
+    expect(await names("eq", "2026-01-01T00:00:00.250Z")).toEqual(["Second"]);
+    expect(await names("ne", "2026-01-01T00:00:00.250Z")).toEqual(["First", "Third"]);
+    expect(await names("contains", "2026-06")).toEqual(["Third"]);
+  });
+
+  it("refuses a value that is not a date with 400 VALIDATION_ERROR", async () => {
+    const admin = await signUpAdmin();
+    for (const filterField of ["createdAt", "updatedAt"]) {
+      const response = await admin.client.get("/admin/list-users", {
+        query: { filterField, filterOperator: "lt", filterValue: "notadate" },
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({ code: "VALIDATION_ERROR" });
+    }
+  });
+});
+
 describe("update-user and set-role", () => {
   it("updates name, email and emailVerified; refuses password, id, empty data, taken email", async () => {
     const admin = await signUpAdmin();
