@@ -167,8 +167,9 @@ export async function listMembersPage(
     where ${filter}
     order by ${order}, m.id
     limit ${page.limit} offset ${page.offset}`;
-  if (rows.length === 0 && page.offset > 0) {
-    // Past the end there is no row to carry the total: count it on its own.
+  if (rows.length === 0 && (page.offset > 0 || page.limit === 0)) {
+    // Past the end, or asked for no row, there is no row to carry the total: count it
+    // on its own.
     const [count] = await sql<{ total: number }[]>`
       select count(*)::int as total from member m join "user" u on u.id = m.user_id
       where ${filter}`;

@@ -563,6 +563,11 @@ describe("members", () => {
     expect(page.total).toBe(5);
     expect(page.members).toHaveLength(2);
     expect(page).toMatchObject({ limit: 2, offset: 1 });
+    // An empty page still counts every member.
+    const none = (
+      await owner.client.get("/organization/list-members", { query: { limit: "0" } })
+    ).json();
+    expect(none).toMatchObject({ members: [], total: 5, limit: 0 });
     const owners = (
       await owner.client.get("/organization/list-members", { query: { role: "owner" } })
     ).json();
