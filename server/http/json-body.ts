@@ -3,6 +3,10 @@
  * keys), behind a nesting limit. Within the body limit a body can still nest arrays or
  * objects thousands deep, and recursive code downstream (walking organization metadata,
  * JSON.stringify) would then overflow the stack: such a body is refused before parsing.
+ *
+ * JSON text may also escape half of a surrogate pair on its own (`"\ud800"`): valid
+ * JSON, but not Unicode text, and PostgreSQL refuses it in a jsonb value. Such a body is
+ * refused too, like malformed JSON, rather than stored altered.
  */
 import type { FastifyInstance } from "fastify";
 import { AuthError } from "../errors.js";
@@ -38,6 +42,19 @@ export function nestsDeeperThan(text: string, limit: number): boolean {
   return false;
 }
 
+/** A `\uD800`–`\uDFFF` escape: only these can make a parsed string ill-formed. */
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+
+/** Whether a parsed JSON value holds a lone surrogate in a string or a key, at any depth. */
+export function holdsLoneSurrogate(value: unknown): boolean {
+  if (typeof value === "string") return !value.isWellFormed();
+  if (typeof value !== "object" || value === null) return false;
+  if (Array.isArray(value)) return value.some(holdsLoneSurrogate);
+  return Object.entries(value).some(
+    ([key, entry]) => !key.isWellFormed() || holdsLoneSurrogate(entry),
+  );
+}
+
 export function registerJsonBodies(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser("error", "error");
   app.removeContentTypeParser("application/json");
@@ -52,6 +69,18 @@ export function registerJsonBodies(app: FastifyInstance): void {
       );
       return;
     }
-    parse(request, text, done);
+    parse(request, text, (error: Error | null, value?: unknown) => {
+      // The scan of the text keeps the walk off every body without such an escape.
+      if (!error && SURROGATE_ESCAPE.test(text) && holdsLoneSurrogate(value)) {
+        done(
+          new AuthError("BAD_REQUEST", {
+            message: "JSON holds a lone surrogate (\\uD800-\\uDFFF): text must be valid Unicode",
+          }),
+          undefined,
+        );
+        return;
+      }
+      done(error, value);
+    });
   });
 }

@@ -342,6 +342,49 @@ describe("bodies within the limit that are still hostile", () => {
   });
 });
 
+describe("JSON escaping half of a surrogate pair", () => {
+  const refused = {
+    code: "BAD_REQUEST",
+    message: "JSON holds a lone surrogate (\\uD800-\\uDFFF): text must be valid Unicode",
+  };
+
+  it("is refused with 400 wherever it stands, and nothing is written", async () => {
+    const [before] = await main.t.db.sql<{ users: number; organizations: number }[]>`
+      select (select count(*) from "user")::int as users,
+             (select count(*) from organization)::int as organizations`;
+    // Written as JSON text: `\ud800` in the body, not the character.
+    for (const [path, payload] of [
+      [
+        "/sign-up/email",
+        '{"name":"x\\ud800","email":"lone@example.test","password":"a long password"}',
+      ],
+      ["/update-user", '{"name":"\\udfff"}'],
+      ["/organization/create", '{"name":"n","slug":"lone-surrogate","metadata":{"a":"\\uD800"}}'],
+      ["/organization/create", '{"name":"n","slug":"lone-surrogate","metadata":{"\\udc00":1}}'],
+      ["/organization/create", '{"name":"n","slug":"lone-surrogate","logo":"\\udbff\\u0041"}'],
+    ] as const) {
+      const response = await post(main, path, payload);
+      expect(response.status, `${path} ${payload}`).toBe(400);
+      expect(JSON.parse(response.body), payload).toEqual(refused);
+    }
+    const [after] = await main.t.db.sql<{ users: number; organizations: number }[]>`
+      select (select count(*) from "user")::int as users,
+             (select count(*) from organization)::int as organizations`;
+    expect(after).toEqual(before);
+  });
+
+  it("leaves whole pairs and an escaped backslash alone", async () => {
+    for (const password of ["\\ud83d\\ude00 a long password", "\\\\ud800 a long password"]) {
+      const response = await post(
+        main,
+        "/sign-in/email",
+        `{"email":"nobody@example.test","password":"${password}"}`,
+      );
+      expect(response.status, password).toBe(401);
+    }
+  });
+});
+
 describe("a megabyte password", () => {
   const megabyte = "p".repeat(MiB);
   const bodies: Array<[string, Record<string, string>]> = [
