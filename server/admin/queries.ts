@@ -128,7 +128,10 @@ export async function searchUsersKeyset(
   after: UserKeyset | undefined,
 ): Promise<{ users: KeyedUserRow[]; total: number }> {
   const position = after
-    ? sql`and (created_at, id) > (${after.createdAt}::timestamptz, ${after.id})`
+    ? // Through text: a parameter PostgreSQL types as timestamptz is sent by postgres.js
+      // as a JS Date, which keeps only milliseconds, and rows sharing that millisecond
+      // would come again on every page.
+      sql`and (created_at, id) > (${after.createdAt}::text::timestamptz, ${after.id})`
     : sql``;
   const users = await sql<KeyedUserRow[]>`
     select ${columns(sql, USER_ROW_COLUMNS)}, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')

@@ -82,7 +82,8 @@ export async function listSessionsPage(
       ${
         after === undefined
           ? sql``
-          : sql`and (s.created_at, s.id) < (${after.createdAt}::timestamptz, ${after.id})`
+          : // Through text: typed timestamptz, postgres.js would send it with milliseconds only.
+            sql`and (s.created_at, s.id) < (${after.createdAt}::text::timestamptz, ${after.id})`
       }
     order by s.created_at desc, s.id desc
     limit ${query.limit + 1}`;

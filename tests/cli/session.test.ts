@@ -215,7 +215,7 @@ describe("authd session list", () => {
                              created_at, updated_at)
         values (${session.id}, ${session.user}, ${`hash-${session.id}`},
                 now() + ${session.expired ? "-1 hour" : "1 hour"}::interval, ${org},
-                ${session.at}::timestamptz, ${session.at}::timestamptz)`;
+                ${session.at}::text::timestamptz, ${session.at}::text::timestamptz)`;
     }
   });
 
@@ -251,6 +251,23 @@ describe("authd session list", () => {
     expect(rows).toHaveLength(3);
     // Each session shows whose it is, by email, the way an operator knows people.
     for (const row of rows) expect(row.split(/\s{2,}/)[1]).toBe(USERS.bob.email);
+  });
+
+  it("pages of one keep every session, also those within one millisecond", async () => {
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { items: { id: string }[]; nextCursor: string | null } = await json([
+        "session",
+        "list",
+        "--limit",
+        "1",
+        ...(cursor ? ["--cursor", cursor] : []),
+      ]);
+      seen.push(...ids(page));
+      cursor = page.nextCursor;
+    } while (cursor && seen.length < 12);
+    expect(seen).toEqual(["s6", "s5", "s4", "s3", "s2", "s1"]);
   });
 
   it("pages with --limit and --cursor: no repeats, no gaps, microsecond ties kept", async () => {

@@ -394,7 +394,7 @@ async function insertUser(
   await sql`
     insert into "user" (id, email, name, email_verified, banned, created_at)
     values (${id}, ${email}, '', ${options.verified ?? false}, ${options.banned ?? false},
-            coalesce(${options.createdAt ?? null}::timestamptz, now()))`;
+            coalesce(${options.createdAt ?? null}::text::timestamptz, now()))`;
 }
 
 async function addSession(userId: string) {
