@@ -129,8 +129,12 @@ export function registerUser(program: Command): Command {
         command: Command,
       ) => {
         const globals = command.optsWithGlobals<GlobalOptions>();
+        // Only the fields: the global flags (-q, --dry-run) land in `flags` too.
+        const { name, email, emailVerified, image } = flags;
         const data = Object.fromEntries(
-          Object.entries(flags).filter(([, value]) => value !== undefined),
+          Object.entries({ name, email, emailVerified, image }).filter(
+            ([, value]) => value !== undefined,
+          ),
         );
         if (Object.keys(data).length === 0) {
           throw new UsageError(
@@ -232,7 +236,7 @@ export function registerUser(program: Command): Command {
           emit({ id: found.id, email: found.email, passwordSet: true, sessionsRevoked }, globals, {
             human: () => {
               process.stdout.write(
-                `Password set for ${found.email} (${found.id}); ${flags.keepSessions ? "sessions kept" : `${sessionsRevoked} session(s) ended`}.\n`,
+                `${didOrWould(globals, "Password set", "Would set the password")} for ${found.email} (${found.id}); ${flags.keepSessions ? "sessions kept" : `${sessionsRevoked} session(s) ${didOrWould(globals, "ended", "would end")}`}.\n`,
               );
             },
           });

@@ -163,3 +163,28 @@ describe("--dry-run summaries", () => {
     expect(await snapshot()).toBe(before);
   });
 });
+
+describe("--dry-run on user set-password", () => {
+  it("says the password would be set, and keeps the old one and the sessions", async () => {
+    const file = path.join(dir, "new-password.txt");
+    await writeFile(file, "a password never stored\n");
+    const account = () => sql`
+      select a.password from account a join "user" u on u.id = a.user_id
+      where u.email = 'owner@example.test' and a.provider_id = 'credential'`;
+    const before = [await snapshot(), JSON.stringify(await account())];
+    const result = await authd([
+      "user",
+      "set-password",
+      "owner@example.test",
+      "--password-file",
+      file,
+      "--dry-run",
+    ]);
+    expect(result.stdout).toMatch(
+      /^Would set the password for owner@example\.test .*would end\.$/m,
+    );
+    expect(result.stdout).not.toMatch(/^Password set\b/m);
+    expect(result.stderr).toContain("Dry run: nothing was written.");
+    expect([await snapshot(), JSON.stringify(await account())]).toEqual(before);
+  });
+});

@@ -267,6 +267,26 @@ describe("authd user get, list, update, set-role, set-password", () => {
     expect(bad.code).toBe(2);
   });
 
+  it("updates with the global flags on the command line: -q prints the id, --dry-run keeps it", async () => {
+    const created = await createUser("upd-flags@example.test");
+    const quiet = await authd(["user", "update", "upd-flags@example.test", "--name", "Q", "-q"]);
+    expect(quiet.code, quiet.stderr).toBe(0);
+    expect(quiet.stdout).toBe(`${created.id}\n`);
+    const dry = await authd([
+      "user",
+      "update",
+      created.id,
+      "--name",
+      "Not kept",
+      "--dry-run",
+      "--json",
+    ]);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(JSON.parse(dry.stdout)).toMatchObject({ id: created.id, name: "Not kept" });
+    const [row] = await sql<{ name: string }[]>`select name from "user" where id = ${created.id}`;
+    expect(row?.name).toBe("Q");
+  });
+
   it("updates fields, sets a role and a password (from a file)", async () => {
     const created = await createUser("upd@example.test");
     const updated = await authd([
