@@ -146,9 +146,36 @@ function commandPath(command: Command): string {
   return names.join(" ");
 }
 
+/**
+ * The output flags as the command line spells them. A parse error stops commander
+ * before it has read the global flags, yet `--json` must still shape that error.
+ */
+function outputFlagsIn(args: string[]): GlobalOptions {
+  const flags: GlobalOptions = {};
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index] ?? "";
+    if (arg === "--") break;
+    if (arg === "--json") flags.json = true;
+    else if (arg === "-o" || arg === "--output") flags.output = args[index + 1];
+    else if (arg.startsWith("--output=")) flags.output = arg.slice("--output=".length);
+    else if (/^-o[^-]/.test(arg)) flags.output = arg.slice(2);
+  }
+  return flags;
+}
+
+/** Commander's own error lines and help pointers, off on `command` and below. */
+function silenceParseErrors(command: Command): void {
+  command.configureOutput({ outputError: () => {}, writeErr: () => {} });
+  for (const sub of command.commands) silenceParseErrors(sub);
+}
+
 /** Runs the CLI and answers the exit code (never throws). */
 export async function runCli(argv: string[]): Promise<number> {
   const program = await programFor(argv);
+  const asWritten = outputFlagsIn(argv.slice(2));
+  // With JSON output a parse error is a JSON document too, printed below.
+  const jsonErrors = wantsJson(asWritten);
+  if (jsonErrors) silenceParseErrors(program);
   let running: Command = program;
   program.hook("preAction", (_root, actionCommand) => {
     running = actionCommand;
@@ -157,7 +184,7 @@ export async function runCli(argv: string[]): Promise<number> {
     await program.parseAsync(argv);
     return typeof process.exitCode === "number" ? process.exitCode : EXIT.ok;
   } catch (error) {
-    const options = program.opts<GlobalOptions>();
+    const options = { ...asWritten, ...program.opts<GlobalOptions>() };
     if (error instanceof CommanderError) {
       // Help and version displays end with 0; every parse failure is a usage error.
       if (
@@ -170,7 +197,7 @@ export async function runCli(argv: string[]): Promise<number> {
       }
       // Commander has printed its own parse errors; one raised by a command's action
       // (a flag that contradicts another, say) is printed here.
-      if (error.code === "commander.invalidArgument" && running !== program) {
+      if (jsonErrors || (error.code === "commander.invalidArgument" && running !== program)) {
         reportError(new UsageError(error.message.replace(/^error: /, "")), options);
         printHelpPointer(running, options);
       }

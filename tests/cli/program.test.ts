@@ -36,6 +36,27 @@ describe("the authd command line", () => {
       expect(result.stderr).not.toContain("Usage:");
   });
 
+  it("with JSON output a parse error is one JSON document on stderr, nothing else", async () => {
+    const cases: Array<[string[], string, Record<string, string>?]> = [
+      [["user", "list", "--bogus", "--json"], "unknown option '--bogus'"],
+      [["--json", "user", "ban"], "missing required argument 'users'"],
+      [["user", "list", "--limit", "abc", "-o", "yaml"], "option '--limit <n>' argument 'abc'"],
+      [["user", "list", "--limit", "abc", "--output=jsonl"], "option '--limit <n>' argument"],
+      [["serve", "--prot", "3000"], "unknown option '--prot'", { AUTHD_OUTPUT: "json" }],
+    ];
+    for (const [args, message, env] of cases) {
+      const result = await runAuthd(args, { env });
+      const label = args.join(" ");
+      expect(result.code, label).toBe(2);
+      expect(result.stdout, label).toBe("");
+      const lines = result.stderr.trim().split("\n");
+      expect(lines, label).toHaveLength(1);
+      const document = JSON.parse(lines[0] ?? "") as { error: { code: string; message: string } };
+      expect(document.error.code, label).toBe("USAGE_ERROR");
+      expect(document.error.message, label).toContain(message);
+    }
+  });
+
   it("a usage error found by the command itself says the same", async () => {
     const contradiction = await runAuthd(["serve", "--migrate", "--migrations", "check"]);
     expect(contradiction.code).toBe(2);
