@@ -433,11 +433,17 @@ export function registerMigrate(program: Command): void {
                 migrations.map((row) => [row.status, row.name, row.runOn ?? "-"]),
               )}\n`,
             );
-            note(
-              upToDate
-                ? "Schema is up to date."
-                : `${status.pending.length} pending; run \`authd migrate\`.`,
-            );
+            if (upToDate) note("Schema is up to date.");
+            // Unknown ones are the database's news, not this authd's: migrate cannot
+            // apply or revert what it does not have.
+            else if (status.unknown.length > 0) {
+              note(
+                `${status.unknown.length} unknown: applied by another version of authd (${status.unknown.join(", ")}); run the authd that has them, or one as new.`,
+              );
+            }
+            if (status.pending.length > 0) {
+              note(`${status.pending.length} pending; run \`authd migrate\`.`);
+            }
           },
         });
         if (flags.exitCode) {

@@ -188,6 +188,25 @@ describe("authd migrate", () => {
     expect(JSON.parse(up.stdout).migrations).toEqual(files);
   });
 
+  it("status names migrations only another authd knows, and does not send to `authd migrate`", async () => {
+    await query(
+      (sql) => sql`
+      insert into authd_migrations (name, run_on) values ('9999_from-a-newer-authd', now())`,
+    );
+    try {
+      const result = await runAuthd(["migrate", "status", "--exit-code"], { env });
+      expect(result.code).toBe(11);
+      expect(result.stdout).toContain("unknown  9999_from-a-newer-authd");
+      expect(result.stderr).toContain("1 unknown: applied by another version of authd");
+      expect(result.stderr).not.toContain("run `authd migrate`");
+    } finally {
+      await query(
+        (sql) => sql`
+        delete from authd_migrations where name = '9999_from-a-newer-authd'`,
+      );
+    }
+  });
+
   it("down --dry-run shows what would be reverted, reverts nothing, needs no --yes", async () => {
     const applied = await appliedNames();
     expect(applied).toEqual(files);
