@@ -84,13 +84,13 @@ export function registerHealthcheck(program: Command): void {
     .action(async (flags: HealthcheckFlags, command: Command) => {
       const globals = command.optsWithGlobals<GlobalOptions>();
       const result = await probe(await probeUrl(flags, globals), globals.timeout ?? 5);
-      emit(result, globals, {
-        // Silent when healthy: a probe's output only matters when it fails.
-        human: () => {
-          if (!result.ok) note(`authd: unhealthy: ${result.url}: ${result.error}`);
-        },
-        quietField: "url",
-      });
+      // Silent when healthy: a probe's output only matters when it fails. -q has no id
+      // to print, so it reads as the human form.
+      const unhealthy = () => {
+        if (!result.ok) note(`authd: unhealthy: ${result.url}: ${result.error}`);
+      };
+      if (globals.quiet) unhealthy();
+      else emit(result, globals, { human: unhealthy });
       process.exitCode = result.ok ? EXIT.ok : EXIT.internal;
     });
 }

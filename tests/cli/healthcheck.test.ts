@@ -48,6 +48,18 @@ describe("authd healthcheck", () => {
     expect(result.stderr).toBe("");
   });
 
+  it("with -q is silent when healthy and says why on stderr when not", async () => {
+    const healthy = await runAuthd(["healthcheck", "--url", server.url, "-q"]);
+    expect(healthy.code, healthy.stderr).toBe(0);
+    expect(healthy.stdout).toBe("");
+    expect(healthy.stderr).toBe("");
+    const port = await closedPort();
+    const down = await runAuthd(["healthcheck", "--url", `http://127.0.0.1:${port}`, "-q"]);
+    expect(down.code).toBe(1);
+    expect(down.stdout).toBe("");
+    expect(down.stderr).toContain("unhealthy");
+  });
+
   it("probes 127.0.0.1 on the configured port without --url", async () => {
     const port = new URL(server.url).port;
     const result = await runAuthd(["healthcheck", "--ready", "--json"], {
