@@ -3,7 +3,7 @@
  * reported even when another item is malformed) and the parsing of its text. Field
  * rules are the domains' own; the seed only adds where in the file a value sits.
  */
-import { parse as parseYaml } from "yaml";
+import { parseDocument } from "yaml";
 import { z } from "zod";
 import { CREDENTIAL_PROVIDER } from "../accounts/accounts.js";
 import { detectHashFormat } from "../crypto/password.js";
@@ -48,8 +48,13 @@ export function parseSeedText(text: string, source: string): unknown {
     }
   }
   try {
-    // YAML 1.2 core schema: no custom tags, so a seed file cannot construct objects.
-    return parseYaml(text, { schema: "core", prettyErrors: true, maxAliasCount: 100 });
+    // YAML 1.2 core schema: no custom tags, so a seed file cannot construct objects. A
+    // warning (a tag it does not know, read as plain text) refuses the file too, rather
+    // than reaching the terminal as a Node.js process warning.
+    const document = parseDocument(text, { schema: "core", prettyErrors: true });
+    const problem = document.errors[0] ?? document.warnings[0];
+    if (problem) throw problem;
+    return document.toJS({ maxAliasCount: 100 });
   } catch (error) {
     const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
     throw seedInvalid(`${source}: not valid YAML: ${reason}`);

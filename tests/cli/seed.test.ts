@@ -243,6 +243,19 @@ describe("authd seed: validation (nothing written on any error)", () => {
     expect(await rowCounts()).toEqual(before);
   });
 
+  it("refuses a YAML tag it does not know, with no Node.js warning on the way", async () => {
+    const before = await rowCounts();
+    const tagged = await writeSeed(
+      "tagged.yaml",
+      "version: 1\nusers:\n  - email: !!foo tagged@example.test\n",
+    );
+    const result = await runAuthd(["seed", tagged], { env });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("not valid YAML: Unresolved tag");
+    expect(result.stderr).not.toMatch(/Warning|TAG_RESOLVE_FAILED|trace-warnings/);
+    expect(await rowCounts()).toEqual(before);
+  });
+
   it("--dry-run validates and reports the plan without writing", async () => {
     const before = await rowCounts();
     const file = await writeSeed("full.json", fullSeed());
