@@ -6,7 +6,9 @@
  */
 import { type LoadedConfig, loadConfig } from "../server/config.js";
 import { type Database, openDatabase, type Sql } from "../server/db/connection.js";
+import { migrationStatus } from "../server/db/migrations.js";
 import { transaction } from "../server/db/transaction.js";
+import { SchemaOutOfDateError } from "../server/serve.js";
 import { type GlobalOptions, note } from "./output.js";
 
 export interface CommandDatabase {
@@ -25,9 +27,25 @@ export async function withOpenDatabase<T>(
   const db = await openDatabase(loaded, { max: 2 });
   try {
     return await work(db, loaded);
+  } catch (error) {
+    throw await schemaBehind(db, error);
   } finally {
     await db.close();
   }
+}
+
+/** PostgreSQL's undefined_table and undefined_column. */
+const MISSING_SCHEMA = new Set(["42P01", "42703"]);
+
+/**
+ * A table or column that is not there, on a database with pending migrations, is a
+ * schema behind this authd (exit 10, "run `authd migrate`"), not an unexpected error.
+ */
+async function schemaBehind(db: Database, error: unknown): Promise<unknown> {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== "string" || !MISSING_SCHEMA.has(code)) return error;
+  const status = await migrationStatus(db.sql).catch(() => undefined);
+  return status && status.pending.length > 0 ? new SchemaOutOfDateError(status.pending) : error;
 }
 
 export function withDatabase<T>(

@@ -131,6 +131,16 @@ describe("authd migrate", () => {
     expect(result.stdout).toContain(`pending  ${files[0]}`);
   });
 
+  it("an admin command on the unmigrated database exits 10 and says to migrate", async () => {
+    const human = await runAuthd(["user", "list"], { env });
+    expect(human.code).toBe(10);
+    expect(human.stderr).toContain("Run `authd migrate`");
+    expect(human.stderr).not.toContain("does not exist");
+    const json = await runAuthd(["org", "list", "--json"], { env });
+    expect(json.code).toBe(10);
+    expect(JSON.parse(json.stderr).error.code).toBe("MIGRATIONS_PENDING");
+  });
+
   it("--dry-run changes nothing", async () => {
     const result = await runAuthd(["migrate", "up", "--dry-run", "--json"], { env });
     expect(result.code, result.stderr).toBe(0);
