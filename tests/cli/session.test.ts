@@ -253,24 +253,8 @@ describe("authd session list", () => {
     for (const row of rows) expect(row.split(/\s{2,}/)[1]).toBe(USERS.bob.email);
   });
 
-  it("pages of one keep every session, also those within one millisecond", async () => {
-    const seen: string[] = [];
-    let cursor: string | null = null;
-    do {
-      const page: { items: { id: string }[]; nextCursor: string | null } = await json([
-        "session",
-        "list",
-        "--limit",
-        "1",
-        ...(cursor ? ["--cursor", cursor] : []),
-      ]);
-      seen.push(...ids(page));
-      cursor = page.nextCursor;
-    } while (cursor && seen.length < 12);
-    expect(seen).toEqual(["s6", "s5", "s4", "s3", "s2", "s1"]);
-  });
-
-  it("pages with --limit and --cursor: no repeats, no gaps, microsecond ties kept", async () => {
+  /** Follows nextCursor from the first page (at most `most` pages): the ids, and the pages. */
+  async function pageThrough(limit: number, most: number) {
     const seen: string[] = [];
     let cursor: string | null = null;
     let pages = 0;
@@ -279,13 +263,23 @@ describe("authd session list", () => {
         "session",
         "list",
         "--limit",
-        "2",
+        String(limit),
         ...(cursor ? ["--cursor", cursor] : []),
       ]);
       seen.push(...ids(page));
       cursor = page.nextCursor;
       pages += 1;
-    } while (cursor && pages < 5);
+    } while (cursor && pages < most);
+    return { seen, pages };
+  }
+
+  it("pages of one keep every session, also those within one millisecond", async () => {
+    const { seen } = await pageThrough(1, 12);
+    expect(seen).toEqual(["s6", "s5", "s4", "s3", "s2", "s1"]);
+  });
+
+  it("pages with --limit and --cursor: no repeats, no gaps, microsecond ties kept", async () => {
+    const { seen, pages } = await pageThrough(2, 5);
     expect(seen).toEqual(["s6", "s5", "s4", "s3", "s2", "s1"]);
     // Six rows in pages of two: the third page is the last one.
     expect(pages).toBe(3);
