@@ -5,6 +5,7 @@
  */
 import { columns } from "../db/columns.js";
 import type { Queryable } from "../db/connection.js";
+import { keysetInstant, keysetTime } from "../db/keyset.js";
 import type { UserRow } from "../users/queries.js";
 import { USER_ROW_COLUMNS } from "../users/users.js";
 
@@ -128,14 +129,10 @@ export async function searchUsersKeyset(
   after: UserKeyset | undefined,
 ): Promise<{ users: KeyedUserRow[]; total: number }> {
   const position = after
-    ? // Through text: a parameter PostgreSQL types as timestamptz is sent by postgres.js
-      // as a JS Date, which keeps only milliseconds, and rows sharing that millisecond
-      // would come again on every page.
-      sql`and (created_at, id) > (${after.createdAt}::text::timestamptz, ${after.id})`
+    ? sql`and (created_at, id) > (${keysetInstant(sql, after.createdAt)}, ${after.id})`
     : sql``;
   const users = await sql<KeyedUserRow[]>`
-    select ${columns(sql, USER_ROW_COLUMNS)}, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
-             as keyset_created_at
+    select ${columns(sql, USER_ROW_COLUMNS)}, ${keysetTime(sql, "created_at")} as keyset_created_at
     from "user" where true ${conditions(sql, query)} ${position}
     order by created_at asc, id asc
     limit ${query.limit} offset ${after ? 0 : query.offset}`;

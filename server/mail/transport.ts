@@ -125,15 +125,6 @@ async function withDeadline<T>(work: Promise<T>, ms: number, onTimeout: () => Er
   }
 }
 
-interface LazyTransporter {
-  get(): Promise<Transporter>;
-  close(): void;
-}
-
-/**
- * nodemailer is loaded on the first message, not at start-up: a server that sends no
- * mail keeps ~15 MB less resident (bench/README.md).
- */
 /**
  * The recipient as one address, never parsed as a list: given a string, the mailer
  * would read commas and angle brackets as address-list syntax and could send to a
@@ -143,6 +134,15 @@ function oneRecipient(address: string): { name: string; address: string } {
   return { name: "", address };
 }
 
+interface LazyTransporter {
+  get(): Promise<Transporter>;
+  close(): void;
+}
+
+/**
+ * nodemailer is loaded on the first message, not at start-up: a server that sends no
+ * mail keeps ~15 MB less resident (bench/README.md).
+ */
 function lazyTransporter(options: Record<string, unknown>): LazyTransporter {
   let created: Promise<Transporter> | undefined;
   let ready: Transporter | undefined;

@@ -6,6 +6,7 @@
  */
 import { columns } from "../db/columns.js";
 import type { Queryable } from "../db/connection.js";
+import { keysetInstant, keysetTime } from "../db/keyset.js";
 import { AuthError } from "../errors.js";
 import { SESSION_COLUMNS, type SessionRow } from "./queries.js";
 
@@ -68,7 +69,7 @@ export async function listSessionsPage(
   const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
   const rows = await sql<(ListedSession & { sortKey: string })[]>`
     select ${columns(sql, SESSION_COLUMNS, "s")}, u.email as user_email,
-           to_char(s.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as sort_key
+           ${keysetTime(sql, "s.created_at")} as sort_key
     from session s
     join "user" u on u.id = s.user_id
     where true
@@ -82,8 +83,7 @@ export async function listSessionsPage(
       ${
         after === undefined
           ? sql``
-          : // Through text: typed timestamptz, postgres.js would send it with milliseconds only.
-            sql`and (s.created_at, s.id) < (${after.createdAt}::text::timestamptz, ${after.id})`
+          : sql`and (s.created_at, s.id) < (${keysetInstant(sql, after.createdAt)}, ${after.id})`
       }
     order by s.created_at desc, s.id desc
     limit ${query.limit + 1}`;
