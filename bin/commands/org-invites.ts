@@ -1,6 +1,10 @@
 /** `authd org invite …`: create, list and cancel the invitations of an organization. */
 import { type Command, Option } from "commander";
-import { cancelInvitation, listInvitations } from "../../server/invitations/invitations.js";
+import {
+  cancelInvitation,
+  findPendingInvitation,
+  listInvitations,
+} from "../../server/invitations/invitations.js";
 import { inviteMember } from "../../server/invitations/invite.js";
 import { INVITATION_STATUSES, type InvitationStatus } from "../../server/invitations/queries.js";
 import type { LogSink } from "../../server/logger.js";
@@ -10,6 +14,7 @@ import { findOrganizationByIdOrSlug } from "../../server/organization/organizati
 import { findTeamByIdOrName } from "../../server/teams/teams.js";
 import { didOrWould, emit, formatTable, note } from "../output.js";
 import { date, print, requireTeamsEnabled, run, subcommand } from "./org-shared.js";
+import { confirmModerate } from "./shared.js";
 import { parseDuration } from "./user.js";
 
 /** Mail problems go to stderr; the outbox's "written" line is not news to an operator. */
@@ -121,8 +126,21 @@ export function registerInvitationCommands(org: Command): void {
       ),
     );
 
-  subcommand(invite, "cancel <invitation-id>", "cancel a pending invitation").action(
+  subcommand(
+    invite,
+    "cancel <invitation-id>",
+    "cancel a pending invitation (moderate: --yes off a terminal)",
+  ).action(
     run<[string]>(async ({ loaded, db, actor, globals }, [invitationId]) => {
+      const pending = await findPendingInvitation(db.sql, invitationId);
+      const confirmed = await confirmModerate(
+        `Cancel the invitation of ${pending.email}?`,
+        globals,
+      );
+      if (!confirmed) {
+        note("Nothing canceled.");
+        return;
+      }
       const canceled = await cancelInvitation(
         { sql: db.sql, config: loaded.config },
         actor,

@@ -87,6 +87,16 @@ export function isLive(invitation: InvitationRow, now: Date): boolean {
  * and an invitation of an organization they are not in answers as unknown (tenants stay
  * isolated); the operator is not checked. Only a pending invitation becomes canceled.
  */
+/** A pending invitation by id (what an operator confirms before canceling it). */
+export async function findPendingInvitation(
+  sql: Queryable,
+  invitationId: string,
+): Promise<InvitationResponse> {
+  const found = await findInvitationById(sql, invitationId);
+  if (!found || found.status !== "pending") throw new AuthError("INVITATION_NOT_FOUND");
+  return invitationResponse(found);
+}
+
 export async function cancelInvitation(
   deps: Pick<InvitationDeps, "sql" | "config">,
   actor: Actor,

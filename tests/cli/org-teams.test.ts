@@ -138,11 +138,24 @@ describe("authd org invite cancel", () => {
       "--no-send",
     ]);
     const id = invited.invitation.id;
+    // Moderate: off a terminal it needs --yes, and without it nothing changes.
+    const unconfirmed = await authd(["org", "invite", "cancel", id]);
+    expect(unconfirmed.code).toBe(2);
+    expect(unconfirmed.stderr).toContain("--yes");
+    expect(await auditOf("organization.invitation_canceled", id)).toEqual([]);
+    const listed = await json<{ items: { id: string; status: string }[] }>([
+      "org",
+      "invite",
+      "list",
+      "beta",
+    ]);
+    expect(listed.items.find((row) => row.id === id)?.status).toBe("pending");
     const canceled = await json<{ canceled: boolean; invitation: Record<string, unknown> }>([
       "org",
       "invite",
       "cancel",
       id,
+      "--yes",
     ]);
     expect(canceled).toMatchObject({
       canceled: true,
