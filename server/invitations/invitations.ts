@@ -93,7 +93,7 @@ export async function findPendingInvitation(
   invitationId: string,
 ): Promise<InvitationResponse> {
   const found = await findInvitationById(sql, invitationId);
-  if (!found || found.status !== "pending") throw new AuthError("INVITATION_NOT_FOUND");
+  if (found?.status !== "pending") throw new AuthError("INVITATION_NOT_FOUND");
   return invitationResponse(found);
 }
 
