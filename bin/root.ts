@@ -75,17 +75,13 @@ export function createRoot(): Command {
         `AUTHD_PROFILE: invalid value "${profile}"; allowed values are ${PROFILES.join(", ")}`,
       );
     }
-    // Flags > environment > file: the log level reaches loadConfig as LOG_LEVEL.
-    if (globals.verbose) process.env.LOG_LEVEL = "debug";
-    if (globals.databaseUrl !== undefined) {
-      // A URL with a password in argv shows in `ps` and shell history (clig.dev). The
-      // profile counts wherever loadConfig would find it, ./.env included.
-      if (environment.production) {
-        throw new UsageError(
-          "--database-url is refused in the production profile: set AUTHD_DATABASE_URL or DATABASE_URL",
-        );
-      }
-      process.env.AUTHD_DATABASE_URL = globals.databaseUrl;
+    // --database-url and --verbose reach the configuration as flags (command-config.ts).
+    // A URL with a password in argv shows in `ps` and shell history (clig.dev). The
+    // profile counts wherever loadConfig would find it, ./.env included.
+    if (globals.databaseUrl !== undefined && environment.production) {
+      throw new UsageError(
+        "--database-url is refused in the production profile: set AUTHD_DATABASE_URL or DATABASE_URL",
+      );
     }
     // A bad $AUTHD_OUTPUT is a usage error before any work, not after a write.
     outputFormat(globals);

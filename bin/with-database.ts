@@ -4,11 +4,12 @@
  * constraint is checked by the real code path, the output shows what would change,
  * and nothing is written (every mutating command supports --dry-run).
  */
-import { type LoadedConfig, loadConfig } from "../server/config.js";
+import type { LoadedConfig } from "../server/config.js";
 import { type Database, openDatabase, type Sql } from "../server/db/connection.js";
 import { migrationStatus } from "../server/db/migrations.js";
 import { transaction } from "../server/db/transaction.js";
 import { SchemaOutOfDateError } from "../server/serve.js";
+import { loadCommandConfig } from "./command-config.js";
 import { type GlobalOptions, note } from "./output.js";
 
 export interface CommandDatabase {
@@ -23,7 +24,7 @@ export async function withOpenDatabase<T>(
   globals: GlobalOptions,
   work: (db: Database, loaded: LoadedConfig) => Promise<T>,
 ): Promise<T> {
-  const loaded = await loadConfig({ configPath: globals.config });
+  const loaded = await loadCommandConfig(globals);
   const db = await openDatabase(loaded, { max: 2 });
   try {
     return await work(db, loaded);

@@ -14,6 +14,8 @@ export {
   CONFIG_FILE_NAMES,
   dataPath,
   findConfigFile,
+  hasPath,
+  isPlainObject,
   type LoadConfigOptions,
   type LoadedConfig,
   loadConfig,

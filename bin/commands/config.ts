@@ -10,14 +10,16 @@ import {
   configSchema,
   dataPath,
   findConfigFile,
+  hasPath,
+  isPlainObject,
   type LoadedConfig,
-  loadConfig,
   readEnvironment,
   redactConfig,
 } from "../../server/config.js";
 import { auditConfig, type ConfigFinding } from "../../server/config-safety.js";
 import { providerSourceProblems } from "../../server/social/config-check.js";
 import { BUILT_IN_PROVIDERS } from "../../server/social/providers/index.js";
+import { loadCommandConfig } from "../command-config.js";
 import { EXIT } from "../exit-codes.js";
 import { emit, formatTable, type GlobalOptions, note, printJson } from "../output.js";
 
@@ -39,19 +41,6 @@ function configFileFor(globals: GlobalOptions): string | null {
   } catch {
     return globals.config ? path.resolve(globals.config) : null;
   }
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function hasPath(root: Record<string, unknown> | undefined, keys: string[]): boolean {
-  let node: unknown = root;
-  for (const key of keys) {
-    if (!isPlainObject(node) || !(key in node)) return false;
-    node = node[key];
-  }
-  return node !== undefined;
 }
 
 /** Functions cannot be printed: they show as "[function]", whether revealed or not. */
@@ -126,6 +115,8 @@ export function configJsonSchema(): Record<string, unknown> {
 
 /** A strict finding as one line, labelled like the schema's problems: its source, key, message. */
 function findingLine(loaded: LoadedConfig, finding: ConfigFinding): string {
+  const flag = loaded.flagSources?.[finding.key];
+  if (flag) return `${flag}: ${finding.key}: ${finding.message}`;
   const variable = loaded.envSources[finding.key];
   if (variable) return `${variable}: ${finding.message}`;
   const label = loaded.file ? path.basename(loaded.file) : "defaults";
@@ -139,7 +130,7 @@ async function validateCommand(flags: { strict?: boolean }, command: Command): P
   let problems: string[] = [];
   const warnings: string[] = [];
   try {
-    const loaded = await loadConfig({ configPath: globals.config });
+    const loaded = await loadCommandConfig(globals);
     file = loaded.file;
     // What `serve` would refuse at start: a provider without a source of endpoints.
     const label = loaded.file ? path.basename(loaded.file) : "defaults";
@@ -178,7 +169,7 @@ async function validateCommand(flags: { strict?: boolean }, command: Command): P
 
 async function showCommand(flags: { reveal?: boolean }, command: Command): Promise<void> {
   const globals = command.optsWithGlobals<GlobalOptions>();
-  const loaded = await loadConfig({ configPath: globals.config });
+  const loaded = await loadCommandConfig(globals);
   const reveal = flags.reveal === true;
   if (reveal) note("warning: --reveal prints secrets in clear text; do not share this output.");
   const settings = effectiveSettings(loaded, reveal);

@@ -4,7 +4,6 @@
  */
 import { type Command, InvalidArgumentError } from "commander";
 import { stringify as stringifyYaml } from "yaml";
-import { loadConfig } from "../../server/config.js";
 import { openDatabase } from "../../server/db/connection.js";
 import {
   type ExportEntity,
@@ -20,6 +19,7 @@ import {
   resetDatabase,
 } from "../../server/seed/reset.js";
 import { countReport, SEED_KINDS } from "../../server/seed/seed.js";
+import { loadCommandConfig } from "../command-config.js";
 import { EXIT, ExitError, UsageError } from "../exit-codes.js";
 import { emit, formatTable, type GlobalOptions, note, outputFormat } from "../output.js";
 import { readSeedSource, runSeed, type SeedOutput } from "./seed.js";
@@ -33,7 +33,7 @@ interface ResetFlags {
 async function resetAction(flags: ResetFlags, command: Command): Promise<void> {
   const globals = command.optsWithGlobals<GlobalOptions>();
   const dryRun = flags.dryRun === true;
-  const loaded = await loadConfig({ configPath: globals.config });
+  const loaded = await loadCommandConfig(globals);
   if (loaded.production) {
     throw new UsageError(
       "db reset is refused under the production profile (NODE_ENV=production or --profile production): it drops every authd table",
@@ -143,7 +143,7 @@ async function exportAction(flags: ExportFlags, command: Command): Promise<void>
   if (globals.quiet || globals.fields) {
     throw new UsageError("db export prints the whole document: -q and --fields do not apply");
   }
-  const loaded = await loadConfig({ configPath: globals.config });
+  const loaded = await loadCommandConfig(globals);
   const db = await openDatabase(loaded, { max: 2 });
   try {
     const options = { config: loaded.config, only: flags.only, warn: note };

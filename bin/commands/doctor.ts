@@ -8,13 +8,8 @@
  * and doctor-social.ts.
  */
 import type { Command } from "commander";
-import {
-  ConfigError,
-  type LoadedConfig,
-  loadConfig,
-  redactConfig,
-  secretList,
-} from "../../server/config.js";
+import { ConfigError, type LoadedConfig, redactConfig, secretList } from "../../server/config.js";
+import { loadCommandConfig } from "../command-config.js";
 import { EXIT, ExitError } from "../exit-codes.js";
 import { emit, formatTable, type GlobalOptions, note, outputFormat, useColor } from "../output.js";
 import { type Check, type CheckStatus, message } from "./doctor-check.js";
@@ -114,7 +109,7 @@ export async function runDoctor(globals: GlobalOptions): Promise<DoctorReport> {
   const checks: Check[] = [checkNodeVersion()];
   let loaded: LoadedConfig;
   try {
-    loaded = await loadConfig({ configPath: globals.config });
+    loaded = await loadCommandConfig(globals);
   } catch (error) {
     const detail = error instanceof ConfigError ? error.problems.join("; ") : message(error);
     checks.push({ name: "config", status: "fail", detail });
@@ -195,11 +190,11 @@ function printHuman(report: DoctorReport, colour: boolean): void {
     out.push(`Configuration: ${loaded.file ?? "no config file (defaults)"}`);
     const rows: string[][] = [];
     flatten(report.config, "", rows);
-    const fromEnv = new Map(Object.entries(loaded.envSources));
+    const sourceOf = new Map(Object.entries({ ...loaded.envSources, ...loaded.flagSources }));
     out.push(
       formatTable(
         ["SETTING", "VALUE", "SOURCE"],
-        rows.map(([key = "", value = ""]) => [key, value, fromEnv.get(key) ?? ""]),
+        rows.map(([key = "", value = ""]) => [key, value, sourceOf.get(key) ?? ""]),
       ),
       "",
     );

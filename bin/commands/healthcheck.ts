@@ -4,7 +4,8 @@
  * success unless --json; never hangs (every request has a deadline).
  */
 import { type Command, InvalidArgumentError } from "commander";
-import { ConfigError, loadConfig } from "../../server/config.js";
+import { ConfigError } from "../../server/config.js";
+import { loadCommandConfig } from "../command-config.js";
 import { EXIT } from "../exit-codes.js";
 import { emit, type GlobalOptions, note } from "../output.js";
 
@@ -30,7 +31,7 @@ async function probeUrl(flags: HealthcheckFlags, globals: GlobalOptions): Promis
   let basePath = DEFAULT_BASE_PATH;
   let origin = flags.url;
   try {
-    const { config } = await loadConfig({ configPath: globals.config });
+    const { config } = await loadCommandConfig(globals);
     basePath = config.basePath === "/" ? "" : config.basePath;
     // The server may listen on every interface; the probe runs beside it.
     origin ??= `http://127.0.0.1:${config.server.port}`;

@@ -3,7 +3,6 @@ import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { type Command, InvalidArgumentError } from "commander";
-import { loadConfig } from "../../server/config.js";
 import type { Database } from "../../server/db/connection.js";
 import {
   appliedAfter,
@@ -16,6 +15,7 @@ import {
   resolveMigrationId,
   runMigrations,
 } from "../../server/db/migrations.js";
+import { loadCommandConfig } from "../command-config.js";
 import { EXIT, FileExistsError, UsageError } from "../exit-codes.js";
 import { emit, formatTable, type GlobalOptions, note } from "../output.js";
 import { withOpenDatabase } from "../with-database.js";
@@ -315,7 +315,7 @@ async function migrateDown(flags: DownFlags, command: Command): Promise<void> {
   const dryRun = flags.dryRun === true;
   refuseToWithCount(flags);
   // Refused before anything else: no prompt, no connection.
-  const { production } = await loadConfig({ configPath: globals.config });
+  const { production } = await loadCommandConfig(globals);
   if (production && !flags.forceProduction) {
     throw new UsageError(
       "refusing to revert migrations in the production profile (NODE_ENV=production or --profile production) without --force-production",

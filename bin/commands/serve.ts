@@ -2,9 +2,10 @@
 
 import path from "node:path";
 import { type Command, InvalidArgumentError, Option } from "commander";
-import { dataPath, type LoadedConfig, loadConfig } from "../../server/config.js";
+import { dataPath, type LoadedConfig } from "../../server/config.js";
 import { createLogger, type Logger, wantsPretty } from "../../server/logger.js";
 import { type MigrationsMode, type RunningServer, startServer } from "../../server/serve.js";
+import { loadCommandConfig } from "../command-config.js";
 import type { GlobalOptions } from "../output.js";
 import { parsePort, parseTimeout } from "./shared.js";
 
@@ -240,8 +241,7 @@ export function registerServe(program: Command): void {
       if (flags.migrate && flags.migrations && flags.migrations !== "apply") {
         throw new InvalidArgumentError(`--migrate contradicts --migrations ${flags.migrations}`);
       }
-      const loaded = await loadConfig({
-        configPath: globals.config,
+      const loaded = await loadCommandConfig(globals, {
         overrides: {
           basePath: flags.basePath,
           log: { format: flags.logFormat },
@@ -259,6 +259,17 @@ export function registerServe(program: Command): void {
                 : Math.max(1, Math.ceil(flags.shutdownTimeout)),
             drainDelay: flags.drainDelay === undefined ? undefined : Math.ceil(flags.drainDelay),
           },
+        },
+        flagNames: {
+          basePath: "--base-path",
+          "log.format": "--log-format",
+          "metrics.enabled": flags.metrics ? "--metrics" : "--metrics-port",
+          "metrics.port": "--metrics-port",
+          "server.port": "--port",
+          "server.host": "--host",
+          "server.trustProxy": "--trust-proxy",
+          "server.shutdownTimeout": "--shutdown-timeout",
+          "server.drainDelay": "--drain-delay",
         },
       });
       const logger = createLogger(loaded.config);

@@ -38,7 +38,7 @@ const ENV_OVERRIDES: ReadonlyArray<{
   list?: boolean;
 }> = [
   { name: "DATABASE_URL", path: ["database", "url"], secret: true },
-  // Later entries win: AUTHD_DATABASE_URL (also what `--database-url` sets) over DATABASE_URL.
+  // Later entries win: AUTHD_DATABASE_URL over DATABASE_URL.
   { name: "AUTHD_DATABASE_URL", path: ["database", "url"], secret: true },
   { name: "AUTHD_SECRET", path: ["secret"], secret: true, list: true },
   { name: "AUTHD_BASE_URL", path: ["baseURL"] },
@@ -70,6 +70,8 @@ export interface LoadConfigOptions {
   env?: Record<string, string | undefined>;
   /** Flag values (highest precedence), as config paths, e.g. `{server: {port: 4000}}`. */
   overrides?: Record<string, unknown>;
+  /** The flag behind each override, by config path (`"server.port": "--port"`): problems name it. */
+  flagNames?: Record<string, string>;
 }
 
 export interface LoadedConfig {
@@ -85,6 +87,8 @@ export interface LoadedConfig {
   fileValues?: Record<string, unknown>;
   /** The flag values given as `overrides` (for `config show` sources). */
   flagValues?: Record<string, unknown>;
+  /** Which config paths came from which flag (`"database.url": "--database-url"`). */
+  flagSources?: Record<string, string>;
 }
 
 export function findConfigFile(
@@ -151,6 +155,16 @@ async function readConfigFile(file: string): Promise<unknown> {
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Whether `root` holds a defined value at `keys` (a path of nested objects). */
+export function hasPath(root: Record<string, unknown> | undefined, keys: string[]): boolean {
+  let node: unknown = root;
+  for (const key of keys) {
+    if (!isPlainObject(node) || !(key in node)) return false;
+    node = node[key];
+  }
+  return node !== undefined;
 }
 
 function setPath(target: Record<string, unknown>, keys: string[], value: unknown): void {
@@ -220,9 +234,14 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
     envSources[override.path.join(".")] = source;
   }
 
-  const merged = deepMerge(deepMerge(fromFile, fromEnv), options.overrides ?? {});
+  const overrides = options.overrides ?? {};
+  const merged = deepMerge(deepMerge(fromFile, fromEnv), overrides);
   const label = file ? path.basename(file) : "defaults";
-  const config = validateConfig(merged, label, envSources);
+  const flagSources: Record<string, string> = {};
+  for (const [keyPath, flag] of Object.entries(options.flagNames ?? {})) {
+    if (hasPath(overrides, keyPath.split("."))) flagSources[keyPath] = flag;
+  }
+  const config = validateConfig(merged, label, envSources, flagSources);
   return {
     config,
     file,
@@ -230,7 +249,8 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
     envSources,
     cwd,
     fileValues: fromFile,
-    flagValues: options.overrides ?? {},
+    flagValues: overrides,
+    flagSources,
   };
 }
 

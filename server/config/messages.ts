@@ -139,13 +139,14 @@ function describeIssue(issue: z.core.$ZodIssue): string[] {
 }
 
 /**
- * Validate a raw config object. Each problem names where the value came from (the file
- * or the environment variable), the key path and what was expected.
+ * Validate a raw config object. Each problem names where the value came from (the file,
+ * the environment variable or the flag), the key path and what was expected.
  */
 export function validateConfig(
   raw: unknown,
   sourceLabel: string,
   envSources: Record<string, string> = {},
+  flagSources: Record<string, string> = {},
 ): AuthdConfig {
   const result = configSchema.safeParse(raw ?? {}, { reportInput: true });
   if (result.success) return result.data;
@@ -163,10 +164,15 @@ export function validateConfig(
       }
       continue;
     }
+    const flag = flagSources[keyPath];
     const envName = envSources[keyPath];
     for (const line of describeIssue(issue)) {
       problems.push(
-        envName ? `${envName}: ${line}` : `${sourceLabel}: ${keyPath || "(root)"}: ${line}`,
+        flag
+          ? `${flag}: ${keyPath}: ${line}`
+          : envName
+            ? `${envName}: ${line}`
+            : `${sourceLabel}: ${keyPath || "(root)"}: ${line}`,
       );
     }
   }

@@ -42,6 +42,32 @@ describe("--database-url and AUTHD_DATABASE_URL", () => {
     expect(flagWins.stderr).toContain("127.0.0.1:9/nowhere");
   });
 
+  it("is reported as the flag, not as a variable the user did not set", async () => {
+    const shown = await runAuthd(
+      ["config", "show", "--json", "--verbose", "--database-url", "postgres://u:pw@db.test/app"],
+      { env: { DATABASE_URL: UNREACHABLE } },
+    );
+    expect(shown.code, shown.stderr).toBe(0);
+    const settings = JSON.parse(shown.stdout).settings as { key: string; source: string }[];
+    const sourceOf = (key: string) => settings.find((setting) => setting.key === key);
+    expect(sourceOf("database.url")).toMatchObject({ source: "flag" });
+    expect(sourceOf("database.url")).not.toHaveProperty("variable");
+    expect(sourceOf("log.level")).toMatchObject({ value: "debug", source: "flag" });
+    expect(shown.stdout).not.toContain(":pw@");
+
+    const refused = await runAuthd([
+      "migrate",
+      "status",
+      "--json",
+      "--database-url",
+      "mysql://u@h/db",
+    ]);
+    expect(refused.code).toBe(78);
+    expect(JSON.parse(refused.stderr).error.message).toBe(
+      "--database-url: database.url: expected a postgres:// URL",
+    );
+  });
+
   it("is refused in the production profile, where a URL in argv would leak", async () => {
     for (const extra of [
       { args: ["--profile", "production"], env: {} },
