@@ -59,9 +59,14 @@ function formEncode(value: string): string {
   return encodeURIComponent(value).replace(/%20/g, "+");
 }
 
+/** A century: a longer lifetime is no lifetime a provider means, so it counts as none given. */
+const LONGEST_LIFETIME_SECONDS = 100 * 365 * 24 * 3600;
+
 function seconds(value: unknown): number | undefined {
   const number = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
-  return typeof number === "number" && Number.isFinite(number) && number > 0 ? number : undefined;
+  return typeof number === "number" && number > 0 && number <= LONGEST_LIFETIME_SECONDS
+    ? number
+    : undefined;
 }
 
 function optionalText(value: unknown): string | undefined {

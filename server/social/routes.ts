@@ -219,7 +219,8 @@ export function socialRoutes(context: AuthContext) {
         schema: {
           params: callbackPath,
           querystring: callbackParameters,
-          body: callbackParameters.optional(),
+          // A provider may send the fields in the query alone, with no body at all.
+          body: callbackParameters.nullish(),
           response: { 302: redirectAnswer, ...errorResponses(415) },
         },
       },

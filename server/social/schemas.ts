@@ -12,13 +12,17 @@ const redirectTarget = boundedString(2048);
 const providerId = boundedString(64).min(1);
 const scopes = z.array(boundedString(256).min(1)).max(50);
 
+/** The last millisecond of the year 9999: later instants are no expiry a provider means. */
+export const LATEST_EXPIRY_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
 /** An id token the client got from the provider itself (Google One Tap, native apps). */
 const idTokenInput = z.object({
   token: boundedString(16384).min(1),
   nonce: boundedString(512).optional(),
   accessToken: boundedString(16384).optional(),
   refreshToken: boundedString(16384).optional(),
-  expiresAt: z.number().optional(),
+  /** When the access token expires, in milliseconds since 1970 (as `Date.now()`). */
+  expiresAt: z.number().min(0).max(LATEST_EXPIRY_MS).optional(),
 });
 
 export const signInSocialBody = z.object({

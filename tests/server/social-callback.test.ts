@@ -187,6 +187,19 @@ describe("POST /callback/{id} (form_post)", () => {
     ]);
   });
 
+  it("takes the fields from the query when there is no body", async () => {
+    const response = await t.app.inject({
+      method: "POST",
+      url: "/api/auth/callback/acme?code=c0de&state=st4te",
+    });
+    const target = redirectOf(response);
+    expect(`${target.origin}${target.pathname}`).toBe(`${BASE}/callback/acme`);
+    expect([...target.searchParams]).toEqual([
+      ["code", "c0de"],
+      ["state", "st4te"],
+    ]);
+  });
+
   it("finishes the sign-in once the browser comes back by GET", async () => {
     const { sub } = person();
     const client = createClient(t.app);

@@ -514,6 +514,32 @@ describe("sign-in/social with an id token", () => {
       expect(response.json().code).toBe("VALIDATION_ERROR");
     }
   });
+
+  it("refuses an access-token expiry no date can hold, on sign-in and on link, writing nothing", async () => {
+    const who = person();
+    const token = await sign(claimsOf(who));
+    for (const expiresAt of [1e20, 8.64e15 + 1, -1e18, -1]) {
+      const response = await signInWith(createClient(t.app), { token, expiresAt });
+      expect(response.statusCode, `${expiresAt}: ${response.body}`).toBe(400);
+      expect(response.json().code).toBe("VALIDATION_ERROR");
+    }
+    expect(await usersWithEmail(t, who.email)).toEqual([]);
+    const accepted = await signInWith(createClient(t.app), {
+      token,
+      expiresAt: Date.UTC(2030, 0, 1),
+    });
+    expect(accepted.statusCode, accepted.body).toBe(200);
+
+    const other = person();
+    const { client } = await signUpWithPassword(t, other.email);
+    const linked = await client.post("/link-social", {
+      provider: "acme",
+      idToken: { token: await sign(claimsOf(other)), expiresAt: 1e20 },
+    });
+    expect(linked.statusCode, linked.body).toBe(400);
+    expect(linked.json().code).toBe("VALIDATION_ERROR");
+    expect(await accountsOf(t, "acme", other.sub)).toEqual([]);
+  });
 });
 
 describe("an id token for an address a password user has", () => {

@@ -34,6 +34,8 @@ interface RogueProvider {
   delayMs: number;
   /** userinfo answers 500. */
   profileFails: boolean;
+  /** The `expires_in` a granted refresh answers. */
+  expiresIn: unknown;
   /** Refresh tokens that work. */
   live: Set<string>;
   requests: Array<{ path: string; form: URLSearchParams; authorization?: string }>;
@@ -50,6 +52,7 @@ async function startRogue(): Promise<RogueProvider> {
     strict: false,
     delayMs: 0,
     profileFails: false,
+    expiresIn: 3600,
     live: new Set(),
     requests: [],
     issued: 0,
@@ -84,7 +87,7 @@ async function startRogue(): Promise<RogueProvider> {
     const answer: Record<string, unknown> = {
       access_token: `rogue-access-${n}`,
       token_type: "Bearer",
-      expires_in: 3600,
+      expires_in: rogue.expiresIn,
       scope: "openid email",
     };
     if (rogue.rotate) {
@@ -189,6 +192,7 @@ beforeEach(() => {
     strict: false,
     delayMs: 0,
     profileFails: false,
+    expiresIn: 3600,
   });
 });
 
@@ -514,6 +518,19 @@ describe("POST /refresh-token", () => {
     expect(twice.statusCode, twice.body).toBe(200);
     expect(twice.json().refreshToken).not.toBe(rotated);
     expect(open((await rowOf(accountId)).refreshToken)).toBe(twice.json().refreshToken);
+  });
+
+  it("stores no expiry when the provider answers a lifetime no date can hold", async () => {
+    for (const expiresIn of [1e20, "99999999999999999999", 200 * 365 * 24 * 3600]) {
+      rogue.expiresIn = expiresIn;
+      const { client, accountId } = await rogueUser({ refreshToken: liveRogueToken() });
+      const answer = await client.post("/refresh-token", { accountId });
+      expect(answer.statusCode, `${expiresIn}: ${answer.body}`).toBe(200);
+      expect(answer.json().accessTokenExpiresAt).toBeNull();
+      const row = await rowOf(accountId);
+      expect(open(row.accessToken)).toBe(answer.json().accessToken);
+      expect(row.accessTokenExpiresAt).toBeNull();
+    }
   });
 
   it("answers REFRESH_TOKEN_NOT_FOUND without a refresh token", async () => {
