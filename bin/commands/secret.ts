@@ -9,6 +9,7 @@ import {
   DEFAULT_GRACE_SECONDS,
   type KeySummary,
   listKeys,
+  minimumGraceSeconds,
   pruneKeys,
   rotateKeys,
   signingKeySealer,
@@ -83,11 +84,10 @@ export function registerSecret(program: Command): void {
       const globals = command.optsWithGlobals<GlobalOptions>();
       await withDatabase(globals, async ({ loaded, db }) => {
         const { config } = loaded;
-        // A token signed just before the rotation is valid expiresIn seconds: its key
-        // must stay published at least that long.
-        if (flags.grace < config.jwt.expiresIn) {
+        const minimum = minimumGraceSeconds(config);
+        if (flags.grace < minimum) {
           throw new UsageError(
-            `--grace ${flags.grace}s is shorter than the token lifetime (jwt.expiresIn ${config.jwt.expiresIn}s): tokens signed just before the rotation would stop verifying`,
+            `--grace ${flags.grace}s is shorter than the token lifetime plus the time running instances take to pick up a new key (jwt.expiresIn ${config.jwt.expiresIn}s + ${minimum - config.jwt.expiresIn}s = ${minimum}s): tokens signed with the old key would stop verifying before they expire`,
           );
         }
         await ensureSecret(loaded);

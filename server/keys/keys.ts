@@ -29,6 +29,18 @@ export const SIGNING_KEY_PURPOSE = "authd signing keys";
 /** How long a key replaced without an explicit grace stays published: 7 days. */
 export const DEFAULT_GRACE_SECONDS = 7 * 86400;
 
+/** How long a running instance uses the keys it read before it reads them again. */
+export const KEY_REFRESH_MS = 30_000;
+
+/**
+ * The shortest grace a rotation may give the keys it replaces: an instance may sign
+ * with the old key until it next reads the keys, and that token is valid for the whole
+ * token lifetime after it.
+ */
+export function minimumGraceSeconds(config: AuthdConfig): number {
+  return config.jwt.expiresIn + KEY_REFRESH_MS / 1000;
+}
+
 /** The members a public JWK may carry; anything else (a private member) is left out. */
 const PUBLIC_MEMBERS = ["kty", "crv", "x", "y", "n", "e", "alg", "use", "kid"] as const;
 

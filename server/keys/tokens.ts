@@ -6,11 +6,14 @@
 import type { CryptoKey, JWK, SignJWT } from "jose";
 import type { AuthdConfig } from "../config.js";
 import type { Sql } from "../db/connection.js";
-import { ensureSigningKey, openPrivateJwk, type PublicJwk, signingKeySealer } from "./keys.js";
+import {
+  ensureSigningKey,
+  KEY_REFRESH_MS,
+  openPrivateJwk,
+  type PublicJwk,
+  signingKeySealer,
+} from "./keys.js";
 import { type KeyRow, listLiveKeys } from "./queries.js";
-
-/** How long the keys read from the database are used before they are read again. */
-export const KEY_REFRESH_MS = 30_000;
 
 interface Snapshot {
   kid: string;

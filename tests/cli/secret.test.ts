@@ -133,6 +133,11 @@ describe("authd secret rotate, list and prune", () => {
     const refused = await authd(["secret", "rotate", "--grace", "5m", "--json"]);
     expect(refused.code).toBe(2);
     expect(cliError(refused).message).toMatch(/shorter than the token lifetime.*expiresIn 600s/);
+    // An instance may sign with the old key for up to 30 s more, and those tokens live
+    // the whole lifetime too: a grace of the lifetime alone is still too short.
+    const lifetime = await authd(["secret", "rotate", "--grace", "10m", "--json"]);
+    expect(lifetime.code).toBe(2);
+    expect(cliError(lifetime).message).toContain("600s + 30s = 630s");
     expect((await keyRows()).length).toBe(before.length);
   });
 
