@@ -165,6 +165,11 @@ export function registerErrorHandling(
     } else if (error.status >= 500 && databaseFailure === null && error.status !== 503) {
       request.log.error({ err: rawError }, error.message);
     }
+    if (error.code === "TOO_MANY_REQUESTS") {
+      // Better Auth's client reads X-Retry-After; the rate limiter set Retry-After.
+      const retryAfter = reply.getHeader("retry-after");
+      if (retryAfter !== undefined) reply.header("x-retry-after", retryAfter);
+    }
     if (error.code === "SERVICE_UNAVAILABLE") {
       // Turned away for want of capacity or of the database: shed, and told when to retry.
       if (!reply.hasHeader("retry-after")) reply.header("retry-after", "1");

@@ -118,12 +118,6 @@ export async function registerRateLimit(
       retryAfter: Math.ceil(context.ttl / 1000),
     }),
   });
-  // Better Auth's client reads X-Retry-After.
-  app.addHook("onSend", async (_request, reply, payload) => {
-    if (reply.statusCode === 429) {
-      const retryAfter = reply.getHeader("retry-after");
-      if (retryAfter !== undefined) reply.header("x-retry-after", retryAfter);
-    }
-    return payload;
-  });
+  // X-Retry-After goes on in the error handler, where every 429 is answered: a hook
+  // here would run on every answer for the few that are refused.
 }
