@@ -14,6 +14,7 @@ import {
   requireSession,
 } from "../http/auth-context.js";
 import { assertAllowedRedirect } from "../http/origin.js";
+import { withQuery } from "../http/redirects.js";
 import {
   booleanish,
   boundedString,
@@ -190,7 +191,14 @@ export function userRoutes(context: AuthContext) {
         const { token, callbackURL } = request.query;
         assertAllowedRedirect(callbackURL, "INVALID_CALLBACK_URL", context.config, request);
         const current = await currentSession(context, request);
-        await deleteUserWithToken(context.sql, token, current?.user.id);
+        try {
+          await deleteUserWithToken(context.sql, token, current?.user.id);
+        } catch (error) {
+          // The mailed link is opened in a browser: with somewhere to go, a used, expired
+          // or foreign token is told there (`?error=`), as verify-email does, not as JSON.
+          if (!callbackURL || !(error instanceof AuthError)) throw error;
+          return reply.redirect(withQuery(callbackURL, { error: error.code }), 302);
+        }
         clearSessionCookies(request, reply, context.cookies);
         if (callbackURL) return reply.redirect(callbackURL, 302);
         return { success: true, message: "User deleted" };

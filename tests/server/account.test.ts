@@ -647,6 +647,33 @@ describe("POST /delete-user", () => {
       expect(await userRow(app, owner.userId)).toBeDefined();
     });
 
+    it("sends the browser back with ?error=INVALID_TOKEN when the link has a callbackURL", async () => {
+      const app = enabled();
+      const owner = await signUp(app);
+      const other = await signUp(app);
+      await owner.client.post("/delete-user", { password: PASSWORD, callbackURL: "/bye?from=mail" });
+      const { token, link } = await deletionMail(app, owner.email);
+      expect(new URL(link).searchParams.get("callbackURL")).toBe("/bye?from=mail");
+
+      const foreign = await other.client.get(pathOf(link));
+      expect(foreign.statusCode).toBe(302);
+      expect(foreign.headers.location).toBe("/bye?from=mail&error=INVALID_TOKEN");
+      const unknown = await createClient(app.app).get("/delete-user/callback", {
+        query: { token: "z".repeat(32), callbackURL: "/bye" },
+      });
+      expect(unknown.headers.location).toBe("/bye?error=INVALID_TOKEN");
+      await app.db.sql`
+        update verification set expires_at = now() - interval '1 second'
+        where value = ${owner.userId}`;
+      const expired = await createClient(app.app).get("/delete-user/callback", {
+        query: { token, callbackURL: "/bye" },
+      });
+      expect(expired.headers.location).toBe("/bye?error=INVALID_TOKEN");
+      expect(await userRow(app, owner.userId)).toBeDefined();
+      expect(await userRow(app, other.userId)).toBeDefined();
+      expect((await other.client.get("/get-session")).json().user.id).toBe(other.userId);
+    });
+
     it("refuses untrusted callbackURLs with 403", async () => {
       const app = enabled();
       const { client, email, userId } = await signUp(app);
