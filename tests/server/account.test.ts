@@ -651,7 +651,10 @@ describe("POST /delete-user", () => {
       const app = enabled();
       const owner = await signUp(app);
       const other = await signUp(app);
-      await owner.client.post("/delete-user", { password: PASSWORD, callbackURL: "/bye?from=mail" });
+      await owner.client.post("/delete-user", {
+        password: PASSWORD,
+        callbackURL: "/bye?from=mail",
+      });
       const { token, link } = await deletionMail(app, owner.email);
       expect(new URL(link).searchParams.get("callbackURL")).toBe("/bye?from=mail");
 
