@@ -114,10 +114,14 @@ export function prepareIndex(html: string, config: AuthdConfig): string {
     config.user.deleteUser.enabled ? "delete-user" : "",
     config.user.changeEmail.enabled ? "change-email" : "",
   ].filter(Boolean);
+  const { minPasswordLength, maxPasswordLength } = config.emailAndPassword;
   const settings =
     ` data-authd-api-base-path="${escapeHtml(config.basePath)}"` +
     ` data-authd-pages-path="${escapeHtml(config.pages.path)}"` +
-    ` data-authd-features="${features.join(" ")}"`;
+    ` data-authd-features="${features.join(" ")}"` +
+    // The password policy, so the pages' hints and checks say what the server enforces.
+    ` data-authd-password-min-length="${minPasswordLength}"` +
+    ` data-authd-password-max-length="${maxPasswordLength}"`;
   return html
     .replaceAll('"./assets/', `"${escapeHtml(prefix)}/assets/`)
     .replace(/<html([^>]*)>/, `<html$1${settings}>`);
@@ -242,13 +246,20 @@ export function servePages(app: FastifyInstance, config: AuthdConfig, pages: Loa
   const encodingOf = encodingChooser();
   const page = (request: FastifyRequest, reply: FastifyReply) =>
     send(request, reply, pages.index, 200, encodingOf);
-  const routes = new Set([prefix || "/", `${prefix}/`, `${prefix}/accept-invitation/:id`]);
+  const routes = new Set([prefix || "/", `${prefix}/`]);
   for (const segment of PAGE_SEGMENTS) {
     if (segment === "assets" || segment === "accept-invitation") continue;
     routes.add(`${prefix}/${segment}`);
   }
   routes.add(`${prefix}/organization/new`);
   for (const url of routes) app.get(url, options, page);
+  // `/accept-invitation/` names no invitation: the app shows "not found", and so does the status.
+  app.get<{ Params: { id: string } }>(
+    `${prefix}/accept-invitation/:id`,
+    options,
+    (request, reply) =>
+      send(request, reply, pages.index, request.params.id === "" ? 404 : 200, encodingOf),
+  );
 
   app.get<{ Params: { name: string } }>(`${prefix}/assets/:name`, options, (request, reply) => {
     const file = pages.assets.get(request.params.name);

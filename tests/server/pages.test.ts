@@ -101,7 +101,7 @@ describe("index.html", () => {
   it("carries the runtime settings the app reads, as attributes of <html>", async () => {
     const response = await get(t, "/");
     expect(response.body).toMatch(
-      /<html lang="en" data-authd-api-base-path="\/api\/auth" data-authd-pages-path="\/" data-authd-features="organization delete-user change-email">/,
+      /<html lang="en" data-authd-api-base-path="\/api\/auth" data-authd-pages-path="\/" data-authd-features="organization delete-user change-email" data-authd-password-min-length="8" data-authd-password-max-length="128">/,
     );
   });
 
@@ -123,6 +123,10 @@ describe("index.html", () => {
     expect(unknown.headers["content-type"]).toBe("text/html; charset=utf-8");
     expect(unknown.headers["content-security-policy"]).toBe(PAGES_CSP);
     expect(unknown.body).toContain('<div id="root"></div>');
+    // An invitation link without its id names no invitation.
+    const noInvitation = await get(t, "/accept-invitation/");
+    expect(noInvitation.statusCode).toBe(404);
+    expect(noInvitation.body).toContain('<div id="root"></div>');
 
     const api = await get(t, "/api/auth/no-such-route");
     expect(api.statusCode).toBe(404);
@@ -271,7 +275,13 @@ describe("pages.path and pages.enabled", () => {
   let off: TestApp;
   beforeAll(async () => {
     [custom, off] = await Promise.all([
-      createTestApp({ config: { pages: { path: "/accounts" }, basePath: "/auth" } }),
+      createTestApp({
+        config: {
+          pages: { path: "/accounts" },
+          basePath: "/auth",
+          emailAndPassword: { minPasswordLength: 6, maxPasswordLength: 64 },
+        },
+      }),
       createTestApp({ config: { pages: { enabled: false } } }),
     ]);
   });
@@ -286,6 +296,9 @@ describe("pages.path and pages.enabled", () => {
       expect(response.statusCode, url).toBe(200);
       expect(response.body).toContain(
         'data-authd-api-base-path="/auth" data-authd-pages-path="/accounts"',
+      );
+      expect(response.body).toContain(
+        'data-authd-password-min-length="6" data-authd-password-max-length="64"',
       );
       const assets = assetUrls(response.body);
       expect(assets.length).toBeGreaterThanOrEqual(2);
