@@ -167,6 +167,18 @@ function printVerifyReport(report: BetterAuthVerifyReport, globals: GlobalOption
   });
 }
 
+/**
+ * A postgres:// URL the driver can read (a password's `#` or `/` must be percent-encoded).
+ * Checked here rather than by commander, whose message would repeat the URL, password too.
+ */
+function checkSourceUrl(value: string): void {
+  if (!URL.canParse(value) || !/^postgres(ql)?:\/\//.test(value)) {
+    throw new UsageError(
+      "--from: expected a postgres:// URL that parses (percent-encode special characters in the password, e.g. # as %23)",
+    );
+  }
+}
+
 function hasPassword(url: string): boolean {
   try {
     return new URL(url).password !== "";
@@ -177,6 +189,7 @@ function hasPassword(url: string): boolean {
 
 async function betterAuthAction(flags: BetterAuthFlags, command: Command): Promise<void> {
   const globals = command.optsWithGlobals<GlobalOptions>();
+  checkSourceUrl(flags.from);
   await withDatabase(globals, async ({ loaded, db, dryRun }) => {
     // A password in argv shows in `ps` and shell history (clig.dev); PGPASSWORD does not.
     if (loaded.production && hasPassword(flags.from)) {

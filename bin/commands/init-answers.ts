@@ -45,14 +45,18 @@ function checkBaseUrl(value: string): string | undefined {
   return valid ? undefined : "expected an http:// or https:// URL, e.g. https://auth.example.com";
 }
 
+/** A password holding `#`, `/`, `?` or `@` ends the URL early unless percent-encoded. */
+const UNPARSEABLE =
+  "does not parse as a URL (percent-encode special characters in the password, e.g. # as %23)";
+
 function checkDatabaseUrl(value: string): string | undefined {
-  return /^postgres(ql)?:\/\/\S+$/.test(value)
-    ? undefined
-    : "expected a postgres:// or postgresql:// URL";
+  if (!/^postgres(ql)?:\/\/\S+$/.test(value)) return "expected a postgres:// or postgresql:// URL";
+  return URL.canParse(value) ? undefined : `expected a postgres:// URL that ${UNPARSEABLE}`;
 }
 
 function checkSmtpUrl(value: string): string | undefined {
-  return /^smtps?:\/\/\S+$/.test(value) ? undefined : "expected an smtp:// or smtps:// URL";
+  if (!/^smtps?:\/\/\S+$/.test(value)) return "expected an smtp:// or smtps:// URL";
+  return URL.canParse(value) ? undefined : `expected an smtp:// URL that ${UNPARSEABLE}`;
 }
 
 function checkMailFrom(value: string): string | undefined {

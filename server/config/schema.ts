@@ -13,6 +13,19 @@ const seconds = (fallback: number) => z.number().int().min(0).default(fallback);
 const positiveInt = z.number().int().min(1);
 const httpUrl = z.url({ protocol: /^https?$/ });
 
+/**
+ * A service's connection URL: its scheme, and a URL the drivers can read. A password
+ * holding `#`, `/`, `?` or `@` must be percent-encoded, or the URL ends inside it.
+ */
+const serviceUrl = (scheme: RegExp, expected: string) =>
+  z
+    .string()
+    .regex(scheme, `expected ${expected}`)
+    .refine(
+      (value) => URL.canParse(value),
+      `expected ${expected}: this one does not parse as a URL (percent-encode special characters in the user name and password, e.g. # as %23, / as %2F, ? as %3F, @ as %40)`,
+    );
+
 /** A permission statement: resource -> allowed actions. */
 const roleStatement = z.record(z.string().min(1), z.array(z.string().min(1)));
 
@@ -80,10 +93,7 @@ const configObject = z.strictObject({
   dataDir: z.string().min(1).default(".authd"),
   database: z
     .strictObject({
-      url: z
-        .string()
-        .regex(/^postgres(ql)?:\/\//, "expected a postgres:// URL")
-        .optional(),
+      url: serviceUrl(/^postgres(ql)?:\/\//, "a postgres:// URL").optional(),
       poolSize: z.number().int().min(1).max(1000).default(10),
       connectTimeout: z.number().int().min(1).default(10),
       /**
@@ -283,19 +293,13 @@ const configObject = z.strictObject({
     .prefault({}),
   redis: z
     .strictObject({
-      url: z
-        .string()
-        .regex(/^rediss?:\/\//, "expected a redis:// URL")
-        .optional(),
+      url: serviceUrl(/^rediss?:\/\//, "a redis:// URL").optional(),
     })
     .prefault({}),
   mail: z
     .strictObject({
       from: z.string().min(3).default("authd <no-reply@localhost>"),
-      smtpUrl: z
-        .string()
-        .regex(/^smtps?:\/\//, "expected an smtp:// or smtps:// URL")
-        .optional(),
+      smtpUrl: serviceUrl(/^smtps?:\/\//, "an smtp:// or smtps:// URL").optional(),
       outboxDir: z.string().min(1).optional(),
       /** Seconds a send may take before the request goes on without it. */
       timeout: z.number().int().min(1).default(10),

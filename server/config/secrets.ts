@@ -59,17 +59,27 @@ export function secretList(config: AuthdConfig): string[] {
 
 const SECRET_KEYS = new Set(["secret", "clientSecret", "password"]);
 
+/**
+ * A URL as it was written, with the password of its user info replaced. Read from the
+ * text rather than re-serialized, so the rest shows as configured; a URL that does not
+ * parse (a password with an unencoded `#` or `/`) loses everything up to its last `@`.
+ */
+export function redactUrl(value: string): string {
+  const scheme = value.indexOf("://");
+  if (scheme < 0) return value;
+  const start = scheme + 3;
+  const rest = value.slice(start);
+  // Where a parser ends the authority; unparseable, the whole rest may hold the password.
+  const end = URL.canParse(value) ? rest.search(/[/?#\\]/) : -1;
+  const authority = end < 0 ? rest : rest.slice(0, end);
+  const at = authority.lastIndexOf("@");
+  const colon = authority.indexOf(":");
+  if (at < 0 || colon < 0 || colon + 1 >= at) return value;
+  return `${value.slice(0, start + colon + 1)}***${value.slice(start + at)}`;
+}
+
 /** The effective configuration for display, with every secret replaced. */
 export function redactConfig(config: AuthdConfig): unknown {
-  const redactUrl = (value: string): string => {
-    try {
-      const url = new URL(value);
-      if (url.password) url.password = "***";
-      return url.toString();
-    } catch {
-      return value;
-    }
-  };
   const walk = (value: unknown, key: string): unknown => {
     if (typeof value === "function") return "[function]";
     if (typeof value === "string") {

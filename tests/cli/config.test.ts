@@ -297,6 +297,41 @@ describe("authd config show", () => {
     expect(stderr).toBe("");
   });
 
+  it("masks a password holding special characters and shows URLs as written", async () => {
+    const { byKey, stdout } = await settings([], {
+      DATABASE_URL: "postgres://authd:p%23ss@w0rd@db.example.test/authd?sslmode=require",
+      SMTP_URL: "smtp://mailer:s3cr%2Ft@smtp.example.test:587",
+      AUTHD_BASE_URL: "http://localhost:3000",
+    });
+    expect(byKey.get("database.url")?.value).toBe(
+      "postgres://authd:***@db.example.test/authd?sslmode=require",
+    );
+    expect(byKey.get("mail.smtpUrl")?.value).toBe("smtp://mailer:***@smtp.example.test:587");
+    // Not re-serialized: no trailing slash added to what the operator wrote.
+    expect(byKey.get("baseURL")?.value).toBe("http://localhost:3000");
+    for (const secret of ["p%23ss", "w0rd", "s3cr"]) expect(stdout).not.toContain(secret);
+  });
+
+  it("refuses a URL whose password breaks it, naming the variable, never printing it", async () => {
+    for (const [variable, value] of [
+      ["DATABASE_URL", "postgres://authd:pa#ss@db.example.test/authd"],
+      ["SMTP_URL", "smtp://mailer:pa?ss@smtp.example.test"],
+      ["REDIS_URL", "redis://:pa/ss@cache.example.test:6379"],
+    ] as const) {
+      for (const command of [
+        ["config", "validate"],
+        ["config", "show"],
+        ["migrate", "status"],
+      ]) {
+        const result = await runAuthd(command, { cwd, env: { [variable]: value } });
+        expect(result.code, `${variable} ${command.join(" ")}: ${result.stderr}`).toBe(78);
+        expect(result.stderr).toContain(`${variable}: expected`);
+        expect(result.stderr).toContain("percent-encode");
+        expect(result.stdout + result.stderr).not.toMatch(/pa[#?/]ss/);
+      }
+    }
+  });
+
   it("--reveal prints secrets with a warning on stderr", async () => {
     const { byKey, stderr } = await settings(["--reveal"]);
     expect(byKey.get("secret")?.value).toBe(SECRET);

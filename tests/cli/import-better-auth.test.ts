@@ -717,4 +717,17 @@ describe("authd import better-auth", () => {
     expect(result.code).toBe(2);
     expect(cliError(result).code).toBe("SOURCE_NOT_RECOGNIZED");
   });
+
+  it("refuses a --from URL that does not parse (exit 2), never repeating it", async () => {
+    // Checked before any database is opened: none needs to be reachable.
+    for (const from of ["postgres://ba:FR#MPW@127.0.0.1:5432/ba", "mysql://ba@127.0.0.1/ba"]) {
+      const result = await runAuthd(["import", "better-auth", "--from", from, "--json"], {
+        env: { DATABASE_URL: "postgres://postgres@127.0.0.1:9/nowhere" },
+      });
+      expect(result.code, result.stderr).toBe(2);
+      expect(cliError(result)).toMatchObject({ code: "USAGE_ERROR" });
+      expect(cliError(result).message).toContain("percent-encode");
+      expect(result.stderr).not.toContain("FR#MPW");
+    }
+  });
 });

@@ -440,6 +440,11 @@ describe("authd init, validation and output modes", () => {
     [["--base-url", "nope"], "--base-url: expected an http:// or https:// URL"],
     [["--base-url", "ftp://example.test"], "--base-url: expected an http:// or https:// URL"],
     [["--database-url", "mysql://u@h/db"], "--database-url: expected a postgres:// or"],
+    [
+      ["--database-url", "postgres://u:pa#ss@h/db"],
+      "--database-url: expected a postgres:// URL that",
+    ],
+    [["--smtp-url", "smtp://u:pa/ss@mail.test"], "--smtp-url: expected an smtp:// URL that"],
     [["--smtp-url", "http://mail.test"], "--smtp-url: expected an smtp:// or smtps:// URL"],
     [["--social", "github,GitHub"], '--social: "GitHub" is not a provider id'],
     [
