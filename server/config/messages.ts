@@ -139,6 +139,21 @@ function describeIssue(issue: z.core.$ZodIssue): string[] {
 }
 
 /**
+ * The variable or flag that set the value at `path`, or one of its parents: an
+ * `AUTHD_SECRET` list sets `secret`, and a problem with `secret.1` is still its.
+ */
+function sourceAt(
+  sources: Record<string, string>,
+  path: readonly PropertyKey[],
+): { name: string; exact: boolean } | undefined {
+  for (let length = path.length; length > 0; length--) {
+    const name = sources[path.slice(0, length).map(String).join(".")];
+    if (name) return { name, exact: length === path.length };
+  }
+  return undefined;
+}
+
+/**
  * Validate a raw config object. Each problem names where the value came from (the file,
  * the environment variable or the flag), the key path and what was expected.
  */
@@ -164,14 +179,15 @@ export function validateConfig(
       }
       continue;
     }
-    const flag = flagSources[keyPath];
-    const envName = envSources[keyPath];
+    const flag = sourceAt(flagSources, issue.path);
+    const variable = sourceAt(envSources, issue.path);
     for (const line of describeIssue(issue)) {
       problems.push(
         flag
-          ? `${flag}: ${keyPath}: ${line}`
-          : envName
-            ? `${envName}: ${line}`
+          ? `${flag.name}: ${keyPath}: ${line}`
+          : variable
+            ? // A whole variable names itself; an entry of a list it set also its key.
+              `${variable.name}: ${variable.exact ? "" : `${keyPath}: `}${line}`
             : `${sourceLabel}: ${keyPath || "(root)"}: ${line}`,
       );
     }

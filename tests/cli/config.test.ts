@@ -215,6 +215,20 @@ describe("authd config validate --strict", () => {
     ]);
   });
 
+  it("blames a bad entry of a secret list on the variable that set it", async () => {
+    const cwd = await scratch("secret-list", {
+      "authd.config.json": JSON.stringify({ baseURL: "http://localhost:3000" }),
+    });
+    const result = await runAuthd(["config", "validate", "--json"], {
+      cwd,
+      env: { AUTHD_SECRET: `${SECRET},short` },
+    });
+    expect(result.code).toBe(78);
+    expect(JSON.parse(result.stdout).problems).toEqual([
+      "AUTHD_SECRET: secret.1: expected at least 32 characters",
+    ]);
+  });
+
   it("only warns about http on a local address", async () => {
     const cwd = await scratch("strict-local", {});
     for (const baseURL of ["http://localhost:3000", "http://127.0.0.1:3000", "http://[::1]:3000"]) {
