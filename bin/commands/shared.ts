@@ -35,7 +35,8 @@ export function parseCount(value: string): number {
  * --yes; with neither, a usage error rather than a hang.
  */
 export async function confirmModerate(question: string, globals: GlobalOptions): Promise<boolean> {
-  if (globals.yes) return true;
+  // A dry run changes nothing, so there is nothing to confirm.
+  if (globals.yes || globals.dryRun) return true;
   if (!canPrompt(globals)) {
     throw new UsageError(`${question} Pass --yes to confirm when not running in a terminal.`);
   }

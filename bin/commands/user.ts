@@ -254,8 +254,10 @@ export function registerUser(program: Command): Command {
         const users = await resolveAll(admin, targets);
         const unique = [...new Map(users.map((found) => [found.id, found])).values()];
         if (unique.length > 1) {
-          // Bulk delete is severe; --yes alone is not enough.
-          if (flags.confirm !== String(unique.length)) {
+          // Bulk delete is severe; --yes alone is not enough. A dry run, which deletes
+          // nothing, shows what would go without --confirm (a wrong count still fails).
+          const unconfirmedDryRun = globals.dryRun === true && flags.confirm === undefined;
+          if (!unconfirmedDryRun && flags.confirm !== String(unique.length)) {
             throw new UsageError(
               `deleting ${unique.length} users is severe: pass --confirm=${unique.length}`,
             );

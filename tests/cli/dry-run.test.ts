@@ -147,6 +147,26 @@ describe("--dry-run summaries", () => {
       expect(result.stderr, label).not.toMatch(DONE);
       expect(result.stderr, label).toContain("Dry run: nothing was written.");
     }
+    // Nothing to confirm in a dry run: no --yes off a terminal, no --confirm for several.
+    for (const [args, expected] of [
+      [["org", "member", "remove", "acme", "member@example.test"], /^Would remove member@/],
+      [["user", "ban", "member@example.test"], /member@example\.test/],
+      [["user", "delete", "member@example.test"], /^Would delete member@example\.test /],
+      [
+        ["user", "delete", "member@example.test", "owner@example.test"],
+        /^Would delete member@example\.test .*\nWould delete owner@example\.test /,
+      ],
+    ] as Array<[string[], RegExp]>) {
+      const result = await authd([...args, "--dry-run"]);
+      const label = args.join(" ");
+      expect(result.code, `${label}: ${result.stderr}`).toBe(0);
+      expect(result.stdout, label).toMatch(expected);
+    }
+    const wrongCount = await runAuthd(
+      ["user", "delete", "member@example.test", "owner@example.test", "--confirm=3", "--dry-run"],
+      { env, cwd: dir },
+    );
+    expect(wrongCount.code).toBe(2);
     const invited = await authd([
       "org",
       "invite",
