@@ -5,7 +5,7 @@
  * or as bare ids with `-q`. Lists are `{items: […], …}` documents.
  */
 import { createRequire } from "node:module";
-import { readCliEnvironment } from "../server/config.js";
+import { type CliEnvironment, readCliEnvironment } from "../server/config.js";
 import { AuthError } from "../server/errors.js";
 import { ExitError, errorCodeFor, UsageError } from "./exit-codes.js";
 
@@ -38,12 +38,21 @@ export interface GlobalOptions {
   verbose?: boolean;
   timeout?: number;
   profile?: string;
+  /**
+   * What the CLI reads of the environment (the shell's variables over ./.env), set once
+   * before a command runs; before that (a usage error) the shell's variables alone.
+   */
+  cliEnvironment?: CliEnvironment;
+}
+
+function environmentOf(options: GlobalOptions): CliEnvironment {
+  return options.cliEnvironment ?? readCliEnvironment();
 }
 
 /** The chosen format: `--json` > `-o` > $AUTHD_OUTPUT > human. */
 export function outputFormat(options: GlobalOptions): OutputFormat {
   if (options.json === true) return "json";
-  const chosen = options.output ?? readCliEnvironment().output ?? "human";
+  const chosen = options.output ?? environmentOf(options).output ?? "human";
   if (!(OUTPUT_FORMATS as readonly string[]).includes(chosen)) {
     throw new UsageError(`unknown output format "${chosen}": use ${OUTPUT_FORMATS.join(", ")}`);
   }
@@ -71,7 +80,7 @@ export function wantsJson(options: GlobalOptions): boolean {
 export function canPrompt(options: GlobalOptions): boolean {
   return (
     options.input !== false &&
-    !readCliEnvironment().noInput &&
+    !environmentOf(options).noInput &&
     process.stdin.isTTY === true &&
     process.stdout.isTTY === true
   );
@@ -81,7 +90,7 @@ export function useColor(
   options: GlobalOptions,
   stream: NodeJS.WriteStream = process.stdout,
 ): boolean {
-  return options.color !== false && !readCliEnvironment().noColor && stream.isTTY === true;
+  return options.color !== false && !environmentOf(options).noColor && stream.isTTY === true;
 }
 
 export function printJson(data: unknown): void {

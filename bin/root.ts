@@ -69,6 +69,8 @@ export function createRoot(): Command {
     // "prod" would otherwise silently run without the production profile's guards. Read
     // as loadConfig reads it: the shell's variables over those of ./.env.
     const environment = readCliEnvironment(readEnvironment(process.cwd()));
+    // Output format, prompts and colour read the same environment, ./.env included.
+    root.setOptionValue("cliEnvironment", environment);
     const { profile } = environment;
     if (profile !== undefined && !(PROFILES as readonly string[]).includes(profile)) {
       throw new UsageError(

@@ -5,7 +5,7 @@
  * (settings) and `migrate status` (migrations) against a test database.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -117,6 +117,19 @@ describe("a record (version, secret generate)", () => {
     // Refused before the command ran: nothing was reverted.
     const status = JSON.parse(ok(await runAuthd(["migrate", "status", "--json"], { env: db })));
     expect(status.upToDate).toBe(true);
+  });
+
+  it("$AUTHD_OUTPUT counts from ./.env too, under the shell's own", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "authd-output-env-"));
+    try {
+      await writeFile(path.join(dir, ".env"), "AUTHD_OUTPUT=json\n");
+      const json = ok(await runAuthd(["version"], { cwd: dir }));
+      expect(JSON.parse(json)).toMatchObject({ node: process.versions.node });
+      const yaml = ok(await runAuthd(["version"], { cwd: dir, env: { AUTHD_OUTPUT: "yaml" } }));
+      expect(parseYaml(yaml)).toMatchObject({ node: process.versions.node });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("an unknown -o value or --profile value is a usage error", async () => {

@@ -3,6 +3,9 @@
  * and do nothing unless confirmed; severe ones need --confirm= even there. The non-TTY
  * rules are tested with each command.
  */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAuthd, runAuthdInTerminal } from "../helpers/cli.js";
@@ -78,6 +81,27 @@ describe("prompts on a terminal", () => {
     );
     expect(confirmed.code).toBe(0);
     expect(await sql`select id from "user" where email = 'tty@example.test'`).toHaveLength(0);
+  });
+
+  it("AUTHD_NO_INPUT in ./.env turns prompts off, on a terminal too", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "authd-no-input-"));
+    try {
+      await writeFile(path.join(dir, ".env"), "AUTHD_NO_INPUT=1\n");
+      const created = await runAuthd(
+        ["user", "create", "--email", "tty-env@example.test", "--no-password", "--json"],
+        { env },
+      );
+      expect(created.code, created.stderr).toBe(0);
+      const refused = await runAuthdInTerminal(["user", "delete", "tty-env@example.test"], [], {
+        env,
+        cwd: dir,
+      });
+      expect(refused.code).toBe(2);
+      expect(refused.stdout).toContain("--yes");
+      expect(await sql`select id from "user" where email = 'tty-env@example.test'`).toHaveLength(1);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("a severe action still needs --confirm= on a terminal", async () => {
