@@ -7,14 +7,52 @@ import path from "node:path";
 import { parseEnv } from "node:util";
 import { ConfigError } from "./messages.js";
 
+const ASSIGNMENT = /^\s*(?:export\s+)?[A-Za-z_][A-Za-z0-9_.-]*\s*=(.*)$/;
+
+/**
+ * The numbers of the lines of a .env text that are neither a `NAME=value` (whose quoted
+ * value may go on over several lines), a comment nor blank. Node's parser skips such
+ * lines without a word, so `PORT 4000` would silently not set the port.
+ */
+function unreadableLines(text: string): number[] {
+  const unreadable: number[] = [];
+  let openQuote: string | null = null;
+  text.split(/\r?\n/).forEach((line, index) => {
+    if (openQuote !== null) {
+      if (line.includes(openQuote)) openQuote = null;
+      return;
+    }
+    const trimmed = line.trim();
+    if (trimmed === "" || trimmed.startsWith("#")) return;
+    const value = ASSIGNMENT.exec(line)?.[1]?.trimStart();
+    if (value === undefined) {
+      unreadable.push(index + 1);
+      return;
+    }
+    const quote = value[0];
+    if ((quote === '"' || quote === "'" || quote === "`") && !value.slice(1).includes(quote)) {
+      openQuote = quote;
+    }
+  });
+  return unreadable;
+}
+
 /** The effective environment: the shell's variables over those of `./.env`. */
 export function readEnvironment(cwd: string): Record<string, string | undefined> {
   const file = path.join(cwd, ".env");
   let fromFile: Record<string, string> = {};
   if (existsSync(file)) {
+    // Synchronous on purpose: it runs once at start-up, before anything else.
+    const text = readFileSync(file, "utf8");
+    const unreadable = unreadableLines(text);
+    if (unreadable.length > 0) {
+      // The lines themselves are not shown: a malformed one may hold a secret.
+      throw new ConfigError([
+        `${file}: line ${unreadable.join(", ")}: expected NAME=value (or a # comment)`,
+      ]);
+    }
     try {
-      // Synchronous on purpose: it runs once at start-up, before anything else.
-      fromFile = parseEnv(readFileSync(file, "utf8")) as Record<string, string>;
+      fromFile = parseEnv(text) as Record<string, string>;
     } catch {
       throw new ConfigError([`${file}: could not be parsed as KEY=value lines`]);
     }

@@ -215,6 +215,29 @@ describe("authd config validate --strict", () => {
     ]);
   });
 
+  it("refuses a ./.env line that is not NAME=value, without repeating it", async () => {
+    const cwd = await scratch("env-lines", {
+      ".env":
+        "# settings\nPORT 4556\nexport AUTHD_BASE_URL=http://localhost:3000\nSMTP_URL: smtp://u:hunter2@h\n",
+    });
+    const result = await runAuthd(["config", "validate"], { cwd });
+    expect(result.code).toBe(78);
+    expect(result.stderr).toContain(".env: line 2, 4: expected NAME=value");
+    expect(result.stderr).not.toContain("hunter2");
+
+    const readable = await scratch("env-readable", {
+      ".env":
+        '# comment\n\nexport PORT=4556\nAUTHD_BASE_URL = "http://localhost:3000"\nNOTE="two\nlines"\n',
+    });
+    const shown = await runAuthd(["config", "show", "--json"], { cwd: readable });
+    expect(shown.code, shown.stderr).toBe(0);
+    const settings = JSON.parse(shown.stdout).settings as Setting[];
+    expect(settings.find((setting) => setting.key === "server.port")).toMatchObject({
+      value: 4556,
+      variable: "PORT",
+    });
+  });
+
   it("blames a bad entry of a secret list on the variable that set it", async () => {
     const cwd = await scratch("secret-list", {
       "authd.config.json": JSON.stringify({ baseURL: "http://localhost:3000" }),
