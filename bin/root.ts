@@ -71,6 +71,9 @@ export function createRoot(): Command {
     const environment = readCliEnvironment(readEnvironment(process.cwd()));
     // Output format, prompts and colour read the same environment, ./.env included.
     root.setOptionValue("cliEnvironment", environment);
+    // The prompt library colours through Node's styleText, which reads NO_COLOR alone:
+    // authd's other switches (--no-color, AUTHD_NO_COLOR, TERM=dumb) reach it that way.
+    if (globals.color === false || environment.noColor) process.env.NO_COLOR = "1";
     const { profile } = environment;
     if (profile !== undefined && !(PROFILES as readonly string[]).includes(profile)) {
       throw new UsageError(

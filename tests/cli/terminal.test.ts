@@ -104,6 +104,35 @@ describe("prompts on a terminal", () => {
     }
   });
 
+  it("--no-color and AUTHD_NO_COLOR take the colour out of prompts", async () => {
+    const created = await runAuthd(
+      ["user", "create", "--email", "tty-plain@example.test", "--no-password", "--json"],
+      { env },
+    );
+    expect(created.code, created.stderr).toBe(0);
+    const coloured = await runAuthdInTerminal(
+      ["user", "delete", "tty-plain@example.test"],
+      [{ waitFor: "y/N)", keys: "n\r" }],
+      { env },
+    );
+    // The check below means something only if prompts are coloured by default.
+    expect(coloured.stdout).toContain("\u001b[1m");
+    for (const [args, extra] of [
+      [["--no-color"], {}],
+      [[], { AUTHD_NO_COLOR: "1" }],
+    ] as const) {
+      const plain = await runAuthdInTerminal(
+        ["user", "delete", "tty-plain@example.test", ...args],
+        [{ waitFor: "y/N)", keys: "n\r" }],
+        { env: { ...env, ...extra } },
+      );
+      expect(plain.code).toBe(0);
+      expect(plain.stdout).toContain("Delete tty-plain@example.test");
+      expect(plain.stdout).not.toContain("\u001b[2m");
+      expect(plain.stdout).not.toContain("\u001b[1m");
+    }
+  });
+
   it("a severe action still needs --confirm= on a terminal", async () => {
     await sql`insert into "user" (id, email, name) values ('tty-owner', 'tty-owner@example.test', 'O')`;
     const org = await runAuthd(
