@@ -76,6 +76,24 @@ describe("<SignIn/>", () => {
     });
   });
 
+  it("sends one new verification link however often it is clicked while the first is on its way", async () => {
+    const user = userEvent.setup();
+    const harness = renderWithAuth(<SignIn />, {
+      "/sign-in/email": { status: 403, body: errorBody("EMAIL_NOT_VERIFIED") },
+      "/send-verification-email": "pending",
+    });
+    await user.type(screen.getByLabelText("Email"), "ada@example.com");
+    await user.type(screen.getByLabelText("Password"), "correct horse");
+    await user.click(screen.getByRole("button", { name: "Sign in" }));
+    const resend = await screen.findByRole("button", { name: "Send the link again" });
+    await user.click(resend);
+    expect(resend).toBeDisabled();
+    expect(resend).toHaveAttribute("aria-busy", "true");
+    await user.click(resend);
+    await user.dblClick(resend);
+    expect(harness.sent("/send-verification-email")).toHaveLength(1);
+  });
+
   it("lists the providers the server has configured and starts a social sign-in", async () => {
     const user = userEvent.setup();
     const harness = renderWithAuth(<SignIn redirectTo="/dashboard" />, {
