@@ -216,7 +216,7 @@ describe("the journey", () => {
     expect(await slug.inputValue()).toBe(ORG.slug);
     await see(page.getByText("This slug is available."));
     await page.getByRole("button", { name: "Create organization", exact: true }).click();
-    await see(page.getByRole("heading", { level: 1, name: ORG.name }));
+    await see(page.getByRole("heading", { level: 2, name: ORG.name }));
     const owners = await authd.sql`
       select m.role from member m join organization o on o.id = m.organization_id
       join "user" u on u.id = m.user_id where o.slug = ${ORG.slug} and u.email = ${ADA.email}`;
@@ -278,7 +278,7 @@ describe("the journey", () => {
       ]);
     }
     await page.goto(authd.page("/organization"));
-    await see(page.getByRole("heading", { level: 1, name: ORG.name }));
+    await see(page.getByRole("heading", { level: 2, name: ORG.name }));
     await see(page.getByText("Only owners and admins can change these details."));
   });
 
@@ -323,7 +323,7 @@ describe("the journey", () => {
 
     // Grace, now an admin, may edit the organization's details.
     await grace.page.reload();
-    await see(grace.page.getByRole("heading", { level: 1, name: ORG.name }));
+    await see(grace.page.getByRole("heading", { level: 2, name: ORG.name }));
     await see(
       grace.page.getByRole("form", { name: "Details" }).getByRole("button", { name: "Save" }),
     );
@@ -346,7 +346,7 @@ describe("the journey", () => {
     expect(left.map((row) => row.email)).toEqual([ADA.email]);
     // The settings re-read the session after the leave: the organization's heading goes.
     await page
-      .getByRole("heading", { level: 1, name: ORG.name })
+      .getByRole("heading", { level: 2, name: ORG.name })
       .waitFor({ state: "detached", timeout: 10_000 });
 
     // Ada no longer sees her among the members.
