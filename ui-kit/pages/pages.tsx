@@ -121,7 +121,7 @@ function SignInPage() {
   );
 }
 
-function SignUpPage() {
+function SignUpPage({ settings }: PageProps) {
   const { auth } = useMessages();
   const params = query();
   return (
@@ -129,6 +129,8 @@ function SignUpPage() {
       <SignUp
         redirectTo={safeRedirect(params.get("redirectTo"))}
         invitationId={params.get("invitationId") ?? undefined}
+        minPasswordLength={settings.passwordMinLength}
+        maxPasswordLength={settings.passwordMaxLength}
       />
     </Frame>
   );
@@ -143,11 +145,14 @@ function ForgotPasswordPage() {
   );
 }
 
-function ResetPasswordPage() {
+function ResetPasswordPage({ settings }: PageProps) {
   const { auth } = useMessages();
   return (
     <Frame title={auth.resetPassword.title} narrow>
-      <ResetPassword />
+      <ResetPassword
+        minPasswordLength={settings.passwordMinLength}
+        maxPasswordLength={settings.passwordMaxLength}
+      />
     </Frame>
   );
 }
@@ -178,7 +183,11 @@ function AccountPage({ settings, replace }: PageProps) {
   return (
     <Frame title={account.settings.title}>
       <SignedIn replace={replace}>
-        <AccountSettings sections={sections} />
+        <AccountSettings
+          sections={sections}
+          minPasswordLength={settings.passwordMinLength}
+          maxPasswordLength={settings.passwordMaxLength}
+        />
       </SignedIn>
     </Frame>
   );
@@ -236,11 +245,11 @@ export function Page({ route, ...props }: PageProps & { route: Route }) {
     case "sign-in":
       return <SignInPage />;
     case "sign-up":
-      return <SignUpPage />;
+      return <SignUpPage {...props} />;
     case "forgot-password":
       return <ForgotPasswordPage />;
     case "reset-password":
-      return <ResetPasswordPage />;
+      return <ResetPasswordPage {...props} />;
     case "verify-email":
       return <VerifyEmailPage />;
     case "accept-invitation":

@@ -41,6 +41,7 @@ export {
   type UseActiveSessionsResult,
   type UseChangeEmailOptions,
   type UseChangeEmailResult,
+  type UseChangePasswordOptions,
   type UseChangePasswordResult,
   type UseDeleteAccountOptions,
   type UseDeleteAccountResult,

@@ -288,9 +288,56 @@ describe("<PasswordSection/>", () => {
     });
     await user.type(await screen.findByLabelText("Current password"), "old secret");
     const next = screen.getByLabelText("New password");
-    await user.type(next, "short");
+    await user.type(next, "ten chars!");
     await user.click(screen.getByRole("button", { name: "Change password" }));
-    await waitFor(() => expect(next).toHaveAccessibleDescription("Use at least 12 characters."));
+    await waitFor(() =>
+      expect(next).toHaveAccessibleDescription(
+        expect.stringMatching(/^Use at least 12 characters\./),
+      ),
+    );
+  });
+
+  it("hints at the new password's bounds it is given and holds to them before asking", async () => {
+    const user = userEvent.setup();
+    const harness = renderWithAuth(
+      <PasswordSection minPasswordLength={12} maxPasswordLength={20} />,
+      {
+        ...base,
+        "/change-password": {
+          status: 400,
+          body: errorBody("PASSWORD_TOO_LONG", "long", { maxPasswordLength: 16 }),
+        },
+      },
+    );
+    await user.type(await screen.findByLabelText("Current password"), "old secret");
+    const next = screen.getByLabelText("New password");
+    expect(next).toHaveAccessibleDescription("At least 12 characters.");
+    await user.type(next, "eleven char");
+    await user.click(screen.getByRole("button", { name: "Change password" }));
+    expect(next).toHaveAccessibleDescription(
+      expect.stringContaining("Use at least 12 characters."),
+    );
+    await user.clear(next);
+    await user.type(next, "twenty-one characters");
+    await user.click(screen.getByRole("button", { name: "Change password" }));
+    expect(next).toHaveAccessibleDescription(expect.stringContaining("Use at most 20 characters."));
+    expect(harness.sent("/change-password")).toHaveLength(0);
+    // Within the bounds it was given, the server's own bound decides.
+    await user.clear(next);
+    await user.type(next, "seventeen letters");
+    await user.click(screen.getByRole("button", { name: "Change password" }));
+    await waitFor(() =>
+      expect(next).toHaveAccessibleDescription(
+        expect.stringContaining("Use at most 16 characters."),
+      ),
+    );
+  });
+
+  it("passes the bounds from <AccountSettings/> to the password section", async () => {
+    renderWithAuth(<AccountSettings minPasswordLength={14} sections={["password"]} />, base);
+    expect(await screen.findByLabelText("New password")).toHaveAccessibleDescription(
+      "At least 14 characters.",
+    );
   });
 
   it("offers a user without a password a mailed link to set one", async () => {

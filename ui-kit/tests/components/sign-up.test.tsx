@@ -91,6 +91,26 @@ describe("<SignUp/>", () => {
     expect(harness.sent("/sign-up/email")).toHaveLength(1);
   });
 
+  it("holds to the maximum password length it is given, and names the server's", async () => {
+    const user = userEvent.setup();
+    const harness = renderWithAuth(<SignUp maxPasswordLength={20} />, {
+      "/sign-up/email": {
+        status: 400,
+        body: errorBody("PASSWORD_TOO_LONG", "Password too long", { maxPasswordLength: 16 }),
+      },
+    });
+    await fillIn(user, { password: "twenty-one characters" });
+    const password = screen.getByLabelText("Password");
+    expect(password).toHaveAccessibleDescription(/Use at most 20 characters\./);
+    expect(harness.sent("/sign-up/email")).toHaveLength(0);
+    await user.clear(password);
+    await user.type(password, "seventeen letters");
+    await user.click(screen.getByRole("button", { name: "Create account" }));
+    await waitFor(() =>
+      expect(password).toHaveAccessibleDescription(/Use at most 16 characters\./),
+    );
+  });
+
   it("shows and hides the password", async () => {
     const user = userEvent.setup();
     renderWithAuth(<SignUp />, {});

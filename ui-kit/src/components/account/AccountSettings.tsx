@@ -60,11 +60,16 @@ export interface AccountSettingsProps
   providers?: readonly string[];
   /** Where to go once the account is deleted; default `paths.afterSignOut`. */
   afterDeletePath?: string;
+  /** The new password's bounds, checked before asking the server (match authd's settings). */
+  minPasswordLength?: number;
+  maxPasswordLength?: number;
 }
 
 export function AccountSettings({
   providers,
   afterDeletePath,
+  minPasswordLength,
+  maxPasswordLength,
   className,
   classNames,
   ...options
@@ -98,7 +103,14 @@ export function AccountSettings({
               case "email":
                 return <EmailSection key={name} {...layout} />;
               case "password":
-                return <PasswordSection key={name} {...layout} />;
+                return (
+                  <PasswordSection
+                    key={name}
+                    minPasswordLength={minPasswordLength}
+                    maxPasswordLength={maxPasswordLength}
+                    {...layout}
+                  />
+                );
               case "linkedAccounts":
                 return <LinkedAccountsSection key={name} providers={providers} {...layout} />;
               case "sessions":

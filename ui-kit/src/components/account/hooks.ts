@@ -257,6 +257,13 @@ export function useChangeEmail(options: UseChangeEmailOptions = {}): UseChangeEm
 
 export type ChangePasswordField = "currentPassword" | "newPassword";
 
+export interface UseChangePasswordOptions {
+  /** The shortest new password accepted before asking the server (match authd's setting). Default 8. */
+  minPasswordLength?: number;
+  /** The longest new password accepted before asking the server (match authd's setting). Default 128. */
+  maxPasswordLength?: number;
+}
+
 export interface UseChangePasswordResult {
   /** Whether the user has a password to change; undefined while that loads. */
   hasPassword: boolean | undefined;
@@ -267,6 +274,8 @@ export interface UseChangePasswordResult {
   setCurrentPassword: (value: string) => void;
   newPassword: string;
   setNewPassword: (value: string) => void;
+  minPasswordLength: number;
+  maxPasswordLength: number;
   revokeOtherSessions: boolean;
   setRevokeOtherSessions: (value: boolean) => void;
   fieldErrors: FieldErrors<ChangePasswordField>;
@@ -279,14 +288,23 @@ export interface UseChangePasswordResult {
   linkSent: boolean;
 }
 
+/** A refused length with the bound the server named; null when it named none. */
 function passwordLengthText(error: AuthError, messages: Messages): string | null {
-  const details = error.details as { minPasswordLength?: unknown } | undefined;
-  return error.code === "PASSWORD_TOO_SHORT" && typeof details?.minPasswordLength === "number"
-    ? messages.common.passwordTooShort({ min: details.minPasswordLength })
-    : null;
+  const details = error.details as
+    | { minPasswordLength?: unknown; maxPasswordLength?: unknown }
+    | undefined;
+  const min = details?.minPasswordLength;
+  const max = details?.maxPasswordLength;
+  if (error.code === "PASSWORD_TOO_SHORT" && typeof min === "number") {
+    return messages.common.passwordTooShort({ min });
+  }
+  if (error.code === "PASSWORD_TOO_LONG" && typeof max === "number") {
+    return messages.common.passwordTooLong({ max });
+  }
+  return null;
 }
 
-export function useChangePassword(): UseChangePasswordResult {
+export function useChangePassword(options: UseChangePasswordOptions = {}): UseChangePasswordResult {
   const { client, paths } = useAuthContext();
   const messages = useMessages();
   const { common } = messages;
@@ -298,6 +316,8 @@ export function useChangePassword(): UseChangePasswordResult {
   const [revokeOtherSessions, setRevokeOtherSessions] = useState(false);
   const [checked, setChecked] = useState<FieldErrors<ChangePasswordField>>({});
   const [changed, setChanged] = useState(false);
+  const minPasswordLength = options.minPasswordLength ?? 8;
+  const maxPasswordLength = options.maxPasswordLength ?? 128;
   const change = useAction(
     (body: { currentPassword: string; newPassword: string; revokeOtherSessions: boolean }) =>
       client.changePassword(body),
@@ -313,6 +333,11 @@ export function useChangePassword(): UseChangePasswordResult {
       const found: FieldErrors<ChangePasswordField> = {};
       if (!currentPassword) found.currentPassword = common.required;
       if (!newPassword) found.newPassword = common.required;
+      else if (newPassword.length < minPasswordLength) {
+        found.newPassword = common.passwordTooShort({ min: minPasswordLength });
+      } else if (newPassword.length > maxPasswordLength) {
+        found.newPassword = common.passwordTooLong({ max: maxPasswordLength });
+      }
       setChecked(found);
       setChanged(false);
       if (hasErrors(found)) return change.reset();
@@ -324,7 +349,15 @@ export function useChangePassword(): UseChangePasswordResult {
       setRevokeOtherSessions(false);
       setChanged(true);
     },
-    [change, common, currentPassword, newPassword, revokeOtherSessions],
+    [
+      change,
+      common,
+      currentPassword,
+      newPassword,
+      revokeOtherSessions,
+      minPasswordLength,
+      maxPasswordLength,
+    ],
   );
 
   const sendSetPasswordLink = useCallback(async () => {
@@ -355,6 +388,8 @@ export function useChangePassword(): UseChangePasswordResult {
     setCurrentPassword,
     newPassword,
     setNewPassword,
+    minPasswordLength,
+    maxPasswordLength,
     revokeOtherSessions,
     setRevokeOtherSessions,
     fieldErrors,

@@ -27,6 +27,8 @@ export interface UseSignUpOptions {
   providers?: readonly (string | SocialProvider)[];
   /** The shortest password accepted before asking the server (match authd's setting). Default 8. */
   minPasswordLength?: number;
+  /** The longest password accepted before asking the server (match authd's setting). Default 128. */
+  maxPasswordLength?: number;
   /** Ask for a profile picture URL too. Default false. */
   showImage?: boolean;
   /** The invitation being answered, so following the mailed link also joins its organization. */
@@ -49,6 +51,7 @@ export interface UseSignUpResult {
   setImage: (value: string) => void;
   showImage: boolean;
   minPasswordLength: number;
+  maxPasswordLength: number;
   fieldErrors: FieldErrors<SignUpField>;
   /** The last error; the form's alert shows it unless `fieldErrors` already place it. */
   error: AuthError | null;
@@ -97,6 +100,7 @@ export function useSignUp(options: UseSignUpOptions = {}): UseSignUpResult {
   const [sentTo, setSentTo] = useState("");
   const redirectTo = options.redirectTo ?? paths.afterSignIn;
   const minPasswordLength = options.minPasswordLength ?? 8;
+  const maxPasswordLength = options.maxPasswordLength ?? 128;
   const showImage = options.showImage ?? false;
   const { onSuccess, invitationId } = options;
 
@@ -110,6 +114,8 @@ export function useSignUp(options: UseSignUpOptions = {}): UseSignUpResult {
       if (!password) found.password = common.required;
       else if (password.length < minPasswordLength) {
         found.password = common.passwordTooShort({ min: minPasswordLength });
+      } else if (password.length > maxPasswordLength) {
+        found.password = common.passwordTooLong({ max: maxPasswordLength });
       }
       if (showImage && image.trim() && !isWebURL(image.trim())) {
         found.image = auth.signUp.invalidImage;
@@ -140,7 +146,10 @@ export function useSignUp(options: UseSignUpOptions = {}): UseSignUpResult {
             min: boundOf(result.error, "minPasswordLength") ?? minPasswordLength,
           });
         } else if (code === "PASSWORD_TOO_LONG") {
-          fields.password = errorText(result.error);
+          // The bound the server names; without one its own words, not a guess.
+          const max = boundOf(result.error, "maxPasswordLength");
+          fields.password =
+            max === undefined ? errorText(result.error) : common.passwordTooLong({ max });
         }
         setFieldErrors(fields);
         setError(result.error);
@@ -165,6 +174,7 @@ export function useSignUp(options: UseSignUpOptions = {}): UseSignUpResult {
       image,
       showImage,
       minPasswordLength,
+      maxPasswordLength,
       invitationId,
       redirectTo,
       navigate,
@@ -207,6 +217,7 @@ export function useSignUp(options: UseSignUpOptions = {}): UseSignUpResult {
     setImage,
     showImage,
     minPasswordLength,
+    maxPasswordLength,
     fieldErrors,
     error,
     pending,

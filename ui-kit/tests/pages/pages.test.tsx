@@ -1,0 +1,117 @@
+// @vitest-environment jsdom
+/**
+ * The served pages' components against a scripted authd: what each page hands the
+ * kit's screens from the settings the server wrote.
+ */
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it } from "vitest";
+import { Page } from "../../pages/pages.js";
+import type { Route } from "../../pages/router.js";
+import type { PageSettings } from "../../pages/settings.js";
+import { type Routes, renderWithAuth, sessionOf } from "../components/harness.js";
+
+const SETTINGS: PageSettings = {
+  apiBasePath: "/api/auth",
+  pagesPrefix: "",
+  teams: false,
+  deleteUser: true,
+  organization: true,
+  passwordMinLength: 12,
+  passwordMaxLength: 20,
+};
+
+const CREDENTIAL = {
+  id: "acc-1",
+  providerId: "credential",
+  accountId: "user-1",
+  userId: "user-1",
+  createdAt: "2026-01-01T00:00:00.000Z",
+  updatedAt: "2026-01-01T00:00:00.000Z",
+  scopes: [],
+};
+
+function visit(path: string) {
+  window.history.replaceState(null, "", path);
+}
+
+function renderPage(route: Route, routes: Routes = {}, settings: Partial<PageSettings> = {}) {
+  const replaced: string[] = [];
+  const harness = renderWithAuth(
+    <Page
+      route={route}
+      settings={{ ...SETTINGS, ...settings }}
+      replace={(href) => replaced.push(href)}
+    />,
+    routes,
+  );
+  return { ...harness, replaced };
+}
+
+afterEach(() => visit("/"));
+
+describe("the password bounds", () => {
+  it("sign-up hints and checks the configured minimum and maximum", async () => {
+    const user = userEvent.setup();
+    visit("/sign-up");
+    const harness = renderPage({ name: "sign-up" });
+    const password = await screen.findByLabelText("Password");
+    expect(password).toHaveAccessibleDescription("At least 12 characters.");
+    await user.type(screen.getByLabelText("Name"), "Ada");
+    await user.type(screen.getByLabelText("Email"), "ada@example.com");
+    await user.type(password, "ten chars!");
+    await user.click(screen.getByRole("button", { name: "Create account" }));
+    expect(password).toHaveAccessibleDescription(
+      expect.stringContaining("Use at least 12 characters."),
+    );
+    await user.clear(password);
+    await user.type(password, "twenty-one characters");
+    await user.click(screen.getByRole("button", { name: "Create account" }));
+    expect(password).toHaveAccessibleDescription(
+      expect.stringContaining("Use at most 20 characters."),
+    );
+    expect(harness.sent("/sign-up/email")).toHaveLength(0);
+  });
+
+  it("reset-password hints and checks them", async () => {
+    const user = userEvent.setup();
+    visit("/reset-password?token=t");
+    const harness = renderPage({ name: "reset-password" });
+    const password = await screen.findByLabelText("New password");
+    expect(password).toHaveAccessibleDescription("At least 12 characters.");
+    await user.type(password, "twenty-one characters");
+    await user.type(screen.getByLabelText("Repeat new password"), "twenty-one characters");
+    await user.click(screen.getByRole("button", { name: "Save password" }));
+    expect(password).toHaveAccessibleDescription(
+      expect.stringContaining("Use at most 20 characters."),
+    );
+    await user.clear(password);
+    await user.type(password, "short one");
+    await user.click(screen.getByRole("button", { name: "Save password" }));
+    expect(password).toHaveAccessibleDescription(
+      expect.stringContaining("Use at least 12 characters."),
+    );
+    expect(harness.sent("/reset-password")).toHaveLength(0);
+  });
+
+  it("the account page's password change hints and checks them", async () => {
+    const user = userEvent.setup();
+    visit("/account");
+    const harness = renderPage(
+      { name: "account" },
+      { "/get-session": { body: sessionOf() }, "/list-accounts": { body: [CREDENTIAL] } },
+    );
+    const section = await screen.findByRole("region", { name: "Password" });
+    const next = await within(section).findByLabelText("New password");
+    expect(next).toHaveAccessibleDescription("At least 12 characters.");
+    await user.type(within(section).getByLabelText("Current password"), "old secret");
+    await user.type(next, "eleven char");
+    await user.click(within(section).getByRole("button", { name: "Change password" }));
+    await waitFor(() =>
+      expect(next).toHaveAccessibleDescription(
+        expect.stringContaining("Use at least 12 characters."),
+      ),
+    );
+    expect(harness.sent("/change-password")).toHaveLength(0);
+  });
+});
