@@ -3,6 +3,7 @@
  * stays in the app for its own pages and loads anything else.
  */
 import { useCallback, useEffect, useState } from "react";
+import { sameSitePath } from "../src/ui/urls.js";
 
 export type Route =
   | { name: "home" }
@@ -95,14 +96,7 @@ export function useRouter(prefix: string): Router {
   return { place, route, navigate, replace };
 }
 
-/**
- * A `?redirectTo=` worth following: a path of this site, never another origin. Browsers
- * drop tabs and newlines from a URL and read a backslash as a slash, so `/\t/host` would
- * become `//host`: any control character or backslash refuses the target outright.
- */
+/** A `?redirectTo=` worth following: a path of this site, never another origin. */
 export function safeRedirect(value: string | null | undefined): string | undefined {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it looks for.
-  if (!value || /[\u0000-\u001f\u007f\\]/.test(value)) return undefined;
-  if (!value.startsWith("/") || value.startsWith("//")) return undefined;
-  return value;
+  return sameSitePath(value);
 }

@@ -17,7 +17,7 @@ import {
 } from "../../ui/form-errors.js";
 import { redirectError } from "../../ui/redirect-error.js";
 import { useUrlQuery } from "../../ui/url-query.js";
-import { absoluteURL, currentPageURL } from "../../ui/urls.js";
+import { absoluteURL, currentPageURL, verificationCallbackURL } from "../../ui/urls.js";
 
 export type SignInField = "email" | "password";
 
@@ -133,13 +133,14 @@ export function useSignIn(options: UseSignInOptions = {}): UseSignInResult {
     setResendPending(true);
     const result = await client.sendVerificationEmail({
       email: email.trim(),
-      callbackURL: absoluteURL(redirectTo),
+      // The verify-email page shows the outcome (a failed link too), then goes on.
+      callbackURL: verificationCallbackURL(paths.verifyEmail, redirectTo),
     });
     resending.current = false;
     setResendPending(false);
     if (result.error) setError(result.error);
     else setVerificationSent(true);
-  }, [client, email, redirectTo]);
+  }, [client, email, redirectTo, paths.verifyEmail]);
 
   return {
     email,

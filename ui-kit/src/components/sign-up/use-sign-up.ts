@@ -16,7 +16,7 @@ import {
   hasErrors,
   looksLikeEmail,
 } from "../../ui/form-errors.js";
-import { absoluteURL } from "../../ui/urls.js";
+import { absoluteURL, verificationCallbackURL } from "../../ui/urls.js";
 
 export type SignUpField = "name" | "email" | "password" | "image";
 
@@ -131,7 +131,9 @@ export function useSignUp(options: UseSignUpOptions = {}): UseSignUpResult {
         password,
         ...(showImage && image.trim() ? { image: image.trim() } : {}),
         ...(invitationId ? { invitationId } : {}),
-        callbackURL: absoluteURL(redirectTo),
+        // The mailed link lands on the verify-email page, which says whether it worked
+        // (a bad or expired link too) and then goes on to redirectTo.
+        callbackURL: verificationCallbackURL(paths.verifyEmail, redirectTo),
       });
       setPending(false);
       if (result.error) {
@@ -177,6 +179,7 @@ export function useSignUp(options: UseSignUpOptions = {}): UseSignUpResult {
       maxPasswordLength,
       invitationId,
       redirectTo,
+      paths.verifyEmail,
       navigate,
       onSuccess,
     ],

@@ -10,12 +10,15 @@ import type { AuthError } from "../../client/request.js";
 import { useSession } from "../../hooks/use-session.js";
 import { redirectError } from "../../ui/redirect-error.js";
 import { useUrlQuery } from "../../ui/url-query.js";
-import { absoluteURL, withQuery } from "../../ui/urls.js";
+import { absoluteURL, sameSitePath, withQuery } from "../../ui/urls.js";
 
 export interface UseVerifyEmailOptions {
   /** The verification token; by default the page's `?token=` query parameter. */
   token?: string;
-  /** Where "Continue" goes once verified; default the provider's `paths.afterSignIn`. */
+  /**
+   * Where "Continue" goes once verified; default the page's `?redirectTo=` (a path of
+   * this site, as the kit's sign-up and sign-in put there), else `paths.afterSignIn`.
+   */
   redirectTo?: string;
   onVerified?: () => void;
 }
@@ -62,10 +65,11 @@ export function useVerifyEmail(options: UseVerifyEmailOptions = {}): UseVerifyEm
   const [resendPending, setResendPending] = useState(false);
   const [resendError, setResendError] = useState<AuthError | null>(null);
   const [sent, setSent] = useState(false);
-  const redirectTo = options.redirectTo ?? paths.afterSignIn;
   const onVerifiedRef = useRef(options.onVerified);
   onVerifiedRef.current = options.onVerified;
 
+  const redirectTo =
+    options.redirectTo ?? sameSitePath(query?.get("redirectTo")) ?? paths.afterSignIn;
   const token = options.token ?? query?.get("token") ?? undefined;
   const urlError = query?.get("error");
 
