@@ -24,6 +24,7 @@ const ADA_CHANGED = "changed-on-account-3";
 const GRACE = { name: "Grace Hopper", email: "grace@example.test", password: SEED_PASSWORD };
 const ORG = { name: "Analytical Engines", slug: "analytical-engines" };
 const GRACE_ORG = { name: "Harvard Mark I", slug: "harvard-mark-i" };
+const NINA = { name: "Nina Newcomer", email: "nina@example.test", password: "newcomer-password-4" };
 const TEAM = "Compilers";
 
 let authd: Authd;
@@ -363,5 +364,49 @@ describe("the journey", () => {
     expect(await members.getByText(GRACE.email).count()).toBe(0);
     expect(ada.page.errors).toEqual([]);
     expect(grace.page.errors).toEqual([]);
+  });
+
+  it("invites Nina, who signs up from the invitation and is welcomed as a member", async () => {
+    const { page } = ada;
+    await page.goto(authd.page("/organization"));
+    const form = page.getByRole("form", { name: "Invite a member" });
+    await see(form);
+    await form.getByLabel("Email").fill(NINA.email);
+    await form.getByRole("button", { name: "Send invitation" }).click();
+    await see(form.getByText(`Invitation sent to ${NINA.email}.`));
+
+    const link = await mailedLink(authd.smtp, NINA.email, "accept-invitation");
+    const nina = (await browse()).page;
+    await nina.goto(link);
+    await see(heading(nina, "You have been invited"));
+    await nina.getByRole("link", { name: "Create an account" }).click();
+    await see(heading(nina, "Create your account"));
+    await nina.getByLabel("Name", { exact: true }).fill(NINA.name);
+    await nina.getByLabel("Email", { exact: true }).fill(NINA.email);
+    await nina.getByLabel("Password", { exact: true }).fill(NINA.password);
+    await nina.getByRole("button", { name: "Create account" }).click();
+    await see(heading(nina, "Check your inbox"));
+
+    // Following the link verifies her, signs her in and accepts the invitation; the
+    // pages then say so instead of calling the used invitation invalid.
+    await nina.goto(await mailedLink(authd.smtp, NINA.email, "verify-email"));
+    await see(heading(nina, "Email verified"));
+    await nina.getByRole("button", { name: "Continue" }).click();
+    await see(heading(nina, `Welcome to ${ORG.name}`));
+    expect(await nina.getByText("This invitation is no longer valid").count()).toBe(0);
+    const members = await authd.sql`
+      select m.role from member m join organization o on o.id = m.organization_id
+      join "user" u on u.id = m.user_id where o.slug = ${ORG.slug} and u.email = ${NINA.email}`;
+    expect(members.map((row) => row.role)).toEqual(["member"]);
+    await nina.getByRole("button", { name: "Continue" }).click();
+    await nina.waitForURL(authd.page("/organization"));
+    await see(heading(nina, ORG.name));
+
+    // The mailed invitation, opened again, says she is a member and opens the organization.
+    await nina.goto(link);
+    await see(heading(nina, `You are already a member of ${ORG.name}`));
+    await nina.getByRole("button", { name: "Open organization" }).click();
+    await nina.waitForURL(authd.page("/organization"));
+    expect(nina.errors).toEqual([]);
   });
 });

@@ -175,6 +175,20 @@ describe("<VerifyEmail/>", () => {
     expect(harness.sent("/verify-email")).toHaveLength(0);
   });
 
+  it("says the address is verified when only the invitation behind the sign-up failed", async () => {
+    window.history.replaceState(
+      null,
+      "",
+      "/verify-email?verified=1&redirectTo=%2Faccept-invitation%2Finv-1&error=ORGANIZATION_MEMBERSHIP_LIMIT_REACHED",
+    );
+    const user = userEvent.setup();
+    const harness = renderWithAuth(<VerifyEmail />, { "/get-session": { body: sessionOf() } });
+    expect(await screen.findByRole("heading", { name: "Email verified" })).toBeInTheDocument();
+    expect(screen.getByRole("alert")).toHaveTextContent("Organization membership limit reached.");
+    await user.click(screen.getByRole("button", { name: "Continue" }));
+    expect(harness.navigations).toEqual(["/accept-invitation/inv-1"]);
+  });
+
   it("lets a signed-in user whose link failed ask for a new one", async () => {
     window.history.replaceState(null, "", "/verify-email?error=INVALID_TOKEN");
     const user = userEvent.setup();

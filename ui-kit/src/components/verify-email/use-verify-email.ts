@@ -39,7 +39,10 @@ export type VerifyEmailStep =
 
 export interface UseVerifyEmailResult {
   step: VerifyEmailStep;
-  /** Why verifying failed, in the "failed" step. */
+  /**
+   * Why verifying failed, in the "failed" step; in the "verified" step, what failed
+   * after the address was verified (joining the invitation the sign-up named).
+   */
   error: AuthError | null;
   /** True when the address had been verified before (the link was followed twice). */
   alreadyVerified: boolean;
@@ -55,6 +58,17 @@ export interface UseVerifyEmailResult {
 }
 
 type Outcome = { ok: true; already: boolean } | { ok: false; error: AuthError };
+
+/**
+ * The codes authd redirects with when the link itself did not work. Any other code came
+ * after the address was verified: a sign-up's invitation that could not be accepted.
+ */
+const LINK_FAILURES = new Set([
+  "INVALID_TOKEN",
+  "TOKEN_EXPIRED",
+  "USER_NOT_FOUND",
+  "COULD_NOT_UPDATE_EMAIL",
+]);
 
 export function useVerifyEmail(options: UseVerifyEmailOptions = {}): UseVerifyEmailResult {
   const { client, navigate, paths } = useAuthContext();
@@ -98,8 +112,8 @@ export function useVerifyEmail(options: UseVerifyEmailOptions = {}): UseVerifyEm
   let step: VerifyEmailStep;
   let error: AuthError | null = null;
   if (urlError) {
-    step = "failed";
     error = redirectError(urlError);
+    step = LINK_FAILURES.has(error.code) ? "failed" : "verified";
   } else if (token) {
     if (!outcome) step = "verifying";
     else if (outcome.ok) step = "verified";
