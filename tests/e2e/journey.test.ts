@@ -24,6 +24,7 @@ const ADA_CHANGED = "changed-on-account-3";
 const GRACE = { name: "Grace Hopper", email: "grace@example.test", password: SEED_PASSWORD };
 const ORG = { name: "Analytical Engines", slug: "analytical-engines" };
 const GRACE_ORG = { name: "Harvard Mark I", slug: "harvard-mark-i" };
+const ADA_NEW_EMAIL = "countess@example.test";
 const NINA = { name: "Nina Newcomer", email: "nina@example.test", password: "newcomer-password-4" };
 const TEAM = "Compilers";
 
@@ -408,5 +409,40 @@ describe("the journey", () => {
     await nina.getByRole("button", { name: "Open organization" }).click();
     await nina.waitForURL(authd.page("/organization"));
     expect(nina.errors).toEqual([]);
+  });
+
+  it("changes Ada's email through the mailed link, and says why a bad link failed", async () => {
+    const { page } = ada;
+    await page.goto(authd.page("/account"));
+    const section = page.getByRole("region", { name: "Email address" });
+    await see(section.getByLabel("New email address"));
+    await section.getByLabel("New email address").fill(ADA_NEW_EMAIL);
+    await section.getByRole("button", { name: "Change email" }).click();
+    await see(section.getByText(`we sent a link to ${ADA.email} to confirm the change`));
+
+    // A verified user confirms from the current address; a broken copy of the link
+    // comes back to the account page, which says why and drops the error from the address.
+    const link = await mailedLink(authd.smtp, ADA.email, "verify-email");
+    const broken = new URL(link);
+    broken.searchParams.set("token", `${broken.searchParams.get("token")}x`);
+    await page.goto(broken.toString());
+    await see(
+      page.getByText(
+        "The link to change your email address did not work. This link is not valid. Request a new one.",
+      ),
+    );
+    expect(new URL(page.url()).search).toBe("");
+
+    // The real link changes it; the new address gets a link to verify it.
+    await page.goto(link);
+    await see(
+      page.getByText(
+        `Your email address is now ${ADA_NEW_EMAIL}. We sent a link to it: open it to verify the address.`,
+      ),
+    );
+    expect(new URL(page.url()).search).toBe("");
+    const [row] = await authd.sql`select email from "user" where name = ${ADA.name}`;
+    expect(row?.email).toBe(ADA_NEW_EMAIL);
+    expect(page.errors).toEqual([]);
   });
 });

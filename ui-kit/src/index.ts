@@ -31,6 +31,7 @@ export {
   useAccountSettings,
 } from "./components/account/AccountSettings.js";
 export {
+  type AccountLinkOutcome,
   type ActiveSession,
   type ChangePasswordField,
   CREDENTIAL_PROVIDER,
@@ -48,6 +49,7 @@ export {
   type UseLinkedAccountsOptions,
   type UseLinkedAccountsResult,
   type UseProfileResult,
+  useAccountLinkOutcome,
   useActiveSessions,
   useChangeEmail,
   useChangePassword,

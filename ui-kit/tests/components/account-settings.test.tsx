@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { messages as english } from "../../src/i18n/locales/en/index.js";
 import {
   AccountSettings,
@@ -174,7 +174,7 @@ describe("<EmailSection/>", () => {
     );
     expect(harness.sent("/change-email")[0]?.body).toEqual({
       newEmail: "ada@lovelace.org",
-      callbackURL: "http://localhost:3000/",
+      callbackURL: "http://localhost:3000/?changeEmail=1",
     });
   });
 
@@ -683,6 +683,75 @@ describe("<AccountSettings/>", () => {
   it("passes the host's classes to every section's parts", async () => {
     renderWithAuth(<AccountSettings sections={["profile"]} classNames={{ button: "btn" }} />, base);
     expect(await screen.findByRole("button", { name: "Save" })).toHaveClass("btn");
+  });
+});
+
+describe("<AccountSettings/> after a mailed link came back", () => {
+  afterEach(() => window.history.replaceState(null, "", "/"));
+
+  it("says why an email-change link failed, then takes the error out of the address", async () => {
+    window.history.replaceState(null, "", "/account?tab=x&changeEmail=1&error=INVALID_TOKEN#top");
+    renderWithAuth(<AccountSettings sections={["email"]} />, base);
+    const alert = await screen.findByText(
+      "The link to change your email address did not work. This link is not valid. Request a new one.",
+    );
+    expect(alert).toHaveAttribute("role", "alert");
+    await waitFor(() => expect(alert).toHaveFocus());
+    expect(`${window.location.pathname}${window.location.search}${window.location.hash}`).toBe(
+      "/account?tab=x#top",
+    );
+  });
+
+  it("says it in the page's language", async () => {
+    window.history.replaceState(null, "", "/account?changeEmail=1&error=token_expired");
+    renderWithAuth(<AccountSettings sections={["email"]} />, base, { locale: "de" });
+    expect(
+      await screen.findByText(
+        "Der Link zum Ändern deiner E-Mail-Adresse hat nicht funktioniert. Dieser Link ist abgelaufen. Fordere einen neuen an.",
+      ),
+    ).toHaveAttribute("role", "alert");
+  });
+
+  it("says the address changed, and that the new one gets a verification link", async () => {
+    window.history.replaceState(null, "", "/account?changeEmail=1");
+    renderWithAuth(<AccountSettings sections={["email"]} />, {
+      ...base,
+      "/get-session": {
+        body: sessionOf({ ...USER, email: "ada@new.example", emailVerified: false }),
+      },
+    });
+    expect(
+      await screen.findByText(
+        "Your email address is now ada@new.example. We sent a link to it: open it to verify the address.",
+      ),
+    ).toHaveAttribute("role", "status");
+    expect(window.location.search).toBe("");
+  });
+
+  it("says the address changed when the new one is verified already", async () => {
+    window.history.replaceState(null, "", "/account?changeEmail=1");
+    renderWithAuth(<AccountSettings sections={["email"]} />, base);
+    expect(
+      await screen.findByText("Your email address is now ada@example.com."),
+    ).toBeInTheDocument();
+  });
+
+  it("shows an error of another origin as it is", async () => {
+    window.history.replaceState(null, "", "/account?error=INVALID_TOKEN");
+    renderWithAuth(<AccountSettings sections={["email"]} />, base);
+    expect(await screen.findByText("This link is not valid. Request a new one.")).toHaveAttribute(
+      "role",
+      "alert",
+    );
+    expect(window.location.search).toBe("");
+  });
+
+  it("shows nothing without a link's parameters", async () => {
+    window.history.replaceState(null, "", "/account?tab=x");
+    renderWithAuth(<AccountSettings sections={["email"]} />, base);
+    await screen.findByRole("region", { name: "Email address" });
+    expect(screen.getByRole("status")).toHaveTextContent("");
+    expect(window.location.search).toBe("?tab=x");
   });
 });
 

@@ -2,7 +2,7 @@
  * The account settings' logic without markup, one hook per section. Each section's
  * component is its hook plus markup; <AccountSettings/> lays the sections out.
  */
-import { type FormEvent, useCallback, useState } from "react";
+import { type FormEvent, useCallback, useEffect, useState } from "react";
 import { useAuthContext } from "../../auth-context.js";
 import type { AuthError } from "../../client/request.js";
 import type { Account, Session, SocialProvider, User } from "../../client/types.js";
@@ -19,7 +19,8 @@ import {
   hasErrors,
   looksLikeEmail,
 } from "../../ui/form-errors.js";
-import { absoluteURL } from "../../ui/urls.js";
+import { redirectError } from "../../ui/redirect-error.js";
+import { absoluteURL, withQuery } from "../../ui/urls.js";
 import { parseUserAgent } from "./user-agent.js";
 
 /** The provider id of the email-and-password account. */
@@ -70,6 +71,50 @@ function useHasPassword(): { hasPassword: boolean | undefined; loadError: AuthEr
     hasPassword: accounts.data?.some((account) => account.providerId === CREDENTIAL_PROVIDER),
     loadError: accounts.data ? null : accounts.error,
   };
+}
+
+// ---------------------------------------------------------------------------------------
+// Mailed links that come back to the account page
+
+/** Marks the address a change-email link comes back to, so its outcome can be told. */
+export const CHANGE_EMAIL_MARKER = "changeEmail";
+
+/** The query parameters a mailed link brought back, removed once read. */
+const LINK_PARAMETERS = [CHANGE_EMAIL_MARKER, "error", "error_description"];
+
+export interface AccountLinkOutcome {
+  /** Which of the page's mailed links came back; null for an `?error=` of unknown origin. */
+  link: "change-email" | null;
+  /** authd's reason when the link did not work; null when it did. */
+  error: AuthError | null;
+}
+
+/**
+ * What a mailed link that came back to this page says (`?error=` when it failed), read
+ * once after mounting and then taken out of the address, so a reload does not show it
+ * again. Null when the address carries none.
+ */
+export function useAccountLinkOutcome(): AccountLinkOutcome | null {
+  const [outcome, setOutcome] = useState<AccountLinkOutcome | null>(null);
+  useEffect(() => {
+    const { location, history } = globalThis as {
+      location?: { href: string };
+      history?: {
+        state: unknown;
+        replaceState: (data: unknown, unused: string, url: string) => void;
+      };
+    };
+    if (!location) return;
+    const url = new URL(location.href);
+    const params = url.searchParams;
+    const link = params.get(CHANGE_EMAIL_MARKER) === "1" ? "change-email" : null;
+    const code = params.get("error");
+    if (!link && !code) return;
+    setOutcome({ link, error: code ? redirectError(code, params.get("error_description")) : null });
+    for (const name of LINK_PARAMETERS) params.delete(name);
+    history?.replaceState(history.state, "", `${url.pathname}${url.search}${url.hash}`);
+  }, []);
+  return outcome;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -164,7 +209,10 @@ export function useProfile(): UseProfileResult {
 // Email
 
 export interface UseChangeEmailOptions {
-  /** Where the confirmation link leads; by default the page the user is on. */
+  /**
+   * Where the confirmation link leads; by default the page the user is on, marked so that
+   * <AccountSettings/> there says whether the change went through.
+   */
   callbackURL?: string;
 }
 
@@ -215,7 +263,8 @@ export function useChangeEmail(options: UseChangeEmailOptions = {}): UseChangeEm
       const address = newEmail.trim();
       const result = await action.run({
         newEmail: address,
-        callbackURL: options.callbackURL ?? currentPageURL(paths.account),
+        callbackURL:
+          options.callbackURL ?? withQuery(currentPageURL(paths.account), CHANGE_EMAIL_MARKER, "1"),
       });
       if (result.error || !user) return;
       // A verified user confirms from the current address; otherwise the new one is verified.

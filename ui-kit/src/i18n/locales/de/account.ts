@@ -34,6 +34,10 @@ export const account: Messages["account"] = {
       `Sieh in dein Postfach: Wir haben an ${email} einen Link geschickt, um die Änderung zu bestätigen.`,
     sentToNew: ({ email }: { email: string }) =>
       `Sieh in dein Postfach: Wir haben an ${email} einen Link geschickt, um die neue Adresse zu bestätigen.`,
+    changed: ({ email }: { email: string }) => `Deine E-Mail-Adresse lautet jetzt ${email}.`,
+    changedUnverified: ({ email }: { email: string }) =>
+      `Deine E-Mail-Adresse lautet jetzt ${email}. Wir haben einen Link an sie geschickt: Öffne ihn, um die Adresse zu bestätigen.`,
+    linkFailed: "Der Link zum Ändern deiner E-Mail-Adresse hat nicht funktioniert.",
   },
   password: {
     title: "Passwort",
