@@ -34,6 +34,8 @@ let browser: Browser;
 let ada: { context: BrowserContext; page: E2EPage };
 /** Grace's browser. */
 let grace: { context: BrowserContext; page: E2EPage };
+/** Nina's browser, from her sign-up on. */
+let nina: E2EPage;
 const contexts: BrowserContext[] = [];
 
 async function browse(): Promise<{ context: BrowserContext; page: E2EPage }> {
@@ -377,7 +379,7 @@ describe("the journey", () => {
     await see(form.getByText(`Invitation sent to ${NINA.email}.`));
 
     const link = await mailedLink(authd.smtp, NINA.email, "accept-invitation");
-    const nina = (await browse()).page;
+    nina = (await browse()).page;
     await nina.goto(link);
     await see(heading(nina, "You have been invited"));
     await nina.getByRole("link", { name: "Create an account" }).click();
@@ -444,5 +446,29 @@ describe("the journey", () => {
     const [row] = await authd.sql`select email from "user" where name = ${ADA.name}`;
     expect(row?.email).toBe(ADA_NEW_EMAIL);
     expect(page.errors).toEqual([]);
+  });
+
+  it("deletes Nina's account by the mailed link, and sign-in says it is gone", async () => {
+    await nina.goto(authd.page("/account"));
+    const section = nina.getByRole("region", { name: "Delete account" });
+    await see(section.getByRole("button", { name: "Delete account…" }));
+    await section.getByRole("button", { name: "Delete account…" }).click();
+    const dialog = nina.getByRole("dialog", { name: "Delete your account?" });
+    await see(dialog);
+    await dialog.getByLabel("Password", { exact: true }).fill(NINA.password);
+    await dialog.getByRole("button", { name: "Delete my account" }).click();
+    await see(section.getByText(/Check your inbox/));
+    const [before] =
+      await authd.sql`select count(*)::int as count from "user" where email = ${NINA.email}`;
+    expect(before?.count).toBe(1);
+
+    await nina.goto(await mailedLink(authd.smtp, NINA.email, "delete-user"));
+    await see(nina.getByText("Your account has been deleted."));
+    await see(heading(nina, "Sign in"));
+    expect(new URL(nina.url()).pathname).toBe("/sign-in");
+    const [after] =
+      await authd.sql`select count(*)::int as count from "user" where email = ${NINA.email}`;
+    expect(after?.count).toBe(0);
+    expect(nina.errors).toEqual([]);
   });
 });

@@ -177,6 +177,7 @@ function AcceptInvitationPage({ invitationId }: { invitationId: string }) {
 
 function AccountPage({ settings, replace }: PageProps) {
   const { account } = useMessages();
+  const { paths } = useAuthContext();
   const sections: readonly AccountSectionName[] = settings.deleteUser
     ? DEFAULT_ACCOUNT_SECTIONS
     : DEFAULT_ACCOUNT_SECTIONS.filter((section) => section !== "deleteAccount");
@@ -185,6 +186,8 @@ function AccountPage({ settings, replace }: PageProps) {
       <SignedIn replace={replace}>
         <AccountSettings
           sections={sections}
+          // Sign-in says the account is gone; the mailed link ends there as well.
+          afterDeletePath={`${paths.signIn}?deleted=1`}
           minPasswordLength={settings.passwordMinLength}
           maxPasswordLength={settings.passwordMaxLength}
         />

@@ -115,3 +115,56 @@ describe("the password bounds", () => {
     expect(harness.sent("/change-password")).toHaveLength(0);
   });
 });
+
+describe("deleting the account", () => {
+  const signedIn: Routes = {
+    "/get-session": { body: sessionOf() },
+    "/list-accounts": { body: [CREDENTIAL] },
+    "/list-sessions": { body: [] },
+  };
+
+  async function deleteAccount(user: ReturnType<typeof userEvent.setup>) {
+    const section = await screen.findByRole("region", { name: "Delete account" });
+    await user.click(within(section).getByRole("button", { name: "Delete account…" }));
+    const dialog = screen.getByRole("dialog");
+    await user.type(within(dialog).getByLabelText("Password"), "correct horse");
+    await user.click(within(dialog).getByRole("button", { name: "Delete my account" }));
+  }
+
+  it("at once, ends on sign-in saying the account was deleted", async () => {
+    const user = userEvent.setup();
+    visit("/account");
+    const harness = renderPage(
+      { name: "account" },
+      { ...signedIn, "/delete-user": { body: { success: true, message: "User deleted" } } },
+    );
+    await deleteAccount(user);
+    await waitFor(() => expect(harness.navigations).toEqual(["/sign-in?deleted=1"]));
+  });
+
+  it("by mail, sends a link that ends on sign-in saying the account was deleted", async () => {
+    const user = userEvent.setup();
+    visit("/account");
+    const harness = renderPage(
+      { name: "account" },
+      {
+        ...signedIn,
+        "/delete-user": { body: { success: true, message: "Verification email sent" } },
+      },
+    );
+    await deleteAccount(user);
+    await screen.findByText(/Check your inbox/);
+    const sent = harness.sent("/delete-user")[0]?.body as { callbackURL: string };
+    expect(new URL(sent.callbackURL).pathname).toBe("/sign-in");
+    expect(new URL(sent.callbackURL).searchParams.get("deleted")).toBe("1");
+  });
+
+  it("sign-in says so for ?deleted=1", async () => {
+    visit("/sign-in?deleted=1");
+    renderPage({ name: "sign-in" });
+    expect(await screen.findByText("Your account has been deleted.")).toHaveAttribute(
+      "role",
+      "status",
+    );
+  });
+});
