@@ -462,7 +462,13 @@ describe("the journey", () => {
       await authd.sql`select count(*)::int as count from "user" where email = ${NINA.email}`;
     expect(before?.count).toBe(1);
 
-    await nina.goto(await mailedLink(authd.smtp, NINA.email, "delete-user"));
+    // The link comes back to the account page, which shows authd's ?error= should it
+    // fail; followed, it signs her out there, and sign-in says the account is gone.
+    const link = await mailedLink(authd.smtp, NINA.email, "delete-user");
+    expect(new URL(link).searchParams.get("callbackURL")).toBe(
+      authd.page("/account?deleteAccount=1"),
+    );
+    await nina.goto(link);
     await see(nina.getByText("Your account has been deleted."));
     await see(heading(nina, "Sign in"));
     expect(new URL(nina.url()).pathname).toBe("/sign-in");

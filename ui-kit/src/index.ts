@@ -33,8 +33,10 @@ export {
 export {
   type AccountLinkOutcome,
   type ActiveSession,
+  CHANGE_EMAIL_MARKER,
   type ChangePasswordField,
   CREDENTIAL_PROVIDER,
+  DELETE_ACCOUNT_MARKER,
   deviceLabel,
   type LinkedAccount,
   lastActiveText,

@@ -736,6 +736,43 @@ describe("<AccountSettings/> after a mailed link came back", () => {
     ).toBeInTheDocument();
   });
 
+  it("says why an account-deletion link failed", async () => {
+    window.history.replaceState(null, "", "/account?deleteAccount=1&error=INVALID_TOKEN");
+    renderWithAuth(
+      <AccountSettings />,
+      { ...base, "/list-sessions": { body: [] } },
+      {
+        locale: "fr",
+      },
+    );
+    expect(
+      await screen.findByText(
+        "Le lien pour supprimer votre compte n'a pas fonctionné. Ce lien n'est pas valide. Demandez-en un nouveau.",
+      ),
+    ).toHaveAttribute("role", "alert");
+    expect(window.location.search).toBe("");
+  });
+
+  it("sends the deletion link where deleteCallbackURL says", async () => {
+    const user = userEvent.setup();
+    const harness = renderWithAuth(
+      <AccountSettings sections={["deleteAccount"]} deleteCallbackURL="/account?deleteAccount=1" />,
+      {
+        ...base,
+        "/delete-user": { body: { success: true, message: "Verification email sent" } },
+      },
+    );
+    await user.click(await screen.findByRole("button", { name: "Delete account…" }));
+    const dialog = screen.getByRole("dialog");
+    await user.type(within(dialog).getByLabelText("Password"), "correct horse");
+    await user.click(within(dialog).getByRole("button", { name: "Delete my account" }));
+    await screen.findByText(/Check your inbox/);
+    expect(harness.sent("/delete-user")[0]?.body).toEqual({
+      password: "correct horse",
+      callbackURL: "http://localhost:3000/account?deleteAccount=1",
+    });
+  });
+
   it("shows an error of another origin as it is", async () => {
     window.history.replaceState(null, "", "/account?error=INVALID_TOKEN");
     renderWithAuth(<AccountSettings sections={["email"]} />, base);

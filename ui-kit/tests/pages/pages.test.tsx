@@ -142,7 +142,7 @@ describe("deleting the account", () => {
     await waitFor(() => expect(harness.navigations).toEqual(["/sign-in?deleted=1"]));
   });
 
-  it("by mail, sends a link that ends on sign-in saying the account was deleted", async () => {
+  it("by mail, sends a link that comes back to the account page", async () => {
     const user = userEvent.setup();
     visit("/account");
     const harness = renderPage(
@@ -155,8 +155,35 @@ describe("deleting the account", () => {
     await deleteAccount(user);
     await screen.findByText(/Check your inbox/);
     const sent = harness.sent("/delete-user")[0]?.body as { callbackURL: string };
-    expect(new URL(sent.callbackURL).pathname).toBe("/sign-in");
-    expect(new URL(sent.callbackURL).searchParams.get("deleted")).toBe("1");
+    expect(sent.callbackURL).toBe("http://localhost:3000/account?deleteAccount=1");
+  });
+
+  it("the link followed: the visitor is signed out, and sign-in says the account is gone", async () => {
+    visit("/account?deleteAccount=1");
+    const harness = renderPage({ name: "account" }, { "/get-session": { body: null } });
+    await waitFor(() => expect(harness.replaced).toEqual(["/sign-in?deleted=1"]));
+  });
+
+  it("a link that failed: the signed-in visitor sees why on the account page", async () => {
+    visit("/account?deleteAccount=1&error=INVALID_TOKEN");
+    const harness = renderPage({ name: "account" }, signedIn);
+    const alert = await screen.findByText(
+      "The link to delete your account did not work. This link is not valid. Request a new one.",
+    );
+    expect(alert).toHaveAttribute("role", "alert");
+    await waitFor(() => expect(alert).toHaveFocus());
+    expect(window.location.search).toBe("");
+    expect(harness.replaced).toEqual([]);
+  });
+
+  it("a link that failed, opened signed out: sign-in first, then the reason", async () => {
+    visit("/account?deleteAccount=1&error=INVALID_TOKEN");
+    const harness = renderPage({ name: "account" }, { "/get-session": { body: null } });
+    await waitFor(() =>
+      expect(harness.replaced).toEqual([
+        `/sign-in?redirectTo=${encodeURIComponent("/account?deleteAccount=1&error=INVALID_TOKEN")}`,
+      ]),
+    );
   });
 
   it("sign-in says so for ?deleted=1", async () => {

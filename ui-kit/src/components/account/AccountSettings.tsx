@@ -68,10 +68,12 @@ function linkOutcomeText(
   messages: Messages,
   errorText: (error: AuthError) => string,
 ): string | null {
-  const { email } = messages.account;
+  const { email, deleteAccount } = messages.account;
   if (outcome.error) {
     const reason = errorText(outcome.error);
-    return outcome.link === "change-email" ? `${email.linkFailed} ${reason}` : reason;
+    if (outcome.link === "change-email") return `${email.linkFailed} ${reason}`;
+    if (outcome.link === "delete-account") return `${deleteAccount.linkFailed} ${reason}`;
+    return reason;
   }
   if (outcome.link === "change-email" && user) {
     return user.emailVerified
@@ -90,6 +92,11 @@ export interface AccountSettingsProps
   providers?: readonly string[];
   /** Where to go once the account is deleted; default `paths.afterSignOut`. */
   afterDeletePath?: string;
+  /**
+   * Where the mailed deletion link leads (authd adds `?error=` when it fails); default
+   * `afterDeletePath`. Back on this page marked `?deleteAccount=1`, a failure is shown.
+   */
+  deleteCallbackURL?: string;
   /** The new password's bounds, checked before asking the server (match authd's settings). */
   minPasswordLength?: number;
   maxPasswordLength?: number;
@@ -98,6 +105,7 @@ export interface AccountSettingsProps
 export function AccountSettings({
   providers,
   afterDeletePath,
+  deleteCallbackURL,
   minPasswordLength,
   maxPasswordLength,
   className,
@@ -156,7 +164,14 @@ export function AccountSettings({
               case "sessions":
                 return <SessionsSection key={name} {...layout} />;
               case "deleteAccount":
-                return <DeleteAccountSection key={name} redirectTo={afterDeletePath} {...layout} />;
+                return (
+                  <DeleteAccountSection
+                    key={name}
+                    redirectTo={afterDeletePath}
+                    callbackURL={deleteCallbackURL}
+                    {...layout}
+                  />
+                );
               default:
                 return null;
             }

@@ -78,13 +78,15 @@ function useHasPassword(): { hasPassword: boolean | undefined; loadError: AuthEr
 
 /** Marks the address a change-email link comes back to, so its outcome can be told. */
 export const CHANGE_EMAIL_MARKER = "changeEmail";
+/** The same for an account-deletion link (which comes back only when it failed). */
+export const DELETE_ACCOUNT_MARKER = "deleteAccount";
 
 /** The query parameters a mailed link brought back, removed once read. */
-const LINK_PARAMETERS = [CHANGE_EMAIL_MARKER, "error", "error_description"];
+const LINK_PARAMETERS = [CHANGE_EMAIL_MARKER, DELETE_ACCOUNT_MARKER, "error", "error_description"];
 
 export interface AccountLinkOutcome {
   /** Which of the page's mailed links came back; null for an `?error=` of unknown origin. */
-  link: "change-email" | null;
+  link: "change-email" | "delete-account" | null;
   /** authd's reason when the link did not work; null when it did. */
   error: AuthError | null;
 }
@@ -107,7 +109,12 @@ export function useAccountLinkOutcome(): AccountLinkOutcome | null {
     if (!location) return;
     const url = new URL(location.href);
     const params = url.searchParams;
-    const link = params.get(CHANGE_EMAIL_MARKER) === "1" ? "change-email" : null;
+    const link =
+      params.get(CHANGE_EMAIL_MARKER) === "1"
+        ? "change-email"
+        : params.get(DELETE_ACCOUNT_MARKER) === "1"
+          ? "delete-account"
+          : null;
     const code = params.get("error");
     if (!link && !code) return;
     setOutcome({ link, error: code ? redirectError(code, params.get("error_description")) : null });
@@ -717,6 +724,11 @@ export function useActiveSessions(): UseActiveSessionsResult {
 export interface UseDeleteAccountOptions {
   /** Where to go once the account is deleted; default the provider's `paths.afterSignOut`. */
   redirectTo?: string;
+  /**
+   * Where the mailed confirmation link leads once followed: authd goes there after
+   * deleting, and (a bad, expired or used link) with `?error=` added. Default `redirectTo`.
+   */
+  callbackURL?: string;
 }
 
 export interface UseDeleteAccountResult {
@@ -748,6 +760,7 @@ export function useDeleteAccount(options: UseDeleteAccountOptions = {}): UseDele
   const [checked, setChecked] = useState<FieldErrors<"password">>({});
   const [emailSent, setEmailSent] = useState(false);
   const redirectTo = options.redirectTo ?? paths.afterSignOut;
+  const callbackURL = absoluteURL(options.callbackURL ?? redirectTo);
   const action = useAction((body: { password?: string; callbackURL: string }) =>
     client.deleteUser(body),
   );
@@ -761,7 +774,7 @@ export function useDeleteAccount(options: UseDeleteAccountOptions = {}): UseDele
       if (hasErrors(found)) return action.reset();
       const result = await action.run({
         ...(needsPassword ? { password } : {}),
-        callbackURL: absoluteURL(redirectTo),
+        callbackURL,
       });
       if (result.error) return;
       setPassword("");
@@ -769,7 +782,7 @@ export function useDeleteAccount(options: UseDeleteAccountOptions = {}): UseDele
       if (result.data.message === CONFIRMATION_SENT) setEmailSent(true);
       else navigate(redirectTo);
     },
-    [action, common, navigate, needsPassword, password, redirectTo],
+    [action, common, navigate, needsPassword, password, redirectTo, callbackURL],
   );
 
   const { error } = action;

@@ -544,10 +544,14 @@ export function SessionsSection(props: SessionsSectionProps) {
 export interface DeleteAccountSectionProps extends UseDeleteAccountOptions, SectionLayoutProps {}
 
 /** Deleting the account, confirmed in a dialog (with the password when the user has one). */
-export function DeleteAccountSection({ redirectTo, ...props }: DeleteAccountSectionProps) {
+export function DeleteAccountSection({
+  redirectTo,
+  callbackURL,
+  ...props
+}: DeleteAccountSectionProps) {
   const { common, account } = useMessages();
   const errorText = useErrorText();
-  const state = useDeleteAccount({ redirectTo });
+  const state = useDeleteAccount({ redirectTo, callbackURL });
   const form = useRef<HTMLFormElement>(null);
   const alert = useRef<HTMLDivElement>(null);
   const notice = useRef<HTMLDivElement>(null);

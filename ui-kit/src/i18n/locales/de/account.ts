@@ -95,5 +95,6 @@ export const account: Messages["account"] = {
     confirm: "Mein Konto löschen",
     emailSent:
       "Sieh in dein Postfach: Wir haben dir einen Link geschickt. Dein Konto wird gelöscht, sobald du ihn öffnest.",
+    linkFailed: "Der Link zum Löschen deines Kontos hat nicht funktioniert.",
   },
 };

@@ -94,5 +94,6 @@ export const account = {
     confirm: "Delete my account",
     emailSent:
       "Check your inbox: we sent you a link. Your account will be deleted once you follow it.",
+    linkFailed: "The link to delete your account did not work.",
   },
 };

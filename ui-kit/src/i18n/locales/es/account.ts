@@ -95,5 +95,6 @@ export const account: Messages["account"] = {
     confirm: "Eliminar mi cuenta",
     emailSent:
       "Revisa tu bandeja de entrada: te hemos enviado un enlace. Tu cuenta se eliminará cuando lo abras.",
+    linkFailed: "El enlace para eliminar tu cuenta no ha funcionado.",
   },
 };

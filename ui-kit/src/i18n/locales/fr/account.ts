@@ -96,5 +96,6 @@ export const account: Messages["account"] = {
     confirm: "Supprimer mon compte",
     emailSent:
       "Consultez votre boîte de réception : nous vous avons envoyé un lien. Votre compte sera supprimé dès que vous l'aurez ouvert.",
+    linkFailed: "Le lien pour supprimer votre compte n'a pas fonctionné.",
   },
 };

@@ -94,5 +94,6 @@ export const account: Messages["account"] = {
     passwordHint: "Wpisz hasło, aby potwierdzić.",
     confirm: "Usuń moje konto",
     emailSent: "Sprawdź skrzynkę: wysłaliśmy Ci link. Konto zostanie usunięte, gdy go otworzysz.",
+    linkFailed: "Link do usunięcia konta nie zadziałał.",
   },
 };

@@ -95,5 +95,6 @@ export const account: Messages["account"] = {
     confirm: "Hesabımı sil",
     emailSent:
       "Gelen kutunuzu kontrol edin: size bir bağlantı gönderdik. Bağlantıyı açtığınızda hesabınız silinecek.",
+    linkFailed: "Hesabınızı silme bağlantısı çalışmadı.",
   },
 };
