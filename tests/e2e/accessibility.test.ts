@@ -1,8 +1,8 @@
 /**
  * The served pages for people who do not use a mouse or see less: axe (serious and
- * critical violations) on every page in light and dark, and sign-in and invitation
- * acceptance done with Tab, Shift+Tab, Enter, Space and typing alone, with focus
- * visible at every stop.
+ * critical violations) and exactly one <h1> on every page in light and dark, and sign-in
+ * and invitation acceptance done with Tab, Shift+Tab, Enter, Space and typing alone,
+ * with focus visible at every stop.
  */
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -58,13 +58,16 @@ afterAll(async () => {
 
 describe("axe on every page", () => {
   for (const scheme of ["light", "dark"] as const) {
-    it(`finds no serious or critical violation in ${scheme}`, async () => {
+    it(`finds no serious or critical violation in ${scheme}, and one <h1> per page`, async () => {
       const problems: string[] = [];
       const visited: string[] = [];
       const started = performance.now();
       let axeMs = 0;
       await tour(authd, browser, scheme, async (stop, page) => {
         visited.push(stop);
+        // Visually hidden or not, a page has exactly one top-level heading.
+        const h1 = await page.locator("h1").allInnerTexts();
+        if (h1.length !== 1) problems.push(`${stop} (${scheme}): <h1> ${JSON.stringify(h1)}`);
         const before = performance.now();
         for (const violation of await axeViolations(page)) {
           problems.push(`${stop} (${scheme}): ${violation}`);

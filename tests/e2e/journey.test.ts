@@ -24,6 +24,8 @@ const ADA_CHANGED = "changed-on-account-3";
 const GRACE = { name: "Grace Hopper", email: "grace@example.test", password: SEED_PASSWORD };
 const ORG = { name: "Analytical Engines", slug: "analytical-engines" };
 const GRACE_ORG = { name: "Harvard Mark I", slug: "harvard-mark-i" };
+const ADA_NEW_EMAIL = "countess@example.test";
+const NINA = { name: "Nina Newcomer", email: "nina@example.test", password: "newcomer-password-4" };
 const TEAM = "Compilers";
 
 let authd: Authd;
@@ -32,6 +34,8 @@ let browser: Browser;
 let ada: { context: BrowserContext; page: E2EPage };
 /** Grace's browser. */
 let grace: { context: BrowserContext; page: E2EPage };
+/** Nina's browser, from her sign-up on. */
+let nina: E2EPage;
 const contexts: BrowserContext[] = [];
 
 async function browse(): Promise<{ context: BrowserContext; page: E2EPage }> {
@@ -110,15 +114,22 @@ describe("the journey", () => {
     const [before] = await authd.sql`select email_verified from "user" where email = ${ADA.email}`;
     expect(before?.email_verified).toBe(false);
 
-    // The link verifies and lands where sign-up said to go (the home page), signed in;
-    // a link that lands on the verify-email page shows the result and a way on.
-    await page.goto(await mailedLink(authd.smtp, ADA.email, "verify-email"));
-    const verified = heading(page, "Email verified");
-    await see(verified.or(userMenu(page, ADA.name)));
-    if (await verified.count()) {
-      await see(page.getByText("Thank you: your email address is confirmed."));
-      await page.getByRole("button", { name: "Continue" }).click();
-    }
+    // A link that does not work (here: its token tampered with) lands on the
+    // verify-email page, which says why, rather than on a sign-in page that says nothing.
+    const link = await mailedLink(authd.smtp, ADA.email, "verify-email");
+    const broken = new URL(link);
+    broken.searchParams.set("token", `${broken.searchParams.get("token")}x`);
+    await page.goto(broken.toString());
+    await see(heading(page, "Your email could not be verified"));
+    await see(page.getByText("This link is not valid. Request a new one."));
+    expect(new URL(page.url()).pathname).toBe("/verify-email");
+
+    // The real link verifies and signs in; the verify-email page says so and goes on to
+    // where sign-up said to go (the home page).
+    await page.goto(link);
+    await see(heading(page, "Email verified"));
+    await see(page.getByText("Thank you: your email address is confirmed."));
+    await page.getByRole("button", { name: "Continue" }).click();
     await signedInHome(page, ADA.name);
     const [after] = await authd.sql`select email_verified from "user" where email = ${ADA.email}`;
     expect(after?.email_verified).toBe(true);
@@ -216,7 +227,7 @@ describe("the journey", () => {
     expect(await slug.inputValue()).toBe(ORG.slug);
     await see(page.getByText("This slug is available."));
     await page.getByRole("button", { name: "Create organization", exact: true }).click();
-    await see(page.getByRole("heading", { level: 1, name: ORG.name }));
+    await see(page.getByRole("heading", { level: 2, name: ORG.name }));
     const owners = await authd.sql`
       select m.role from member m join organization o on o.id = m.organization_id
       join "user" u on u.id = m.user_id where o.slug = ${ORG.slug} and u.email = ${ADA.email}`;
@@ -278,7 +289,7 @@ describe("the journey", () => {
       ]);
     }
     await page.goto(authd.page("/organization"));
-    await see(page.getByRole("heading", { level: 1, name: ORG.name }));
+    await see(page.getByRole("heading", { level: 2, name: ORG.name }));
     await see(page.getByText("Only owners and admins can change these details."));
   });
 
@@ -323,7 +334,7 @@ describe("the journey", () => {
 
     // Grace, now an admin, may edit the organization's details.
     await grace.page.reload();
-    await see(grace.page.getByRole("heading", { level: 1, name: ORG.name }));
+    await see(grace.page.getByRole("heading", { level: 2, name: ORG.name }));
     await see(
       grace.page.getByRole("form", { name: "Details" }).getByRole("button", { name: "Save" }),
     );
@@ -346,7 +357,7 @@ describe("the journey", () => {
     expect(left.map((row) => row.email)).toEqual([ADA.email]);
     // The settings re-read the session after the leave: the organization's heading goes.
     await page
-      .getByRole("heading", { level: 1, name: ORG.name })
+      .getByRole("heading", { level: 2, name: ORG.name })
       .waitFor({ state: "detached", timeout: 10_000 });
 
     // Ada no longer sees her among the members.
@@ -356,5 +367,114 @@ describe("the journey", () => {
     expect(await members.getByText(GRACE.email).count()).toBe(0);
     expect(ada.page.errors).toEqual([]);
     expect(grace.page.errors).toEqual([]);
+  });
+
+  it("invites Nina, who signs up from the invitation and is welcomed as a member", async () => {
+    const { page } = ada;
+    await page.goto(authd.page("/organization"));
+    const form = page.getByRole("form", { name: "Invite a member" });
+    await see(form);
+    await form.getByLabel("Email").fill(NINA.email);
+    await form.getByRole("button", { name: "Send invitation" }).click();
+    await see(form.getByText(`Invitation sent to ${NINA.email}.`));
+
+    const link = await mailedLink(authd.smtp, NINA.email, "accept-invitation");
+    nina = (await browse()).page;
+    await nina.goto(link);
+    await see(heading(nina, "You have been invited"));
+    await nina.getByRole("link", { name: "Create an account" }).click();
+    await see(heading(nina, "Create your account"));
+    await nina.getByLabel("Name", { exact: true }).fill(NINA.name);
+    await nina.getByLabel("Email", { exact: true }).fill(NINA.email);
+    await nina.getByLabel("Password", { exact: true }).fill(NINA.password);
+    await nina.getByRole("button", { name: "Create account" }).click();
+    await see(heading(nina, "Check your inbox"));
+
+    // Following the link verifies her, signs her in and accepts the invitation; the
+    // pages then say so instead of calling the used invitation invalid.
+    await nina.goto(await mailedLink(authd.smtp, NINA.email, "verify-email"));
+    await see(heading(nina, "Email verified"));
+    await nina.getByRole("button", { name: "Continue" }).click();
+    await see(heading(nina, `Welcome to ${ORG.name}`));
+    expect(await nina.getByText("This invitation is no longer valid").count()).toBe(0);
+    const members = await authd.sql`
+      select m.role from member m join organization o on o.id = m.organization_id
+      join "user" u on u.id = m.user_id where o.slug = ${ORG.slug} and u.email = ${NINA.email}`;
+    expect(members.map((row) => row.role)).toEqual(["member"]);
+    await nina.getByRole("button", { name: "Continue" }).click();
+    await nina.waitForURL(authd.page("/organization"));
+    await see(heading(nina, ORG.name));
+
+    // The mailed invitation, opened again, says she is a member and opens the organization.
+    await nina.goto(link);
+    await see(heading(nina, `You are already a member of ${ORG.name}`));
+    await nina.getByRole("button", { name: "Open organization" }).click();
+    await nina.waitForURL(authd.page("/organization"));
+    expect(nina.errors).toEqual([]);
+  });
+
+  it("changes Ada's email through the mailed link, and says why a bad link failed", async () => {
+    const { page } = ada;
+    await page.goto(authd.page("/account"));
+    const section = page.getByRole("region", { name: "Email address" });
+    await see(section.getByLabel("New email address"));
+    await section.getByLabel("New email address").fill(ADA_NEW_EMAIL);
+    await section.getByRole("button", { name: "Change email" }).click();
+    await see(section.getByText(`we sent a link to ${ADA.email} to confirm the change`));
+
+    // A verified user confirms from the current address; a broken copy of the link
+    // comes back to the account page, which says why and drops the error from the address.
+    const link = await mailedLink(authd.smtp, ADA.email, "verify-email");
+    const broken = new URL(link);
+    broken.searchParams.set("token", `${broken.searchParams.get("token")}x`);
+    await page.goto(broken.toString());
+    await see(
+      page.getByText(
+        "The link to change your email address did not work. This link is not valid. Request a new one.",
+      ),
+    );
+    expect(new URL(page.url()).search).toBe("");
+
+    // The real link changes it; the new address gets a link to verify it.
+    await page.goto(link);
+    await see(
+      page.getByText(
+        `Your email address is now ${ADA_NEW_EMAIL}. We sent a link to it: open it to verify the address.`,
+      ),
+    );
+    expect(new URL(page.url()).search).toBe("");
+    const [row] = await authd.sql`select email from "user" where name = ${ADA.name}`;
+    expect(row?.email).toBe(ADA_NEW_EMAIL);
+    expect(page.errors).toEqual([]);
+  });
+
+  it("deletes Nina's account by the mailed link, and sign-in says it is gone", async () => {
+    await nina.goto(authd.page("/account"));
+    const section = nina.getByRole("region", { name: "Delete account" });
+    await see(section.getByRole("button", { name: "Delete account…" }));
+    await section.getByRole("button", { name: "Delete account…" }).click();
+    const dialog = nina.getByRole("dialog", { name: "Delete your account?" });
+    await see(dialog);
+    await dialog.getByLabel("Password", { exact: true }).fill(NINA.password);
+    await dialog.getByRole("button", { name: "Delete my account" }).click();
+    await see(section.getByText(/Check your inbox/));
+    const [before] =
+      await authd.sql`select count(*)::int as count from "user" where email = ${NINA.email}`;
+    expect(before?.count).toBe(1);
+
+    // The link comes back to the account page, which shows authd's ?error= should it
+    // fail; followed, it signs her out there, and sign-in says the account is gone.
+    const link = await mailedLink(authd.smtp, NINA.email, "delete-user");
+    expect(new URL(link).searchParams.get("callbackURL")).toBe(
+      authd.page("/account?deleteAccount=1"),
+    );
+    await nina.goto(link);
+    await see(nina.getByText("Your account has been deleted."));
+    await see(heading(nina, "Sign in"));
+    expect(new URL(nina.url()).pathname).toBe("/sign-in");
+    const [after] =
+      await authd.sql`select count(*)::int as count from "user" where email = ${NINA.email}`;
+    expect(after?.count).toBe(0);
+    expect(nina.errors).toEqual([]);
   });
 });

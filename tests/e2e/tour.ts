@@ -187,7 +187,7 @@ export async function tour(authd: Authd, browser: Browser, scheme: Scheme, visit
     await visit("account", owner);
 
     await owner.goto(authd.page("/organization"));
-    await shown(owner.getByRole("heading", { level: 1, name: TOUR_ORG.name }));
+    await shown(heading(owner, TOUR_ORG.name));
     await shown(owner.getByRole("combobox", { name: `Role of ${who.member.name}` }));
     await shown(owner.getByText(who.invitee.email));
     await shown(owner.getByRole("button", { name: "Members of Core" }));

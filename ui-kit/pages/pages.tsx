@@ -9,6 +9,7 @@ import {
   AccountSettings,
   CreateOrganization,
   DEFAULT_ACCOUNT_SECTIONS,
+  DELETE_ACCOUNT_MARKER,
   ForgotPassword,
   OrganizationSettings,
   OrganizationSwitcher,
@@ -22,6 +23,7 @@ import {
   useSession,
   VerifyEmail,
 } from "../src/index.js";
+import { absoluteURL } from "../src/ui/urls.js";
 import { type Route, safeRedirect } from "./router.js";
 import type { PageSettings } from "./settings.js";
 import { pageText } from "./text.js";
@@ -55,8 +57,19 @@ function currentPath(): string {
   return `${window.location.pathname}${window.location.search}`;
 }
 
-/** Renders `children` for a signed-in visitor; sends anyone else to sign-in and back. */
-function SignedIn({ replace, children }: { replace: (href: string) => void; children: ReactNode }) {
+/**
+ * Renders `children` for a signed-in visitor; sends anyone else to sign-in and back, or
+ * to `signedOutHref` when given.
+ */
+function SignedIn({
+  replace,
+  signedOutHref,
+  children,
+}: {
+  replace: (href: string) => void;
+  signedOutHref?: string;
+  children: ReactNode;
+}) {
   const session = useSession();
   const { paths } = useAuthContext();
   const text = useText();
@@ -64,8 +77,8 @@ function SignedIn({ replace, children }: { replace: (href: string) => void; chil
   useEffect(() => {
     if (!signedOut) return;
     const query = new URLSearchParams({ redirectTo: currentPath() });
-    replace(`${paths.signIn}?${query.toString()}`);
-  }, [signedOut, paths.signIn, replace]);
+    replace(signedOutHref ?? `${paths.signIn}?${query.toString()}`);
+  }, [signedOut, signedOutHref, paths.signIn, replace]);
   if (!session.data) return <p aria-live="polite">{text.loading}</p>;
   return <>{children}</>;
 }
@@ -121,7 +134,7 @@ function SignInPage() {
   );
 }
 
-function SignUpPage() {
+function SignUpPage({ settings }: PageProps) {
   const { auth } = useMessages();
   const params = query();
   return (
@@ -129,6 +142,8 @@ function SignUpPage() {
       <SignUp
         redirectTo={safeRedirect(params.get("redirectTo"))}
         invitationId={params.get("invitationId") ?? undefined}
+        minPasswordLength={settings.passwordMinLength}
+        maxPasswordLength={settings.passwordMaxLength}
       />
     </Frame>
   );
@@ -143,11 +158,14 @@ function ForgotPasswordPage() {
   );
 }
 
-function ResetPasswordPage() {
+function ResetPasswordPage({ settings }: PageProps) {
   const { auth } = useMessages();
   return (
     <Frame title={auth.resetPassword.title} narrow>
-      <ResetPassword />
+      <ResetPassword
+        minPasswordLength={settings.passwordMinLength}
+        maxPasswordLength={settings.passwordMaxLength}
+      />
     </Frame>
   );
 }
@@ -172,13 +190,25 @@ function AcceptInvitationPage({ invitationId }: { invitationId: string }) {
 
 function AccountPage({ settings, replace }: PageProps) {
   const { account } = useMessages();
+  const { paths } = useAuthContext();
   const sections: readonly AccountSectionName[] = settings.deleteUser
     ? DEFAULT_ACCOUNT_SECTIONS
     : DEFAULT_ACCOUNT_SECTIONS.filter((section) => section !== "deleteAccount");
+  const deleted = `${paths.signIn}?deleted=1`;
+  // The mailed deletion link comes back here: without an error the account is gone (and
+  // the visitor signed out), so sign-in says so; with one, this page shows it.
+  const params = query();
+  const linkDeleted = params.get(DELETE_ACCOUNT_MARKER) === "1" && !params.has("error");
   return (
     <Frame title={account.settings.title}>
-      <SignedIn replace={replace}>
-        <AccountSettings sections={sections} />
+      <SignedIn replace={replace} signedOutHref={linkDeleted ? deleted : undefined}>
+        <AccountSettings
+          sections={sections}
+          afterDeletePath={deleted}
+          deleteCallbackURL={absoluteURL(`${paths.account}?${DELETE_ACCOUNT_MARKER}=1`)}
+          minPasswordLength={settings.passwordMinLength}
+          maxPasswordLength={settings.passwordMaxLength}
+        />
       </SignedIn>
     </Frame>
   );
@@ -236,11 +266,11 @@ export function Page({ route, ...props }: PageProps & { route: Route }) {
     case "sign-in":
       return <SignInPage />;
     case "sign-up":
-      return <SignUpPage />;
+      return <SignUpPage {...props} />;
     case "forgot-password":
       return <ForgotPasswordPage />;
     case "reset-password":
-      return <ResetPasswordPage />;
+      return <ResetPasswordPage {...props} />;
     case "verify-email":
       return <VerifyEmailPage />;
     case "accept-invitation":

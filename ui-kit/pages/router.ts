@@ -3,6 +3,7 @@
  * stays in the app for its own pages and loads anything else.
  */
 import { useCallback, useEffect, useState } from "react";
+import { sameSitePath } from "../src/ui/urls.js";
 
 export type Route =
   | { name: "home" }
@@ -97,8 +98,5 @@ export function useRouter(prefix: string): Router {
 
 /** A `?redirectTo=` worth following: a path of this site, never another origin. */
 export function safeRedirect(value: string | null | undefined): string | undefined {
-  if (!value?.startsWith("/") || value.startsWith("//") || value.includes("\\")) {
-    return undefined;
-  }
-  return value;
+  return sameSitePath(value);
 }

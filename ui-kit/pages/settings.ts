@@ -1,6 +1,7 @@
 /**
  * What the server wrote into the page at start-up (attributes of <html>, no inline
- * script): where the API and the pages live and which features are on.
+ * script): where the API and the pages live, which features are on, and the password
+ * bounds a new password must keep.
  */
 export interface PageSettings {
   /** The API's base path, e.g. "/api/auth" ("" when mounted at the root). */
@@ -10,21 +11,46 @@ export interface PageSettings {
   teams: boolean;
   deleteUser: boolean;
   organization: boolean;
+  /** emailAndPassword.minPasswordLength and maxPasswordLength, for the forms' hints and checks. */
+  passwordMinLength: number;
+  passwordMaxLength: number;
 }
+
+/** authd's defaults, for a server that does not write the bounds. */
+export const DEFAULT_PASSWORD_MIN_LENGTH = 8;
+export const DEFAULT_PASSWORD_MAX_LENGTH = 128;
 
 function cleanPath(value: string | undefined, fallback: string): string {
   const path = value && /^\/[A-Za-z0-9._~/-]*$/.test(value) ? value : fallback;
   return path === "/" ? "" : path.replace(/\/+$/, "");
 }
 
+function positiveInteger(value: string | undefined): number | undefined {
+  if (!value || !/^[0-9]+$/.test(value)) return undefined;
+  const number = Number(value);
+  return Number.isSafeInteger(number) && number > 0 ? number : undefined;
+}
+
+/** Each bound as written, else authd's default; a pair that contradicts itself is ignored. */
+function passwordBounds(data: DOMStringMap): { min: number; max: number } {
+  const min = positiveInteger(data.authdPasswordMinLength) ?? DEFAULT_PASSWORD_MIN_LENGTH;
+  const max = positiveInteger(data.authdPasswordMaxLength) ?? DEFAULT_PASSWORD_MAX_LENGTH;
+  return min <= max
+    ? { min, max }
+    : { min: DEFAULT_PASSWORD_MIN_LENGTH, max: DEFAULT_PASSWORD_MAX_LENGTH };
+}
+
 export function readSettings(root: HTMLElement): PageSettings {
   const data = root.dataset;
   const features = new Set((data.authdFeatures ?? "").split(" "));
+  const password = passwordBounds(data);
   return {
     apiBasePath: cleanPath(data.authdApiBasePath, "/api/auth"),
     pagesPrefix: cleanPath(data.authdPagesPath, "/"),
     teams: features.has("teams"),
     deleteUser: features.has("delete-user"),
     organization: data.authdFeatures === undefined || features.has("organization"),
+    passwordMinLength: password.min,
+    passwordMaxLength: password.max,
   };
 }

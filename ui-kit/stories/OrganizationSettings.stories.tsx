@@ -21,7 +21,7 @@ async function settings({ canvasElement, globals }: PlayContext) {
   const canvas = within(canvasElement);
   const messages = await strings(globals);
   const text = messages.organization;
-  await canvas.findByRole("heading", { level: 1, name: "Acme" });
+  await canvas.findByRole("heading", { level: 2, name: "Acme" });
   const members = within(await canvas.findByRole("list", { name: text.members.title }));
   await members.findByText("Alan Turing");
   return { canvas, messages, text, members };
@@ -95,7 +95,7 @@ export const NoActiveOrganization: Story = {
   play: async ({ canvasElement, globals }) => {
     const canvas = within(canvasElement);
     const { organization: text } = await strings(globals);
-    await canvas.findByRole("heading", { level: 1, name: text.settings.title });
+    await canvas.findByRole("heading", { level: 2, name: text.settings.title });
     await expect((await canvas.findAllByText(text.settings.noOrganization)).length).toBeGreaterThan(
       0,
     );
@@ -109,7 +109,7 @@ export const Loading: Story = {
   play: async ({ canvasElement, globals }) => {
     const canvas = within(canvasElement);
     const messages = await strings(globals);
-    await canvas.findByRole("heading", { level: 1, name: messages.organization.settings.title });
+    await canvas.findByRole("heading", { level: 2, name: messages.organization.settings.title });
     await expect((await canvas.findAllByRole("status"))[0]).toHaveTextContent(
       messages.common.loading,
     );
@@ -263,7 +263,7 @@ export const SaveDetails: Story = {
     await userEvent.type(name, "Acme Corp");
     await userEvent.click(canvas.getByRole("button", { name: messages.common.save }));
     await expect(await canvas.findByText(text.details.saved)).toBeVisible();
-    await expect(await canvas.findByRole("heading", { level: 1, name: "Acme Corp" })).toBeVisible();
+    await expect(await canvas.findByRole("heading", { level: 2, name: "Acme Corp" })).toBeVisible();
     await expect(context.loaded.authd?.sent("/organization/update")[0]?.body).toMatchObject({
       data: { name: "Acme Corp", slug: "acme" },
     });

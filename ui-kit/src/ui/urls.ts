@@ -22,3 +22,24 @@ export function currentPageURL(fallback: string): string {
   if (!location?.origin) return absoluteURL(fallback);
   return `${location.origin}${location.pathname ?? "/"}`;
 }
+
+/**
+ * A `redirectTo` from the address worth following: a path of this site, never another
+ * origin. Browsers drop tabs and newlines from a URL and read a backslash as a slash,
+ * so any control character or backslash refuses the target before the other checks.
+ */
+export function sameSitePath(value: string | null | undefined): string | undefined {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it looks for.
+  if (!value || /[\u0000-\u001f\u007f\\]/.test(value)) return undefined;
+  if (!value.startsWith("/") || value.startsWith("//")) return undefined;
+  return value;
+}
+
+/**
+ * Where a mailed verification link should land: the verify-email page, which shows that
+ * it worked (`verified=1`) or why not (authd adds `error`), then goes on to `next`.
+ */
+export function verificationCallbackURL(verifyEmailPath: string, next: string): string {
+  const page = withQuery(verifyEmailPath, "verified", "1");
+  return absoluteURL(withQuery(page, "redirectTo", next));
+}

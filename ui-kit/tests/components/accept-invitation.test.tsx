@@ -46,7 +46,10 @@ function visit(path: string) {
   window.history.pushState({}, "", path);
 }
 
-beforeEach(() => visit("/"));
+beforeEach(() => {
+  visit("/");
+  window.localStorage.clear();
+});
 
 describe("<AcceptInvitation/>", () => {
   it("reads the invitation id from the link's last segment and shows the invitation", async () => {
@@ -105,7 +108,7 @@ describe("<AcceptInvitation/>", () => {
     );
     expect(screen.getByRole("link", { name: "Create an account" })).toHaveAttribute(
       "href",
-      "/sign-up?invitationId=inv-1&redirectTo=%2Faccept-invitation%2Finv-1",
+      "/sign-up?invitationId=inv-1&redirectTo=%2Faccept-invitation%2Finv-1%3FsignedUp%3D1",
     );
     expect(harness.sent("/organization/get-invitation")).toHaveLength(0);
   });
@@ -361,6 +364,120 @@ describe("<AcceptInvitation/>", () => {
       await screen.findByText("Inviter is no longer a member of the organization."),
     ).toHaveAttribute("role", "alert");
     expect(screen.queryByRole("button", { name: "Accept invitation" })).not.toBeInTheDocument();
+  });
+
+  describe("an invitation the server no longer shows, because it was used", () => {
+    const GONE = { status: 400, body: errorBody("INVITATION_NOT_FOUND") };
+    const ACME = { id: "org-1", name: "Acme", slug: "acme" };
+
+    it("back from signing up with it, welcomes the new member of its organization", async () => {
+      // The sign-up's verification link accepted it and made its organization active.
+      visit("/accept-invitation/inv-1?signedUp=1");
+      const user = userEvent.setup();
+      const harness = renderWithAuth(
+        <AcceptInvitation />,
+        routes({
+          "/get-session": { body: sessionOf(USER, { activeOrganizationId: "org-1" }) },
+          "/organization/get-invitation": GONE,
+          "/organization/list": { body: [ACME] },
+        }),
+      );
+      const heading = await screen.findByRole("heading", { name: "Welcome to Acme" });
+      await waitFor(() => expect(heading).toHaveFocus());
+      expect(screen.getByText("You are now a member of the organization.")).toBeInTheDocument();
+      expect(screen.queryByText(/no longer valid/)).not.toBeInTheDocument();
+      await user.click(screen.getByRole("button", { name: "Continue" }));
+      expect(harness.navigations).toEqual(["/organization"]);
+    });
+
+    it("reopened in this browser after joining, says they are a member and opens it", async () => {
+      visit("/accept-invitation/inv-1?signedUp=1");
+      const joined = routes({
+        "/get-session": { body: sessionOf(USER, { activeOrganizationId: "org-1" }) },
+        "/organization/get-invitation": GONE,
+        "/organization/list": { body: [ACME, { id: "org-2", name: "Other", slug: "other" }] },
+        "/organization/accept-invitation": GONE,
+        "/organization/set-active": { body: ACME },
+      });
+      const first = renderWithAuth(<AcceptInvitation />, joined);
+      await screen.findByRole("heading", { name: "Welcome to Acme" });
+      first.unmount();
+
+      // Later, another organization is active and the mailed link is opened again.
+      visit("/accept-invitation/inv-1");
+      const user = userEvent.setup();
+      const harness = renderWithAuth(
+        <AcceptInvitation />,
+        routes({
+          ...joined,
+          "/get-session": { body: sessionOf(USER, { activeOrganizationId: "org-2" }) },
+        }),
+      );
+      expect(
+        await screen.findByRole("heading", { name: "You are already a member of Acme" }),
+      ).toBeInTheDocument();
+      await user.click(screen.getByRole("button", { name: "Open organization" }));
+      await waitFor(() => expect(harness.navigations).toEqual(["/organization"]));
+      expect(harness.sent("/organization/set-active")[0]?.body).toEqual({
+        organizationId: "org-1",
+      });
+    });
+
+    it("seen here once, then used elsewhere, says they are a member", async () => {
+      const first = renderWithAuth(<AcceptInvitation invitationId="inv-1" />, routes());
+      await screen.findByRole("heading", { name: "Join Acme" });
+      first.unmount();
+
+      renderWithAuth(
+        <AcceptInvitation invitationId="inv-1" />,
+        routes({
+          "/organization/get-invitation": GONE,
+          "/organization/list": { body: [ACME] },
+        }),
+      );
+      expect(
+        await screen.findByRole("heading", { name: "You are already a member of Acme" }),
+      ).toBeInTheDocument();
+    });
+
+    it("does not guess: without the sign-up marker or a memory of it, it is no longer valid", async () => {
+      visit("/accept-invitation/inv-1");
+      renderWithAuth(
+        <AcceptInvitation />,
+        routes({
+          "/get-session": { body: sessionOf(USER, { activeOrganizationId: "org-1" }) },
+          "/organization/get-invitation": GONE,
+          "/organization/list": { body: [ACME] },
+        }),
+      );
+      expect(
+        await screen.findByRole("heading", { name: "This invitation is no longer valid" }),
+      ).toBeInTheDocument();
+    });
+
+    it("back from signing up but not in the active organization, it is no longer valid", async () => {
+      visit("/accept-invitation/inv-1?signedUp=1");
+      renderWithAuth(
+        <AcceptInvitation />,
+        routes({
+          "/get-session": { body: sessionOf(USER) },
+          "/organization/get-invitation": GONE,
+          "/organization/list": { body: [] },
+        }),
+      );
+      expect(
+        await screen.findByRole("heading", { name: "This invitation is no longer valid" }),
+      ).toBeInTheDocument();
+    });
+
+    it("still shows a pending invitation to someone back from signing up", async () => {
+      visit("/accept-invitation/inv-1?signedUp=1");
+      renderWithAuth(
+        <AcceptInvitation />,
+        routes({ "/get-session": { body: sessionOf(USER, { activeOrganizationId: "org-1" }) } }),
+      );
+      expect(await screen.findByRole("heading", { name: "Join Acme" })).toBeInTheDocument();
+    });
   });
 
   it("speaks the page's language", async () => {

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { messages as english } from "../../src/i18n/locales/en/index.js";
 import {
   AccountSettings,
@@ -174,7 +174,7 @@ describe("<EmailSection/>", () => {
     );
     expect(harness.sent("/change-email")[0]?.body).toEqual({
       newEmail: "ada@lovelace.org",
-      callbackURL: "http://localhost:3000/",
+      callbackURL: "http://localhost:3000/?changeEmail=1",
     });
   });
 
@@ -288,9 +288,56 @@ describe("<PasswordSection/>", () => {
     });
     await user.type(await screen.findByLabelText("Current password"), "old secret");
     const next = screen.getByLabelText("New password");
-    await user.type(next, "short");
+    await user.type(next, "ten chars!");
     await user.click(screen.getByRole("button", { name: "Change password" }));
-    await waitFor(() => expect(next).toHaveAccessibleDescription("Use at least 12 characters."));
+    await waitFor(() =>
+      expect(next).toHaveAccessibleDescription(
+        expect.stringMatching(/^Use at least 12 characters\./),
+      ),
+    );
+  });
+
+  it("hints at the new password's bounds it is given and holds to them before asking", async () => {
+    const user = userEvent.setup();
+    const harness = renderWithAuth(
+      <PasswordSection minPasswordLength={12} maxPasswordLength={20} />,
+      {
+        ...base,
+        "/change-password": {
+          status: 400,
+          body: errorBody("PASSWORD_TOO_LONG", "long", { maxPasswordLength: 16 }),
+        },
+      },
+    );
+    await user.type(await screen.findByLabelText("Current password"), "old secret");
+    const next = screen.getByLabelText("New password");
+    expect(next).toHaveAccessibleDescription("At least 12 characters.");
+    await user.type(next, "eleven char");
+    await user.click(screen.getByRole("button", { name: "Change password" }));
+    expect(next).toHaveAccessibleDescription(
+      expect.stringContaining("Use at least 12 characters."),
+    );
+    await user.clear(next);
+    await user.type(next, "twenty-one characters");
+    await user.click(screen.getByRole("button", { name: "Change password" }));
+    expect(next).toHaveAccessibleDescription(expect.stringContaining("Use at most 20 characters."));
+    expect(harness.sent("/change-password")).toHaveLength(0);
+    // Within the bounds it was given, the server's own bound decides.
+    await user.clear(next);
+    await user.type(next, "seventeen letters");
+    await user.click(screen.getByRole("button", { name: "Change password" }));
+    await waitFor(() =>
+      expect(next).toHaveAccessibleDescription(
+        expect.stringContaining("Use at most 16 characters."),
+      ),
+    );
+  });
+
+  it("passes the bounds from <AccountSettings/> to the password section", async () => {
+    renderWithAuth(<AccountSettings minPasswordLength={14} sections={["password"]} />, base);
+    expect(await screen.findByLabelText("New password")).toHaveAccessibleDescription(
+      "At least 14 characters.",
+    );
   });
 
   it("offers a user without a password a mailed link to set one", async () => {
@@ -636,6 +683,112 @@ describe("<AccountSettings/>", () => {
   it("passes the host's classes to every section's parts", async () => {
     renderWithAuth(<AccountSettings sections={["profile"]} classNames={{ button: "btn" }} />, base);
     expect(await screen.findByRole("button", { name: "Save" })).toHaveClass("btn");
+  });
+});
+
+describe("<AccountSettings/> after a mailed link came back", () => {
+  afterEach(() => window.history.replaceState(null, "", "/"));
+
+  it("says why an email-change link failed, then takes the error out of the address", async () => {
+    window.history.replaceState(null, "", "/account?tab=x&changeEmail=1&error=INVALID_TOKEN#top");
+    renderWithAuth(<AccountSettings sections={["email"]} />, base);
+    const alert = await screen.findByText(
+      "The link to change your email address did not work. This link is not valid. Request a new one.",
+    );
+    expect(alert).toHaveAttribute("role", "alert");
+    await waitFor(() => expect(alert).toHaveFocus());
+    expect(`${window.location.pathname}${window.location.search}${window.location.hash}`).toBe(
+      "/account?tab=x#top",
+    );
+  });
+
+  it("says it in the page's language", async () => {
+    window.history.replaceState(null, "", "/account?changeEmail=1&error=token_expired");
+    renderWithAuth(<AccountSettings sections={["email"]} />, base, { locale: "de" });
+    expect(
+      await screen.findByText(
+        "Der Link zum Ändern deiner E-Mail-Adresse hat nicht funktioniert. Dieser Link ist abgelaufen. Fordere einen neuen an.",
+      ),
+    ).toHaveAttribute("role", "alert");
+  });
+
+  it("says the address changed, and that the new one gets a verification link", async () => {
+    window.history.replaceState(null, "", "/account?changeEmail=1");
+    renderWithAuth(<AccountSettings sections={["email"]} />, {
+      ...base,
+      "/get-session": {
+        body: sessionOf({ ...USER, email: "ada@new.example", emailVerified: false }),
+      },
+    });
+    expect(
+      await screen.findByText(
+        "Your email address is now ada@new.example. We sent a link to it: open it to verify the address.",
+      ),
+    ).toHaveAttribute("role", "status");
+    expect(window.location.search).toBe("");
+  });
+
+  it("says the address changed when the new one is verified already", async () => {
+    window.history.replaceState(null, "", "/account?changeEmail=1");
+    renderWithAuth(<AccountSettings sections={["email"]} />, base);
+    expect(
+      await screen.findByText("Your email address is now ada@example.com."),
+    ).toBeInTheDocument();
+  });
+
+  it("says why an account-deletion link failed", async () => {
+    window.history.replaceState(null, "", "/account?deleteAccount=1&error=INVALID_TOKEN");
+    renderWithAuth(
+      <AccountSettings />,
+      { ...base, "/list-sessions": { body: [] } },
+      {
+        locale: "fr",
+      },
+    );
+    expect(
+      await screen.findByText(
+        "Le lien pour supprimer votre compte n'a pas fonctionné. Ce lien n'est pas valide. Demandez-en un nouveau.",
+      ),
+    ).toHaveAttribute("role", "alert");
+    expect(window.location.search).toBe("");
+  });
+
+  it("sends the deletion link where deleteCallbackURL says", async () => {
+    const user = userEvent.setup();
+    const harness = renderWithAuth(
+      <AccountSettings sections={["deleteAccount"]} deleteCallbackURL="/account?deleteAccount=1" />,
+      {
+        ...base,
+        "/delete-user": { body: { success: true, message: "Verification email sent" } },
+      },
+    );
+    await user.click(await screen.findByRole("button", { name: "Delete account…" }));
+    const dialog = screen.getByRole("dialog");
+    await user.type(within(dialog).getByLabelText("Password"), "correct horse");
+    await user.click(within(dialog).getByRole("button", { name: "Delete my account" }));
+    await screen.findByText(/Check your inbox/);
+    expect(harness.sent("/delete-user")[0]?.body).toEqual({
+      password: "correct horse",
+      callbackURL: "http://localhost:3000/account?deleteAccount=1",
+    });
+  });
+
+  it("shows an error of another origin as it is", async () => {
+    window.history.replaceState(null, "", "/account?error=INVALID_TOKEN");
+    renderWithAuth(<AccountSettings sections={["email"]} />, base);
+    expect(await screen.findByText("This link is not valid. Request a new one.")).toHaveAttribute(
+      "role",
+      "alert",
+    );
+    expect(window.location.search).toBe("");
+  });
+
+  it("shows nothing without a link's parameters", async () => {
+    window.history.replaceState(null, "", "/account?tab=x");
+    renderWithAuth(<AccountSettings sections={["email"]} />, base);
+    await screen.findByRole("region", { name: "Email address" });
+    expect(screen.getByRole("status")).toHaveTextContent("");
+    expect(window.location.search).toBe("?tab=x");
   });
 });
 

@@ -93,8 +93,25 @@ describe("<OrganizationSettings/>", () => {
   it("shows a loading state, then the organization", async () => {
     renderWithAuth(<OrganizationSettings />, routes("owner"));
     expect(screen.getAllByRole("status")[0]).toHaveTextContent("Loading…");
-    expect(await screen.findByRole("heading", { level: 1, name: "Acme Inc" })).toBeInTheDocument();
+    expect(await screen.findByRole("heading", { level: 2, name: "Acme Inc" })).toBeInTheDocument();
     expect(screen.getByRole("heading", { name: "Members" })).toBeInTheDocument();
+  });
+
+  it("leaves the page's one <h1> to the page: its title is an <h2>, its sections <h3>", async () => {
+    renderWithAuth(<OrganizationSettings />, routes("owner"));
+    await screen.findByRole("heading", { level: 2, name: "Acme Inc" });
+    expect(screen.queryAllByRole("heading", { level: 1 })).toEqual([]);
+    expect(
+      screen
+        .getAllByRole("heading", { level: 3 })
+        .map((heading) => heading.textContent)
+        .sort(),
+    ).toEqual(["Details", "Invite a member", "Members", "Pending invitations"]);
+  });
+
+  it("ranks a section shown alone as a card at <h2>", async () => {
+    renderWithAuth(<OrganizationMembers />, routes("owner"));
+    expect(await screen.findByRole("heading", { level: 2, name: "Members" })).toBeInTheDocument();
   });
 
   it("offers to create an organization when none is active", async () => {
@@ -110,7 +127,7 @@ describe("<OrganizationSettings/>", () => {
 
   it("lets an owner do everything but leave as the only owner", async () => {
     renderWithAuth(<OrganizationSettings />, routes("owner"));
-    await screen.findByRole("heading", { level: 1, name: "Acme Inc" });
+    await screen.findByRole("heading", { level: 2, name: "Acme Inc" });
     expect(within(details()).getByRole("button", { name: "Save" })).toBeInTheDocument();
     expect(
       within(details()).getByRole("button", { name: "Delete organization" }),
@@ -138,7 +155,7 @@ describe("<OrganizationSettings/>", () => {
 
   it("lets an admin manage members but not owners, nor delete the organization", async () => {
     renderWithAuth(<OrganizationSettings />, routes("admin"));
-    await screen.findByRole("heading", { level: 1, name: "Acme Inc" });
+    await screen.findByRole("heading", { level: 2, name: "Acme Inc" });
     expect(within(details()).getByRole("button", { name: "Save" })).toBeInTheDocument();
     expect(within(details()).queryByRole("button", { name: "Delete organization" })).toBeNull();
     expect(
@@ -159,7 +176,7 @@ describe("<OrganizationSettings/>", () => {
 
   it("shows a member everything read-only, without invitations", async () => {
     renderWithAuth(<OrganizationSettings />, routes("member", { invitations: [] }));
-    await screen.findByRole("heading", { level: 1, name: "Acme Inc" });
+    await screen.findByRole("heading", { level: 2, name: "Acme Inc" });
     expect(within(details()).queryByRole("button", { name: "Save" })).toBeNull();
     expect(
       within(details()).getByText("Only owners and admins can change these details."),
@@ -184,7 +201,7 @@ describe("<OrganizationSettings/>", () => {
         body: full({ id: "org-7", name: "Seventh" }),
       },
     });
-    expect(await screen.findByRole("heading", { level: 1, name: "Seventh" })).toBeInTheDocument();
+    expect(await screen.findByRole("heading", { level: 2, name: "Seventh" })).toBeInTheDocument();
     expect(harness.sent("/organization/get-full-organization")[0]?.query).toEqual({
       organizationId: "org-7",
     });

@@ -140,6 +140,17 @@ describe("<ResetPassword/>", () => {
     expect(rootOf(harness.container)).toHaveAttribute("data-state", "invalid-link");
   });
 
+  it("holds to the maximum password length it is given", async () => {
+    const user = userEvent.setup();
+    const harness = renderWithAuth(<ResetPassword token="xyz" maxPasswordLength={20} />, {});
+    const password = screen.getByLabelText("New password");
+    await user.type(password, "twenty-one characters");
+    await user.type(screen.getByLabelText("Repeat new password"), "twenty-one characters");
+    await user.click(screen.getByRole("button", { name: "Save password" }));
+    expect(password).toHaveAccessibleDescription(/Use at most 20 characters\./);
+    expect(harness.sent("/reset-password")).toHaveLength(0);
+  });
+
   it("ties a password the server refuses to the new-password field", async () => {
     const user = userEvent.setup();
     const harness = renderWithAuth(<ResetPassword token="xyz" />, {

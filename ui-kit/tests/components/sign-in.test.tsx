@@ -71,9 +71,48 @@ describe("<SignIn/>", () => {
     expect(await screen.findByRole("status")).toHaveTextContent(
       "We sent a new link to ada@example.com.",
     );
-    expect(harness.sent("/send-verification-email")[0]?.body).toMatchObject({
+    expect(harness.sent("/send-verification-email")[0]?.body).toEqual({
       email: "ada@example.com",
+      callbackURL: "http://localhost:3000/verify-email?verified=1&redirectTo=%2F",
     });
+  });
+
+  it("sends the new link to the verify-email page, which goes on to redirectTo", async () => {
+    const user = userEvent.setup();
+    const harness = renderWithAuth(<SignIn redirectTo="/organization?tab=members" />, {
+      "/sign-in/email": { status: 403, body: errorBody("EMAIL_NOT_VERIFIED") },
+      "/send-verification-email": { body: { status: true } },
+    });
+    await user.type(screen.getByLabelText("Email"), "ada@example.com");
+    await user.type(screen.getByLabelText("Password"), "correct horse");
+    await user.click(screen.getByRole("button", { name: "Sign in" }));
+    await user.click(await screen.findByRole("button", { name: "Send the link again" }));
+    await screen.findByRole("status");
+    const sent = harness.sent("/send-verification-email")[0]?.body as { callbackURL: string };
+    const callbackURL = new URL(sent.callbackURL);
+    expect(callbackURL.pathname).toBe("/verify-email");
+    expect(Object.fromEntries(callbackURL.searchParams)).toEqual({
+      verified: "1",
+      redirectTo: "/organization?tab=members",
+    });
+  });
+
+  it("sends one new verification link however often it is clicked while the first is on its way", async () => {
+    const user = userEvent.setup();
+    const harness = renderWithAuth(<SignIn />, {
+      "/sign-in/email": { status: 403, body: errorBody("EMAIL_NOT_VERIFIED") },
+      "/send-verification-email": "pending",
+    });
+    await user.type(screen.getByLabelText("Email"), "ada@example.com");
+    await user.type(screen.getByLabelText("Password"), "correct horse");
+    await user.click(screen.getByRole("button", { name: "Sign in" }));
+    const resend = await screen.findByRole("button", { name: "Send the link again" });
+    await user.click(resend);
+    expect(resend).toBeDisabled();
+    expect(resend).toHaveAttribute("aria-busy", "true");
+    await user.click(resend);
+    await user.dblClick(resend);
+    expect(harness.sent("/send-verification-email")).toHaveLength(1);
   });
 
   it("lists the providers the server has configured and starts a social sign-in", async () => {

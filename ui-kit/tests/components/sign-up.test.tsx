@@ -31,9 +31,29 @@ describe("<SignUp/>", () => {
       name: "Ada Lovelace",
       email: "ada@example.com",
       password: "correct horse",
-      callbackURL: "http://localhost:3000/welcome",
+      callbackURL: "http://localhost:3000/verify-email?verified=1&redirectTo=%2Fwelcome",
     });
     expect(onSuccess).toHaveBeenCalledWith({ token: "t", user: NEW_USER });
+  });
+
+  it("sends the mailed link to the verify-email page, which goes on to redirectTo", async () => {
+    const user = userEvent.setup();
+    const harness = renderWithAuth(
+      <SignUp redirectTo="/accept-invitation/inv-1" invitationId="inv-1" />,
+      { "/sign-up/email": { body: { token: null, user: NEW_USER } } },
+      { paths: { verifyEmail: "/auth/verify" } },
+    );
+    await fillIn(user);
+    await screen.findByRole("heading", { name: "Check your inbox" });
+    const sent = harness.sent("/sign-up/email")[0]?.body as { callbackURL: string };
+    const callbackURL = new URL(sent.callbackURL);
+    // Success comes back with verified=1; a bad or expired link with authd's `error` added.
+    expect(callbackURL.origin + callbackURL.pathname).toBe("http://localhost:3000/auth/verify");
+    expect(Object.fromEntries(callbackURL.searchParams)).toEqual({
+      verified: "1",
+      redirectTo: "/accept-invitation/inv-1",
+    });
+    expect(harness.sent("/sign-up/email")[0]?.body).toMatchObject({ invitationId: "inv-1" });
   });
 
   it("asks to check the inbox, naming the address, when the server wants it verified", async () => {
@@ -89,6 +109,26 @@ describe("<SignUp/>", () => {
     await user.click(screen.getByRole("button", { name: "Create account" }));
     expect(password).toHaveAccessibleDescription(/Use at least 12 characters\./);
     expect(harness.sent("/sign-up/email")).toHaveLength(1);
+  });
+
+  it("holds to the maximum password length it is given, and names the server's", async () => {
+    const user = userEvent.setup();
+    const harness = renderWithAuth(<SignUp maxPasswordLength={20} />, {
+      "/sign-up/email": {
+        status: 400,
+        body: errorBody("PASSWORD_TOO_LONG", "Password too long", { maxPasswordLength: 16 }),
+      },
+    });
+    await fillIn(user, { password: "twenty-one characters" });
+    const password = screen.getByLabelText("Password");
+    expect(password).toHaveAccessibleDescription(/Use at most 20 characters\./);
+    expect(harness.sent("/sign-up/email")).toHaveLength(0);
+    await user.clear(password);
+    await user.type(password, "seventeen letters");
+    await user.click(screen.getByRole("button", { name: "Create account" }));
+    await waitFor(() =>
+      expect(password).toHaveAccessibleDescription(/Use at most 16 characters\./),
+    );
   });
 
   it("shows and hides the password", async () => {

@@ -93,6 +93,46 @@ describe("<VerifyEmail/>", () => {
     ]);
   });
 
+  it("continues to the redirectTo the link came back with", async () => {
+    window.history.replaceState(
+      null,
+      "",
+      "/verify-email?verified=1&redirectTo=%2Faccept-invitation%2Finv-1",
+    );
+    const user = userEvent.setup();
+    const harness = renderWithAuth(<VerifyEmail />, {});
+    await screen.findByRole("heading", { name: "Email verified" });
+    await user.click(screen.getByRole("button", { name: "Continue" }));
+    expect(harness.navigations).toEqual(["/accept-invitation/inv-1"]);
+  });
+
+  it.each([
+    ["another origin", "https://evil.example/"],
+    ["a protocol-relative URL", "//evil.example/"],
+    ["a tab the browser drops", "/%09/evil.example/"],
+    ["a backslash", "/%5Cevil.example/"],
+  ])("ignores a redirectTo that is %s", async (_, target) => {
+    window.history.replaceState(null, "", `/verify-email?verified=1&redirectTo=${target}`);
+    const user = userEvent.setup();
+    const harness = renderWithAuth(<VerifyEmail />, {});
+    await screen.findByRole("heading", { name: "Email verified" });
+    await user.click(screen.getByRole("button", { name: "Continue" }));
+    expect(harness.navigations).toEqual(["/"]);
+  });
+
+  it("shows why a link that came back with redirectTo failed", async () => {
+    window.history.replaceState(
+      null,
+      "",
+      "/verify-email?verified=1&redirectTo=%2Fdashboard&error=INVALID_TOKEN",
+    );
+    renderWithAuth(<VerifyEmail />, {});
+    expect(
+      await screen.findByRole("heading", { name: "Your email could not be verified" }),
+    ).toBeInTheDocument();
+    expect(screen.getByText("This link is not valid. Request a new one.")).toBeInTheDocument();
+  });
+
   it("treats an address verified before as verified", async () => {
     const harness = renderWithAuth(<VerifyEmail token="abc" />, {
       "/verify-email": { status: 400, body: errorBody("EMAIL_ALREADY_VERIFIED") },
@@ -133,6 +173,20 @@ describe("<VerifyEmail/>", () => {
     ).toBeInTheDocument();
     expect(screen.getByText("This link has expired. Request a new one.")).toBeInTheDocument();
     expect(harness.sent("/verify-email")).toHaveLength(0);
+  });
+
+  it("says the address is verified when only the invitation behind the sign-up failed", async () => {
+    window.history.replaceState(
+      null,
+      "",
+      "/verify-email?verified=1&redirectTo=%2Faccept-invitation%2Finv-1&error=ORGANIZATION_MEMBERSHIP_LIMIT_REACHED",
+    );
+    const user = userEvent.setup();
+    const harness = renderWithAuth(<VerifyEmail />, { "/get-session": { body: sessionOf() } });
+    expect(await screen.findByRole("heading", { name: "Email verified" })).toBeInTheDocument();
+    expect(screen.getByRole("alert")).toHaveTextContent("Organization membership limit reached.");
+    await user.click(screen.getByRole("button", { name: "Continue" }));
+    expect(harness.navigations).toEqual(["/accept-invitation/inv-1"]);
   });
 
   it("lets a signed-in user whose link failed ask for a new one", async () => {

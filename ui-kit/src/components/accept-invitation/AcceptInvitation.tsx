@@ -53,7 +53,7 @@ export function AcceptInvitation({ className, classNames, ...options }: AcceptIn
   const detailsPart = usePart("invitation-details");
   const linkPart = usePart("link");
   const { status } = state;
-  const organization = state.invitation?.organizationName ?? "";
+  const organization = state.organization?.name ?? "";
 
   useEffect(() => {
     if (SETTLED.has(status)) title.current?.focus();

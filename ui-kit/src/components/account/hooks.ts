@@ -2,7 +2,7 @@
  * The account settings' logic without markup, one hook per section. Each section's
  * component is its hook plus markup; <AccountSettings/> lays the sections out.
  */
-import { type FormEvent, useCallback, useState } from "react";
+import { type FormEvent, useCallback, useEffect, useState } from "react";
 import { useAuthContext } from "../../auth-context.js";
 import type { AuthError } from "../../client/request.js";
 import type { Account, Session, SocialProvider, User } from "../../client/types.js";
@@ -19,7 +19,8 @@ import {
   hasErrors,
   looksLikeEmail,
 } from "../../ui/form-errors.js";
-import { absoluteURL } from "../../ui/urls.js";
+import { redirectError } from "../../ui/redirect-error.js";
+import { absoluteURL, withQuery } from "../../ui/urls.js";
 import { parseUserAgent } from "./user-agent.js";
 
 /** The provider id of the email-and-password account. */
@@ -70,6 +71,57 @@ function useHasPassword(): { hasPassword: boolean | undefined; loadError: AuthEr
     hasPassword: accounts.data?.some((account) => account.providerId === CREDENTIAL_PROVIDER),
     loadError: accounts.data ? null : accounts.error,
   };
+}
+
+// ---------------------------------------------------------------------------------------
+// Mailed links that come back to the account page
+
+/** Marks the address a change-email link comes back to, so its outcome can be told. */
+export const CHANGE_EMAIL_MARKER = "changeEmail";
+/** The same for an account-deletion link (which comes back only when it failed). */
+export const DELETE_ACCOUNT_MARKER = "deleteAccount";
+
+/** The query parameters a mailed link brought back, removed once read. */
+const LINK_PARAMETERS = [CHANGE_EMAIL_MARKER, DELETE_ACCOUNT_MARKER, "error", "error_description"];
+
+export interface AccountLinkOutcome {
+  /** Which of the page's mailed links came back; null for an `?error=` of unknown origin. */
+  link: "change-email" | "delete-account" | null;
+  /** authd's reason when the link did not work; null when it did. */
+  error: AuthError | null;
+}
+
+/**
+ * What a mailed link that came back to this page says (`?error=` when it failed), read
+ * once after mounting and then taken out of the address, so a reload does not show it
+ * again. Null when the address carries none.
+ */
+export function useAccountLinkOutcome(): AccountLinkOutcome | null {
+  const [outcome, setOutcome] = useState<AccountLinkOutcome | null>(null);
+  useEffect(() => {
+    const { location, history } = globalThis as {
+      location?: { href: string };
+      history?: {
+        state: unknown;
+        replaceState: (data: unknown, unused: string, url: string) => void;
+      };
+    };
+    if (!location) return;
+    const url = new URL(location.href);
+    const params = url.searchParams;
+    const link =
+      params.get(CHANGE_EMAIL_MARKER) === "1"
+        ? "change-email"
+        : params.get(DELETE_ACCOUNT_MARKER) === "1"
+          ? "delete-account"
+          : null;
+    const code = params.get("error");
+    if (!link && !code) return;
+    setOutcome({ link, error: code ? redirectError(code, params.get("error_description")) : null });
+    for (const name of LINK_PARAMETERS) params.delete(name);
+    history?.replaceState(history.state, "", `${url.pathname}${url.search}${url.hash}`);
+  }, []);
+  return outcome;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -164,7 +216,10 @@ export function useProfile(): UseProfileResult {
 // Email
 
 export interface UseChangeEmailOptions {
-  /** Where the confirmation link leads; by default the page the user is on. */
+  /**
+   * Where the confirmation link leads; by default the page the user is on, marked so that
+   * <AccountSettings/> there says whether the change went through.
+   */
   callbackURL?: string;
 }
 
@@ -215,7 +270,8 @@ export function useChangeEmail(options: UseChangeEmailOptions = {}): UseChangeEm
       const address = newEmail.trim();
       const result = await action.run({
         newEmail: address,
-        callbackURL: options.callbackURL ?? currentPageURL(paths.account),
+        callbackURL:
+          options.callbackURL ?? withQuery(currentPageURL(paths.account), CHANGE_EMAIL_MARKER, "1"),
       });
       if (result.error || !user) return;
       // A verified user confirms from the current address; otherwise the new one is verified.
@@ -257,6 +313,13 @@ export function useChangeEmail(options: UseChangeEmailOptions = {}): UseChangeEm
 
 export type ChangePasswordField = "currentPassword" | "newPassword";
 
+export interface UseChangePasswordOptions {
+  /** The shortest new password accepted before asking the server (match authd's setting). Default 8. */
+  minPasswordLength?: number;
+  /** The longest new password accepted before asking the server (match authd's setting). Default 128. */
+  maxPasswordLength?: number;
+}
+
 export interface UseChangePasswordResult {
   /** Whether the user has a password to change; undefined while that loads. */
   hasPassword: boolean | undefined;
@@ -267,6 +330,8 @@ export interface UseChangePasswordResult {
   setCurrentPassword: (value: string) => void;
   newPassword: string;
   setNewPassword: (value: string) => void;
+  minPasswordLength: number;
+  maxPasswordLength: number;
   revokeOtherSessions: boolean;
   setRevokeOtherSessions: (value: boolean) => void;
   fieldErrors: FieldErrors<ChangePasswordField>;
@@ -279,14 +344,23 @@ export interface UseChangePasswordResult {
   linkSent: boolean;
 }
 
+/** A refused length with the bound the server named; null when it named none. */
 function passwordLengthText(error: AuthError, messages: Messages): string | null {
-  const details = error.details as { minPasswordLength?: unknown } | undefined;
-  return error.code === "PASSWORD_TOO_SHORT" && typeof details?.minPasswordLength === "number"
-    ? messages.common.passwordTooShort({ min: details.minPasswordLength })
-    : null;
+  const details = error.details as
+    | { minPasswordLength?: unknown; maxPasswordLength?: unknown }
+    | undefined;
+  const min = details?.minPasswordLength;
+  const max = details?.maxPasswordLength;
+  if (error.code === "PASSWORD_TOO_SHORT" && typeof min === "number") {
+    return messages.common.passwordTooShort({ min });
+  }
+  if (error.code === "PASSWORD_TOO_LONG" && typeof max === "number") {
+    return messages.common.passwordTooLong({ max });
+  }
+  return null;
 }
 
-export function useChangePassword(): UseChangePasswordResult {
+export function useChangePassword(options: UseChangePasswordOptions = {}): UseChangePasswordResult {
   const { client, paths } = useAuthContext();
   const messages = useMessages();
   const { common } = messages;
@@ -298,6 +372,8 @@ export function useChangePassword(): UseChangePasswordResult {
   const [revokeOtherSessions, setRevokeOtherSessions] = useState(false);
   const [checked, setChecked] = useState<FieldErrors<ChangePasswordField>>({});
   const [changed, setChanged] = useState(false);
+  const minPasswordLength = options.minPasswordLength ?? 8;
+  const maxPasswordLength = options.maxPasswordLength ?? 128;
   const change = useAction(
     (body: { currentPassword: string; newPassword: string; revokeOtherSessions: boolean }) =>
       client.changePassword(body),
@@ -313,6 +389,11 @@ export function useChangePassword(): UseChangePasswordResult {
       const found: FieldErrors<ChangePasswordField> = {};
       if (!currentPassword) found.currentPassword = common.required;
       if (!newPassword) found.newPassword = common.required;
+      else if (newPassword.length < minPasswordLength) {
+        found.newPassword = common.passwordTooShort({ min: minPasswordLength });
+      } else if (newPassword.length > maxPasswordLength) {
+        found.newPassword = common.passwordTooLong({ max: maxPasswordLength });
+      }
       setChecked(found);
       setChanged(false);
       if (hasErrors(found)) return change.reset();
@@ -324,7 +405,15 @@ export function useChangePassword(): UseChangePasswordResult {
       setRevokeOtherSessions(false);
       setChanged(true);
     },
-    [change, common, currentPassword, newPassword, revokeOtherSessions],
+    [
+      change,
+      common,
+      currentPassword,
+      newPassword,
+      revokeOtherSessions,
+      minPasswordLength,
+      maxPasswordLength,
+    ],
   );
 
   const sendSetPasswordLink = useCallback(async () => {
@@ -355,6 +444,8 @@ export function useChangePassword(): UseChangePasswordResult {
     setCurrentPassword,
     newPassword,
     setNewPassword,
+    minPasswordLength,
+    maxPasswordLength,
     revokeOtherSessions,
     setRevokeOtherSessions,
     fieldErrors,
@@ -633,6 +724,11 @@ export function useActiveSessions(): UseActiveSessionsResult {
 export interface UseDeleteAccountOptions {
   /** Where to go once the account is deleted; default the provider's `paths.afterSignOut`. */
   redirectTo?: string;
+  /**
+   * Where the mailed confirmation link leads once followed: authd goes there after
+   * deleting, and (a bad, expired or used link) with `?error=` added. Default `redirectTo`.
+   */
+  callbackURL?: string;
 }
 
 export interface UseDeleteAccountResult {
@@ -664,6 +760,7 @@ export function useDeleteAccount(options: UseDeleteAccountOptions = {}): UseDele
   const [checked, setChecked] = useState<FieldErrors<"password">>({});
   const [emailSent, setEmailSent] = useState(false);
   const redirectTo = options.redirectTo ?? paths.afterSignOut;
+  const callbackURL = absoluteURL(options.callbackURL ?? redirectTo);
   const action = useAction((body: { password?: string; callbackURL: string }) =>
     client.deleteUser(body),
   );
@@ -677,7 +774,7 @@ export function useDeleteAccount(options: UseDeleteAccountOptions = {}): UseDele
       if (hasErrors(found)) return action.reset();
       const result = await action.run({
         ...(needsPassword ? { password } : {}),
-        callbackURL: absoluteURL(redirectTo),
+        callbackURL,
       });
       if (result.error) return;
       setPassword("");
@@ -685,7 +782,7 @@ export function useDeleteAccount(options: UseDeleteAccountOptions = {}): UseDele
       if (result.data.message === CONFIRMATION_SENT) setEmailSent(true);
       else navigate(redirectTo);
     },
-    [action, common, navigate, needsPassword, password, redirectTo],
+    [action, common, navigate, needsPassword, password, redirectTo, callbackURL],
   );
 
   const { error } = action;

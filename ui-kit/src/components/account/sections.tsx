@@ -12,6 +12,7 @@ import { usePart } from "../../ui/parts.js";
 import { Root, type StyleProps } from "../../ui/root.js";
 import {
   type UseChangeEmailOptions,
+  type UseChangePasswordOptions,
   type UseDeleteAccountOptions,
   type UseLinkedAccountsOptions,
   useActiveSessions,
@@ -30,6 +31,7 @@ export type AccountSectionPart =
   | "form"
   | "field"
   | "input"
+  | "hint"
   | "button"
   | "alert"
   | "avatar"
@@ -231,13 +233,17 @@ export function EmailSection({ callbackURL, ...props }: EmailSectionProps) {
 
 // ---------------------------------------------------------------------------------------
 
-export type PasswordSectionProps = SectionLayoutProps;
+export interface PasswordSectionProps extends UseChangePasswordOptions, SectionLayoutProps {}
 
 /** Changing the password; for a user without one, a mailed link to set it. */
-export function PasswordSection(props: PasswordSectionProps) {
-  const { account } = useMessages();
+export function PasswordSection({
+  minPasswordLength,
+  maxPasswordLength,
+  ...props
+}: PasswordSectionProps) {
+  const { account, auth } = useMessages();
   const errorText = useErrorText();
-  const state = useChangePassword();
+  const state = useChangePassword({ minPasswordLength, maxPasswordLength });
   const form = useRef<HTMLFormElement>(null);
   const alert = useRef<HTMLDivElement>(null);
   useFocusOnChange(
@@ -294,8 +300,10 @@ export function PasswordSection(props: PasswordSectionProps) {
           name="newPassword"
           autoComplete="new-password"
           required
+          minLength={state.minPasswordLength}
           value={state.newPassword}
           onChange={(event) => state.setNewPassword(event.target.value)}
+          hint={auth.signUp.passwordHint({ min: state.minPasswordLength })}
           error={state.fieldErrors.newPassword}
         />
         <Checkbox
@@ -536,10 +544,14 @@ export function SessionsSection(props: SessionsSectionProps) {
 export interface DeleteAccountSectionProps extends UseDeleteAccountOptions, SectionLayoutProps {}
 
 /** Deleting the account, confirmed in a dialog (with the password when the user has one). */
-export function DeleteAccountSection({ redirectTo, ...props }: DeleteAccountSectionProps) {
+export function DeleteAccountSection({
+  redirectTo,
+  callbackURL,
+  ...props
+}: DeleteAccountSectionProps) {
   const { common, account } = useMessages();
   const errorText = useErrorText();
-  const state = useDeleteAccount({ redirectTo });
+  const state = useDeleteAccount({ redirectTo, callbackURL });
   const form = useRef<HTMLFormElement>(null);
   const alert = useRef<HTMLDivElement>(null);
   const notice = useRef<HTMLDivElement>(null);

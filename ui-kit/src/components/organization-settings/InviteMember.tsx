@@ -24,7 +24,7 @@ export type InviteMemberPart =
   | "empty";
 
 export interface InviteMemberProps extends UseInviteMemberOptions, StyleProps<InviteMemberPart> {
-  /** "card" (default) or "inline" inside <OrganizationSettings/>. */
+  /** "card" (default), or "inline" inside <OrganizationSettings/> (its heading a level lower). */
   variant?: "card" | "inline";
 }
 
@@ -55,7 +55,7 @@ export function InviteMember({
       classNames={classNames}
     >
       <Header>
-        <Title>{text.invite.title}</Title>
+        <Title level={variant === "inline" ? 3 : 2}>{text.invite.title}</Title>
         <Text>{text.invite.description}</Text>
       </Header>
       <OrganizationGate scope={state.scope}>

@@ -33,7 +33,7 @@ export type OrganizationDetailsPart =
 export interface OrganizationDetailsProps
   extends UseOrganizationDetailsOptions,
     StyleProps<OrganizationDetailsPart> {
-  /** "card" (default) or "inline" inside <OrganizationSettings/>. */
+  /** "card" (default), or "inline" inside <OrganizationSettings/> (its heading a level lower). */
   variant?: "card" | "inline";
 }
 
@@ -68,7 +68,7 @@ export function OrganizationDetails({
       classNames={classNames}
     >
       <Header>
-        <Title>{text.details.title}</Title>
+        <Title level={variant === "inline" ? 3 : 2}>{text.details.title}</Title>
       </Header>
       <OrganizationGate scope={state.scope}>
         {organization ? (

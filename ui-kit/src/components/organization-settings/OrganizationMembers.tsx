@@ -38,7 +38,7 @@ export type OrganizationMembersPart =
 export interface OrganizationMembersProps
   extends UseOrganizationMembersOptions,
     StyleProps<OrganizationMembersPart> {
-  /** "card" (default) or "inline" inside <OrganizationSettings/>. */
+  /** "card" (default), or "inline" inside <OrganizationSettings/> (its heading a level lower). */
   variant?: "card" | "inline";
 }
 
@@ -66,7 +66,7 @@ export function OrganizationMembers({
       classNames={classNames}
     >
       <Header>
-        <Title>{text.members.title}</Title>
+        <Title level={variant === "inline" ? 3 : 2}>{text.members.title}</Title>
       </Header>
       <OrganizationGate scope={state.scope}>
         <Alert ref={alert}>{state.error ? errorText(state.error) : null}</Alert>

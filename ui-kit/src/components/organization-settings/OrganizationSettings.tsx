@@ -45,7 +45,8 @@ export function OrganizationSettings({
       classNames={classNames}
     >
       <Header>
-        <Title level={1}>{scope.organization.data?.name ?? text.settings.title}</Title>
+        {/* Level 2 like every screen's title: the page around it owns the one <h1>. */}
+        <Title>{scope.organization.data?.name ?? text.settings.title}</Title>
       </Header>
       <OrganizationGate scope={scope}>
         <OrganizationDetails {...section} redirectTo={redirectTo} />

@@ -31,7 +31,7 @@ export type PendingInvitationsPart =
 export interface PendingInvitationsProps
   extends UsePendingInvitationsOptions,
     StyleProps<PendingInvitationsPart> {
-  /** "card" (default) or "inline" inside <OrganizationSettings/>. */
+  /** "card" (default), or "inline" inside <OrganizationSettings/> (its heading a level lower). */
   variant?: "card" | "inline";
 }
 
@@ -66,7 +66,7 @@ export function PendingInvitations({
       classNames={classNames}
     >
       <Header>
-        <Title>{text.invitations.title}</Title>
+        <Title level={variant === "inline" ? 3 : 2}>{text.invitations.title}</Title>
       </Header>
       <OrganizationGate scope={state.scope}>
         <Alert ref={alert}>{state.error ? errorText(state.error) : null}</Alert>

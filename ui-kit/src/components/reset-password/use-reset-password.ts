@@ -19,6 +19,8 @@ export interface UseResetPasswordOptions {
   redirectTo?: string;
   /** The shortest password accepted before asking the server (match authd's setting). Default 8. */
   minPasswordLength?: number;
+  /** The longest password accepted before asking the server (match authd's setting). Default 128. */
+  maxPasswordLength?: number;
   onSuccess?: () => void;
 }
 
@@ -35,6 +37,7 @@ export interface UseResetPasswordResult {
   confirmPassword: string;
   setConfirmPassword: (value: string) => void;
   minPasswordLength: number;
+  maxPasswordLength: number;
   fieldErrors: FieldErrors<ResetPasswordField>;
   /** The last error; the alert shows it unless `fieldErrors` already place it. */
   error: AuthError | null;
@@ -71,6 +74,7 @@ export function useResetPassword(options: UseResetPasswordOptions = {}): UseRese
   const [pending, setPending] = useState(false);
   const [done, setDone] = useState(false);
   const minPasswordLength = options.minPasswordLength ?? 8;
+  const maxPasswordLength = options.maxPasswordLength ?? 128;
   const { redirectTo, onSuccess } = options;
 
   const urlError = query?.get("error");
@@ -91,6 +95,8 @@ export function useResetPassword(options: UseResetPasswordOptions = {}): UseRese
       if (!password) found.password = common.required;
       else if (password.length < minPasswordLength) {
         found.password = common.passwordTooShort({ min: minPasswordLength });
+      } else if (password.length > maxPasswordLength) {
+        found.password = common.passwordTooLong({ max: maxPasswordLength });
       }
       if (!confirmPassword) found.confirmPassword = common.required;
       else if (password && confirmPassword !== password) {
@@ -118,7 +124,10 @@ export function useResetPassword(options: UseResetPasswordOptions = {}): UseRese
             min: boundOf(result.error, "minPasswordLength") ?? minPasswordLength,
           });
         } else if (code === "PASSWORD_TOO_LONG") {
-          mapped.password = errorText(result.error);
+          // The bound the server names; without one its own words, not a guess.
+          const max = boundOf(result.error, "maxPasswordLength");
+          mapped.password =
+            max === undefined ? errorText(result.error) : common.passwordTooLong({ max });
         }
         setFieldErrors(mapped);
         setError(result.error);
@@ -137,6 +146,7 @@ export function useResetPassword(options: UseResetPasswordOptions = {}): UseRese
       password,
       confirmPassword,
       minPasswordLength,
+      maxPasswordLength,
       redirectTo,
       navigate,
       onSuccess,
@@ -150,6 +160,7 @@ export function useResetPassword(options: UseResetPasswordOptions = {}): UseRese
     confirmPassword,
     setConfirmPassword,
     minPasswordLength,
+    maxPasswordLength,
     fieldErrors,
     error,
     linkError,

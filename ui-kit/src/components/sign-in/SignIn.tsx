@@ -116,7 +116,12 @@ export function SignIn({
               : null}
         </Alert>
         {state.needsVerification && !state.verificationSent ? (
-          <Button variant="link" onClick={() => void state.resendVerification()}>
+          <Button
+            variant="link"
+            pending={state.resendPending}
+            disabled={state.pending}
+            onClick={() => void state.resendVerification()}
+          >
             {auth.signIn.resendVerification}
           </Button>
         ) : null}

@@ -2,7 +2,7 @@
  * The sign-in logic without markup: fields, validation, the email and social calls,
  * the unverified-email path and where to go afterwards. <SignIn/> is this plus markup.
  */
-import { type FormEvent, useCallback, useEffect, useState } from "react";
+import { type FormEvent, useCallback, useEffect, useRef, useState } from "react";
 import { useAuthContext } from "../../auth-context.js";
 import type { AuthError } from "../../client/request.js";
 import type { SignInAnswer, SocialProvider } from "../../client/types.js";
@@ -17,7 +17,7 @@ import {
 } from "../../ui/form-errors.js";
 import { redirectError } from "../../ui/redirect-error.js";
 import { useUrlQuery } from "../../ui/url-query.js";
-import { absoluteURL, currentPageURL } from "../../ui/urls.js";
+import { absoluteURL, currentPageURL, verificationCallbackURL } from "../../ui/urls.js";
 
 export type SignInField = "email" | "password";
 
@@ -43,6 +43,8 @@ export interface UseSignInResult {
   /** True when the account exists but its email is not verified yet. */
   needsVerification: boolean;
   resendVerification: () => Promise<void>;
+  /** True while a new verification link is being asked for. */
+  resendPending: boolean;
   verificationSent: boolean;
   providers: QueryResult<SocialProvider[]>;
   socialPending: string | null;
@@ -62,6 +64,9 @@ export function useSignIn(options: UseSignInOptions = {}): UseSignInResult {
   const [pending, setPending] = useState(false);
   const [socialPending, setSocialPending] = useState<string | null>(null);
   const [verificationSent, setVerificationSent] = useState(false);
+  const [resendPending, setResendPending] = useState(false);
+  // A second click before React re-renders the disabled button must not mail again.
+  const resending = useRef(false);
   const redirectTo = options.redirectTo ?? paths.afterSignIn;
   const { onSuccess } = options;
   const query = useUrlQuery();
@@ -123,13 +128,19 @@ export function useSignIn(options: UseSignInOptions = {}): UseSignInResult {
   );
 
   const resendVerification = useCallback(async () => {
+    if (resending.current) return;
+    resending.current = true;
+    setResendPending(true);
     const result = await client.sendVerificationEmail({
       email: email.trim(),
-      callbackURL: absoluteURL(redirectTo),
+      // The verify-email page shows the outcome (a failed link too), then goes on.
+      callbackURL: verificationCallbackURL(paths.verifyEmail, redirectTo),
     });
+    resending.current = false;
+    setResendPending(false);
     if (result.error) setError(result.error);
     else setVerificationSent(true);
-  }, [client, email, redirectTo]);
+  }, [client, email, redirectTo, paths.verifyEmail]);
 
   return {
     email,
@@ -143,6 +154,7 @@ export function useSignIn(options: UseSignInOptions = {}): UseSignInResult {
     pending,
     needsVerification: error?.code === "EMAIL_NOT_VERIFIED",
     resendVerification,
+    resendPending,
     verificationSent,
     providers,
     socialPending,

@@ -16,7 +16,7 @@ import {
   hasErrors,
   looksLikeEmail,
 } from "../../ui/form-errors.js";
-import { absoluteURL } from "../../ui/urls.js";
+import { absoluteURL, verificationCallbackURL } from "../../ui/urls.js";
 
 export type SignUpField = "name" | "email" | "password" | "image";
 
@@ -27,6 +27,8 @@ export interface UseSignUpOptions {
   providers?: readonly (string | SocialProvider)[];
   /** The shortest password accepted before asking the server (match authd's setting). Default 8. */
   minPasswordLength?: number;
+  /** The longest password accepted before asking the server (match authd's setting). Default 128. */
+  maxPasswordLength?: number;
   /** Ask for a profile picture URL too. Default false. */
   showImage?: boolean;
   /** The invitation being answered, so following the mailed link also joins its organization. */
@@ -49,6 +51,7 @@ export interface UseSignUpResult {
   setImage: (value: string) => void;
   showImage: boolean;
   minPasswordLength: number;
+  maxPasswordLength: number;
   fieldErrors: FieldErrors<SignUpField>;
   /** The last error; the form's alert shows it unless `fieldErrors` already place it. */
   error: AuthError | null;
@@ -97,6 +100,7 @@ export function useSignUp(options: UseSignUpOptions = {}): UseSignUpResult {
   const [sentTo, setSentTo] = useState("");
   const redirectTo = options.redirectTo ?? paths.afterSignIn;
   const minPasswordLength = options.minPasswordLength ?? 8;
+  const maxPasswordLength = options.maxPasswordLength ?? 128;
   const showImage = options.showImage ?? false;
   const { onSuccess, invitationId } = options;
 
@@ -110,6 +114,8 @@ export function useSignUp(options: UseSignUpOptions = {}): UseSignUpResult {
       if (!password) found.password = common.required;
       else if (password.length < minPasswordLength) {
         found.password = common.passwordTooShort({ min: minPasswordLength });
+      } else if (password.length > maxPasswordLength) {
+        found.password = common.passwordTooLong({ max: maxPasswordLength });
       }
       if (showImage && image.trim() && !isWebURL(image.trim())) {
         found.image = auth.signUp.invalidImage;
@@ -125,7 +131,9 @@ export function useSignUp(options: UseSignUpOptions = {}): UseSignUpResult {
         password,
         ...(showImage && image.trim() ? { image: image.trim() } : {}),
         ...(invitationId ? { invitationId } : {}),
-        callbackURL: absoluteURL(redirectTo),
+        // The mailed link lands on the verify-email page, which says whether it worked
+        // (a bad or expired link too) and then goes on to redirectTo.
+        callbackURL: verificationCallbackURL(paths.verifyEmail, redirectTo),
       });
       setPending(false);
       if (result.error) {
@@ -140,7 +148,10 @@ export function useSignUp(options: UseSignUpOptions = {}): UseSignUpResult {
             min: boundOf(result.error, "minPasswordLength") ?? minPasswordLength,
           });
         } else if (code === "PASSWORD_TOO_LONG") {
-          fields.password = errorText(result.error);
+          // The bound the server names; without one its own words, not a guess.
+          const max = boundOf(result.error, "maxPasswordLength");
+          fields.password =
+            max === undefined ? errorText(result.error) : common.passwordTooLong({ max });
         }
         setFieldErrors(fields);
         setError(result.error);
@@ -165,8 +176,10 @@ export function useSignUp(options: UseSignUpOptions = {}): UseSignUpResult {
       image,
       showImage,
       minPasswordLength,
+      maxPasswordLength,
       invitationId,
       redirectTo,
+      paths.verifyEmail,
       navigate,
       onSuccess,
     ],
@@ -207,6 +220,7 @@ export function useSignUp(options: UseSignUpOptions = {}): UseSignUpResult {
     setImage,
     showImage,
     minPasswordLength,
+    maxPasswordLength,
     fieldErrors,
     error,
     pending,

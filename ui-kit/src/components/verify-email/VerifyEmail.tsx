@@ -58,6 +58,7 @@ export function VerifyEmail({ className, classNames, ...options }: VerifyEmailPr
           <Title ref={title}>{text.verifiedTitle}</Title>
           <Text>{state.alreadyVerified ? text.alreadyVerified : text.verified}</Text>
         </Header>
+        <Alert ref={alert}>{state.error ? errorText(state.error) : null}</Alert>
         <Button onClick={state.continueToApp}>{text.continue}</Button>
       </Root>
     );

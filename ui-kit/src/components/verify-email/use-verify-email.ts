@@ -10,12 +10,15 @@ import type { AuthError } from "../../client/request.js";
 import { useSession } from "../../hooks/use-session.js";
 import { redirectError } from "../../ui/redirect-error.js";
 import { useUrlQuery } from "../../ui/url-query.js";
-import { absoluteURL, withQuery } from "../../ui/urls.js";
+import { absoluteURL, sameSitePath, withQuery } from "../../ui/urls.js";
 
 export interface UseVerifyEmailOptions {
   /** The verification token; by default the page's `?token=` query parameter. */
   token?: string;
-  /** Where "Continue" goes once verified; default the provider's `paths.afterSignIn`. */
+  /**
+   * Where "Continue" goes once verified; default the page's `?redirectTo=` (a path of
+   * this site, as the kit's sign-up and sign-in put there), else `paths.afterSignIn`.
+   */
   redirectTo?: string;
   onVerified?: () => void;
 }
@@ -36,7 +39,10 @@ export type VerifyEmailStep =
 
 export interface UseVerifyEmailResult {
   step: VerifyEmailStep;
-  /** Why verifying failed, in the "failed" step. */
+  /**
+   * Why verifying failed, in the "failed" step; in the "verified" step, what failed
+   * after the address was verified (joining the invitation the sign-up named).
+   */
   error: AuthError | null;
   /** True when the address had been verified before (the link was followed twice). */
   alreadyVerified: boolean;
@@ -53,6 +59,17 @@ export interface UseVerifyEmailResult {
 
 type Outcome = { ok: true; already: boolean } | { ok: false; error: AuthError };
 
+/**
+ * The codes authd redirects with when the link itself did not work. Any other code came
+ * after the address was verified: a sign-up's invitation that could not be accepted.
+ */
+const LINK_FAILURES = new Set([
+  "INVALID_TOKEN",
+  "TOKEN_EXPIRED",
+  "USER_NOT_FOUND",
+  "COULD_NOT_UPDATE_EMAIL",
+]);
+
 export function useVerifyEmail(options: UseVerifyEmailOptions = {}): UseVerifyEmailResult {
   const { client, navigate, paths } = useAuthContext();
   const session = useSession();
@@ -62,10 +79,11 @@ export function useVerifyEmail(options: UseVerifyEmailOptions = {}): UseVerifyEm
   const [resendPending, setResendPending] = useState(false);
   const [resendError, setResendError] = useState<AuthError | null>(null);
   const [sent, setSent] = useState(false);
-  const redirectTo = options.redirectTo ?? paths.afterSignIn;
   const onVerifiedRef = useRef(options.onVerified);
   onVerifiedRef.current = options.onVerified;
 
+  const redirectTo =
+    options.redirectTo ?? sameSitePath(query?.get("redirectTo")) ?? paths.afterSignIn;
   const token = options.token ?? query?.get("token") ?? undefined;
   const urlError = query?.get("error");
 
@@ -94,8 +112,8 @@ export function useVerifyEmail(options: UseVerifyEmailOptions = {}): UseVerifyEm
   let step: VerifyEmailStep;
   let error: AuthError | null = null;
   if (urlError) {
-    step = "failed";
     error = redirectError(urlError);
+    step = LINK_FAILURES.has(error.code) ? "failed" : "verified";
   } else if (token) {
     if (!outcome) step = "verifying";
     else if (outcome.ok) step = "verified";

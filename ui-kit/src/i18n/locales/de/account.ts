@@ -34,6 +34,10 @@ export const account: Messages["account"] = {
       `Sieh in dein Postfach: Wir haben an ${email} einen Link geschickt, um die Änderung zu bestätigen.`,
     sentToNew: ({ email }: { email: string }) =>
       `Sieh in dein Postfach: Wir haben an ${email} einen Link geschickt, um die neue Adresse zu bestätigen.`,
+    changed: ({ email }: { email: string }) => `Deine E-Mail-Adresse lautet jetzt ${email}.`,
+    changedUnverified: ({ email }: { email: string }) =>
+      `Deine E-Mail-Adresse lautet jetzt ${email}. Wir haben einen Link an sie geschickt: Öffne ihn, um die Adresse zu bestätigen.`,
+    linkFailed: "Der Link zum Ändern deiner E-Mail-Adresse hat nicht funktioniert.",
   },
   password: {
     title: "Passwort",
@@ -91,5 +95,6 @@ export const account: Messages["account"] = {
     confirm: "Mein Konto löschen",
     emailSent:
       "Sieh in dein Postfach: Wir haben dir einen Link geschickt. Dein Konto wird gelöscht, sobald du ihn öffnest.",
+    linkFailed: "Der Link zum Löschen deines Kontos hat nicht funktioniert.",
   },
 };

@@ -26,6 +26,11 @@ export const common: Messages["common"] = {
       one: "Verwende mindestens # Zeichen.",
       other: "Verwende mindestens # Zeichen.",
     }),
+  passwordTooLong: ({ max }: { max: number }) =>
+    plural("de", max, {
+      one: "Verwende höchstens # Zeichen.",
+      other: "Verwende höchstens # Zeichen.",
+    }),
   continueWith: ({ provider }: { provider: string }) => `Weiter mit ${provider}`,
   stepUp: {
     title: "Bestätige, dass du es bist",

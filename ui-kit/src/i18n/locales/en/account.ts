@@ -33,6 +33,10 @@ export const account = {
       `Check your inbox: we sent a link to ${email} to confirm the change.`,
     sentToNew: ({ email }: { email: string }) =>
       `Check your inbox: we sent a link to ${email} to confirm the new address.`,
+    changed: ({ email }: { email: string }) => `Your email address is now ${email}.`,
+    changedUnverified: ({ email }: { email: string }) =>
+      `Your email address is now ${email}. We sent a link to it: open it to verify the address.`,
+    linkFailed: "The link to change your email address did not work.",
   },
   password: {
     title: "Password",
@@ -90,5 +94,6 @@ export const account = {
     confirm: "Delete my account",
     emailSent:
       "Check your inbox: we sent you a link. Your account will be deleted once you follow it.",
+    linkFailed: "The link to delete your account did not work.",
   },
 };

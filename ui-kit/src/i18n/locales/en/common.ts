@@ -20,6 +20,7 @@ export const common = {
   invalidEmail: "Enter a valid email address.",
   invalidField: "This value is not valid.",
   passwordTooShort: ({ min }: { min: number }) => `Use at least ${min} characters.`,
+  passwordTooLong: ({ max }: { max: number }) => `Use at most ${max} characters.`,
   continueWith: ({ provider }: { provider: string }) => `Continue with ${provider}`,
   stepUp: {
     title: "Confirm it is you",

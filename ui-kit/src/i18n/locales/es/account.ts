@@ -34,6 +34,10 @@ export const account: Messages["account"] = {
       `Revisa tu bandeja de entrada: hemos enviado a ${email} un enlace para confirmar el cambio.`,
     sentToNew: ({ email }: { email: string }) =>
       `Revisa tu bandeja de entrada: hemos enviado a ${email} un enlace para confirmar la nueva dirección.`,
+    changed: ({ email }: { email: string }) => `Tu correo electrónico ahora es ${email}.`,
+    changedUnverified: ({ email }: { email: string }) =>
+      `Tu correo electrónico ahora es ${email}. Te hemos enviado un enlace a esa dirección: ábrelo para verificarla.`,
+    linkFailed: "El enlace para cambiar tu correo electrónico no ha funcionado.",
   },
   password: {
     title: "Contraseña",
@@ -91,5 +95,6 @@ export const account: Messages["account"] = {
     confirm: "Eliminar mi cuenta",
     emailSent:
       "Revisa tu bandeja de entrada: te hemos enviado un enlace. Tu cuenta se eliminará cuando lo abras.",
+    linkFailed: "El enlace para eliminar tu cuenta no ha funcionado.",
   },
 };

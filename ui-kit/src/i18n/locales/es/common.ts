@@ -26,6 +26,11 @@ export const common: Messages["common"] = {
       one: "Usa al menos # carácter.",
       other: "Usa al menos # caracteres.",
     }),
+  passwordTooLong: ({ max }: { max: number }) =>
+    plural("es", max, {
+      one: "Usa como máximo # carácter.",
+      other: "Usa como máximo # caracteres.",
+    }),
   continueWith: ({ provider }: { provider: string }) => `Continuar con ${provider}`,
   stepUp: {
     title: "Confirma que eres tú",

@@ -34,6 +34,10 @@ export const account: Messages["account"] = {
       `Consultez votre boîte de réception : nous avons envoyé à ${email} un lien pour confirmer le changement.`,
     sentToNew: ({ email }: { email: string }) =>
       `Consultez votre boîte de réception : nous avons envoyé à ${email} un lien pour confirmer la nouvelle adresse.`,
+    changed: ({ email }: { email: string }) => `Votre adresse e-mail est désormais ${email}.`,
+    changedUnverified: ({ email }: { email: string }) =>
+      `Votre adresse e-mail est désormais ${email}. Nous y avons envoyé un lien : ouvrez-le pour vérifier l'adresse.`,
+    linkFailed: "Le lien pour changer votre adresse e-mail n'a pas fonctionné.",
   },
   password: {
     title: "Mot de passe",
@@ -92,5 +96,6 @@ export const account: Messages["account"] = {
     confirm: "Supprimer mon compte",
     emailSent:
       "Consultez votre boîte de réception : nous vous avons envoyé un lien. Votre compte sera supprimé dès que vous l'aurez ouvert.",
+    linkFailed: "Le lien pour supprimer votre compte n'a pas fonctionné.",
   },
 };

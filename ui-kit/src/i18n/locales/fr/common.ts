@@ -26,6 +26,11 @@ export const common: Messages["common"] = {
       one: "Utilisez au moins # caractère.",
       other: "Utilisez au moins # caractères.",
     }),
+  passwordTooLong: ({ max }: { max: number }) =>
+    plural("fr", max, {
+      one: "Utilisez au plus # caractère.",
+      other: "Utilisez au plus # caractères.",
+    }),
   continueWith: ({ provider }: { provider: string }) => `Continuer avec ${provider}`,
   stepUp: {
     title: "Confirmez votre identité",

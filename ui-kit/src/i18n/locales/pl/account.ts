@@ -34,6 +34,10 @@ export const account: Messages["account"] = {
       `Sprawdź skrzynkę: wysłaliśmy na adres ${email} link do potwierdzenia zmiany.`,
     sentToNew: ({ email }: { email: string }) =>
       `Sprawdź skrzynkę: wysłaliśmy na adres ${email} link do potwierdzenia nowego adresu.`,
+    changed: ({ email }: { email: string }) => `Twój adres e-mail to teraz ${email}.`,
+    changedUnverified: ({ email }: { email: string }) =>
+      `Twój adres e-mail to teraz ${email}. Wysłaliśmy na niego link: otwórz go, aby potwierdzić adres.`,
+    linkFailed: "Link do zmiany adresu e-mail nie zadziałał.",
   },
   password: {
     title: "Hasło",
@@ -90,5 +94,6 @@ export const account: Messages["account"] = {
     passwordHint: "Wpisz hasło, aby potwierdzić.",
     confirm: "Usuń moje konto",
     emailSent: "Sprawdź skrzynkę: wysłaliśmy Ci link. Konto zostanie usunięte, gdy go otworzysz.",
+    linkFailed: "Link do usunięcia konta nie zadziałał.",
   },
 };

@@ -28,6 +28,13 @@ export const common: Messages["common"] = {
       many: "Użyj co najmniej # znaków.",
       other: "Użyj co najmniej # znaku.",
     }),
+  passwordTooLong: ({ max }: { max: number }) =>
+    plural("pl", max, {
+      one: "Użyj co najwyżej # znaku.",
+      few: "Użyj co najwyżej # znaków.",
+      many: "Użyj co najwyżej # znaków.",
+      other: "Użyj co najwyżej # znaku.",
+    }),
   continueWith: ({ provider }: { provider: string }) => `Kontynuuj z ${provider}`,
   stepUp: {
     title: "Potwierdź, że to Ty",

@@ -26,6 +26,11 @@ export const common: Messages["common"] = {
       one: "Используйте не менее # символа.",
       other: "Используйте не менее # символов.",
     }),
+  passwordTooLong: ({ max }: { max: number }) =>
+    plural("ru", max, {
+      one: "Используйте не более # символа.",
+      other: "Используйте не более # символов.",
+    }),
   continueWith: ({ provider }: { provider: string }) => `Продолжить через ${provider}`,
   stepUp: {
     title: "Подтвердите, что это вы",

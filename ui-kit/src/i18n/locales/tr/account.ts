@@ -34,6 +34,10 @@ export const account: Messages["account"] = {
       `Gelen kutunuzu kontrol edin: değişikliği onaylamanız için ${email} adresine bir bağlantı gönderdik.`,
     sentToNew: ({ email }: { email: string }) =>
       `Gelen kutunuzu kontrol edin: yeni adresi onaylamanız için ${email} adresine bir bağlantı gönderdik.`,
+    changed: ({ email }: { email: string }) => `E-posta adresiniz artık ${email}.`,
+    changedUnverified: ({ email }: { email: string }) =>
+      `E-posta adresiniz artık ${email}. Bu adrese bir bağlantı gönderdik: adresi doğrulamak için bağlantıyı açın.`,
+    linkFailed: "E-posta adresinizi değiştirme bağlantısı çalışmadı.",
   },
   password: {
     title: "Şifre",
@@ -91,5 +95,6 @@ export const account: Messages["account"] = {
     confirm: "Hesabımı sil",
     emailSent:
       "Gelen kutunuzu kontrol edin: size bir bağlantı gönderdik. Bağlantıyı açtığınızda hesabınız silinecek.",
+    linkFailed: "Hesabınızı silme bağlantısı çalışmadı.",
   },
 };

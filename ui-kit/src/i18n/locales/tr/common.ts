@@ -26,6 +26,11 @@ export const common: Messages["common"] = {
       one: "En az # karakter kullanın.",
       other: "En az # karakter kullanın.",
     }),
+  passwordTooLong: ({ max }: { max: number }) =>
+    plural("tr", max, {
+      one: "En fazla # karakter kullanın.",
+      other: "En fazla # karakter kullanın.",
+    }),
   continueWith: ({ provider }: { provider: string }) => `${provider} ile devam et`,
   stepUp: {
     title: "Kimliğinizi doğrulayın",

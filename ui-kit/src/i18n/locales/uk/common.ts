@@ -28,6 +28,13 @@ export const common: Messages["common"] = {
       many: "Використайте щонайменше # символів.",
       other: "Використайте щонайменше # символу.",
     }),
+  passwordTooLong: ({ max }: { max: number }) =>
+    plural("uk", max, {
+      one: "Використайте щонайбільше # символ.",
+      few: "Використайте щонайбільше # символи.",
+      many: "Використайте щонайбільше # символів.",
+      other: "Використайте щонайбільше # символу.",
+    }),
   continueWith: ({ provider }: { provider: string }) => `Продовжити через ${provider}`,
   stepUp: {
     title: "Підтвердьте, що це ви",
