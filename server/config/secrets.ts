@@ -64,7 +64,7 @@ const SECRET_KEYS = new Set(["secret", "clientSecret", "password"]);
  * text rather than re-serialized, so the rest shows as configured; a URL that does not
  * parse (a password with an unencoded `#` or `/`) loses everything up to its last `@`.
  */
-export function redactUrl(value: string): string {
+function maskUrlPassword(value: string): string {
   const scheme = value.indexOf("://");
   if (scheme < 0) return value;
   const start = scheme + 3;
@@ -84,7 +84,7 @@ export function redactConfig(config: AuthdConfig): unknown {
     if (typeof value === "function") return "[function]";
     if (typeof value === "string") {
       if (SECRET_KEYS.has(key)) return "***";
-      if (/url$/i.test(key)) return redactUrl(value);
+      if (/url$/i.test(key)) return maskUrlPassword(value);
       return value;
     }
     if (Array.isArray(value)) return value.map((item) => walk(item, key));
