@@ -78,20 +78,34 @@ export async function registerRateLimit(
   const counters =
     useRedis && redis ? redisCountersWithFallback(redis, namespace, app.log) : undefined;
   if (counters) app.addHook("onClose", async () => counters.detach());
+  // A route's bucket and rule follow from its pattern alone, and the limiter asks for
+  // them four times a request (key, allow-list, max, window): worked out once per route.
+  const limits = new Map<string, { path: string; rule: Rule | false }>();
+  const limitOf = (request: FastifyRequest) => {
+    const pattern = request.routeOptions.url;
+    let limit = pattern === undefined ? undefined : limits.get(pattern);
+    if (limit === undefined) {
+      const path = routePath(request, config.basePath);
+      limit = { path, rule: ruleFor(config, path) };
+      // Patterns are as many as the routes; a request without one is not remembered.
+      if (pattern !== undefined) limits.set(pattern, limit);
+    }
+    return limit;
+  };
   await app.register(rateLimit, {
     global: true,
     // The store does not fail (Redis errors fall back to memory); should it ever, a
     // request goes through uncounted rather than fail.
     skipOnError: true,
     ...(counters ? { store: counters.Store } : {}),
-    keyGenerator: (request) => `${request.ip}|${routePath(request, config.basePath)}`,
-    allowList: (request) => ruleFor(config, routePath(request, config.basePath)) === false,
+    keyGenerator: (request) => `${request.ip}|${limitOf(request).path}`,
+    allowList: (request) => limitOf(request).rule === false,
     max: (request) => {
-      const rule = ruleFor(config, routePath(request, config.basePath));
+      const { rule } = limitOf(request);
       return rule === false ? Number.MAX_SAFE_INTEGER : rule.max;
     },
     timeWindow: (request) => {
-      const rule = ruleFor(config, routePath(request, config.basePath));
+      const { rule } = limitOf(request);
       return (rule === false ? 1 : rule.window) * 1000;
     },
     addHeadersOnExceeding: {
