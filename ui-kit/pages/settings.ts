@@ -3,6 +3,8 @@
  * script): where the API and the pages live, which features are on, and the password
  * bounds a new password must keep.
  */
+import { DEFAULT_MAX_PASSWORD_LENGTH, DEFAULT_MIN_PASSWORD_LENGTH } from "../src/ui/form-errors.js";
+
 export interface PageSettings {
   /** The API's base path, e.g. "/api/auth" ("" when mounted at the root). */
   apiBasePath: string;
@@ -15,10 +17,6 @@ export interface PageSettings {
   passwordMinLength: number;
   passwordMaxLength: number;
 }
-
-/** authd's defaults, for a server that does not write the bounds. */
-export const DEFAULT_PASSWORD_MIN_LENGTH = 8;
-export const DEFAULT_PASSWORD_MAX_LENGTH = 128;
 
 function cleanPath(value: string | undefined, fallback: string): string {
   const path = value && /^\/[A-Za-z0-9._~/-]*$/.test(value) ? value : fallback;
@@ -33,11 +31,11 @@ function positiveInteger(value: string | undefined): number | undefined {
 
 /** Each bound as written, else authd's default; a pair that contradicts itself is ignored. */
 function passwordBounds(data: DOMStringMap): { min: number; max: number } {
-  const min = positiveInteger(data.authdPasswordMinLength) ?? DEFAULT_PASSWORD_MIN_LENGTH;
-  const max = positiveInteger(data.authdPasswordMaxLength) ?? DEFAULT_PASSWORD_MAX_LENGTH;
+  const min = positiveInteger(data.authdPasswordMinLength) ?? DEFAULT_MIN_PASSWORD_LENGTH;
+  const max = positiveInteger(data.authdPasswordMaxLength) ?? DEFAULT_MAX_PASSWORD_LENGTH;
   return min <= max
     ? { min, max }
-    : { min: DEFAULT_PASSWORD_MIN_LENGTH, max: DEFAULT_PASSWORD_MAX_LENGTH };
+    : { min: DEFAULT_MIN_PASSWORD_LENGTH, max: DEFAULT_MAX_PASSWORD_LENGTH };
 }
 
 export function readSettings(root: HTMLElement): PageSettings {

@@ -1,5 +1,6 @@
 /** Errors of a form: which field each belongs to, and the message for the whole form. */
 import type { AuthError } from "../client/request.js";
+import type { Messages } from "../i18n/types.js";
 
 export type FieldErrors<F extends string> = Partial<Record<F, string>>;
 
@@ -31,4 +32,48 @@ export function fieldsOfValidationError<F extends string>(
 /** True when `errors` holds at least one message. */
 export function hasErrors(errors: Readonly<Record<string, string | undefined>>): boolean {
   return Object.values(errors).some(Boolean);
+}
+
+/** authd's default bounds on a password's length (`emailAndPassword`'s settings). */
+export const DEFAULT_MIN_PASSWORD_LENGTH = 8;
+export const DEFAULT_MAX_PASSWORD_LENGTH = 128;
+
+type LengthMessages = Pick<Messages["common"], "passwordTooShort" | "passwordTooLong">;
+
+/** Why a new password's length is refused before asking the server; undefined if it is not. */
+export function passwordLengthProblem(
+  password: string,
+  bounds: { min: number; max: number },
+  common: LengthMessages,
+): string | undefined {
+  if (password.length < bounds.min) return common.passwordTooShort({ min: bounds.min });
+  if (password.length > bounds.max) return common.passwordTooLong({ max: bounds.max });
+  return undefined;
+}
+
+function boundOf(error: AuthError, name: string): number | undefined {
+  const details = error.details as Record<string, unknown> | undefined;
+  const value = details?.[name];
+  return typeof value === "number" ? value : undefined;
+}
+
+/**
+ * The server's PASSWORD_TOO_SHORT or PASSWORD_TOO_LONG with the bound it names (a too
+ * short one without a bound: `fallbackMin`, when given). Null for any other error and
+ * for a refusal without a bound to tell: then the server's own words, not a guess.
+ */
+export function refusedLengthText(
+  error: AuthError,
+  common: LengthMessages,
+  fallbackMin?: number,
+): string | null {
+  if (error.code === "PASSWORD_TOO_SHORT") {
+    const min = boundOf(error, "minPasswordLength") ?? fallbackMin;
+    return min === undefined ? null : common.passwordTooShort({ min });
+  }
+  if (error.code === "PASSWORD_TOO_LONG") {
+    const max = boundOf(error, "maxPasswordLength");
+    return max === undefined ? null : common.passwordTooLong({ max });
+  }
+  return null;
 }

@@ -14,10 +14,14 @@ import { useSession } from "../../hooks/use-session.js";
 import { providerName, useSocialProviders } from "../../hooks/use-social-providers.js";
 import type { Messages } from "../../i18n/types.js";
 import {
+  DEFAULT_MAX_PASSWORD_LENGTH,
+  DEFAULT_MIN_PASSWORD_LENGTH,
   type FieldErrors,
   fieldsOfValidationError,
   hasErrors,
   looksLikeEmail,
+  passwordLengthProblem,
+  refusedLengthText,
 } from "../../ui/form-errors.js";
 import { redirectError } from "../../ui/redirect-error.js";
 import { absoluteURL, withQuery } from "../../ui/urls.js";
@@ -344,26 +348,9 @@ export interface UseChangePasswordResult {
   linkSent: boolean;
 }
 
-/** A refused length with the bound the server named; null when it named none. */
-function passwordLengthText(error: AuthError, messages: Messages): string | null {
-  const details = error.details as
-    | { minPasswordLength?: unknown; maxPasswordLength?: unknown }
-    | undefined;
-  const min = details?.minPasswordLength;
-  const max = details?.maxPasswordLength;
-  if (error.code === "PASSWORD_TOO_SHORT" && typeof min === "number") {
-    return messages.common.passwordTooShort({ min });
-  }
-  if (error.code === "PASSWORD_TOO_LONG" && typeof max === "number") {
-    return messages.common.passwordTooLong({ max });
-  }
-  return null;
-}
-
 export function useChangePassword(options: UseChangePasswordOptions = {}): UseChangePasswordResult {
   const { client, paths } = useAuthContext();
-  const messages = useMessages();
-  const { common } = messages;
+  const { common } = useMessages();
   const errorText = useErrorText();
   const user = useSession().data?.user ?? null;
   const { hasPassword, loadError } = useHasPassword();
@@ -372,8 +359,8 @@ export function useChangePassword(options: UseChangePasswordOptions = {}): UseCh
   const [revokeOtherSessions, setRevokeOtherSessions] = useState(false);
   const [checked, setChecked] = useState<FieldErrors<ChangePasswordField>>({});
   const [changed, setChanged] = useState(false);
-  const minPasswordLength = options.minPasswordLength ?? 8;
-  const maxPasswordLength = options.maxPasswordLength ?? 128;
+  const minPasswordLength = options.minPasswordLength ?? DEFAULT_MIN_PASSWORD_LENGTH;
+  const maxPasswordLength = options.maxPasswordLength ?? DEFAULT_MAX_PASSWORD_LENGTH;
   const change = useAction(
     (body: { currentPassword: string; newPassword: string; revokeOtherSessions: boolean }) =>
       client.changePassword(body),
@@ -388,12 +375,14 @@ export function useChangePassword(options: UseChangePasswordOptions = {}): UseCh
       event?.preventDefault();
       const found: FieldErrors<ChangePasswordField> = {};
       if (!currentPassword) found.currentPassword = common.required;
-      if (!newPassword) found.newPassword = common.required;
-      else if (newPassword.length < minPasswordLength) {
-        found.newPassword = common.passwordTooShort({ min: minPasswordLength });
-      } else if (newPassword.length > maxPasswordLength) {
-        found.newPassword = common.passwordTooLong({ max: maxPasswordLength });
-      }
+      const newPasswordProblem = newPassword
+        ? passwordLengthProblem(
+            newPassword,
+            { min: minPasswordLength, max: maxPasswordLength },
+            common,
+          )
+        : common.required;
+      if (newPasswordProblem) found.newPassword = newPasswordProblem;
       setChecked(found);
       setChanged(false);
       if (hasErrors(found)) return change.reset();
@@ -427,7 +416,7 @@ export function useChangePassword(options: UseChangePasswordOptions = {}): UseCh
     if (code === "INVALID_PASSWORD") fieldErrors = { currentPassword: errorText(change.error) };
     else if (code === "PASSWORD_TOO_SHORT" || code === "PASSWORD_TOO_LONG")
       fieldErrors = {
-        newPassword: passwordLengthText(change.error, messages) ?? errorText(change.error),
+        newPassword: refusedLengthText(change.error, common) ?? errorText(change.error),
       };
     else
       fieldErrors = fieldsOfValidationError(

@@ -7,7 +7,15 @@ import { type FormEvent, useCallback, useState } from "react";
 import { useAuthContext } from "../../auth-context.js";
 import type { AuthError } from "../../client/request.js";
 import { useErrorText, useMessages } from "../../hooks/use-messages.js";
-import { type FieldErrors, fieldsOfValidationError, hasErrors } from "../../ui/form-errors.js";
+import {
+  DEFAULT_MAX_PASSWORD_LENGTH,
+  DEFAULT_MIN_PASSWORD_LENGTH,
+  type FieldErrors,
+  fieldsOfValidationError,
+  hasErrors,
+  passwordLengthProblem,
+  refusedLengthText,
+} from "../../ui/form-errors.js";
 import { useUrlQuery } from "../../ui/url-query.js";
 
 export type ResetPasswordField = "password" | "confirmPassword";
@@ -49,12 +57,6 @@ export interface UseResetPasswordResult {
 
 const LINK_ERRORS = new Set(["INVALID_TOKEN", "TOKEN_EXPIRED"]);
 
-function boundOf(error: AuthError, name: string): number | undefined {
-  const details = error.details as Record<string, unknown> | undefined;
-  const value = details?.[name];
-  return typeof value === "number" ? value : undefined;
-}
-
 /** The error authd put in the address when it sent the visitor back from a bad link. */
 function redirectError(code: string): AuthError {
   const upper = code.toUpperCase();
@@ -73,8 +75,8 @@ export function useResetPassword(options: UseResetPasswordOptions = {}): UseRese
   const [refused, setRefused] = useState<AuthError | null>(null);
   const [pending, setPending] = useState(false);
   const [done, setDone] = useState(false);
-  const minPasswordLength = options.minPasswordLength ?? 8;
-  const maxPasswordLength = options.maxPasswordLength ?? 128;
+  const minPasswordLength = options.minPasswordLength ?? DEFAULT_MIN_PASSWORD_LENGTH;
+  const maxPasswordLength = options.maxPasswordLength ?? DEFAULT_MAX_PASSWORD_LENGTH;
   const { redirectTo, onSuccess } = options;
 
   const urlError = query?.get("error");
@@ -92,12 +94,14 @@ export function useResetPassword(options: UseResetPasswordOptions = {}): UseRese
       event?.preventDefault();
       if (!token) return;
       const found: FieldErrors<ResetPasswordField> = {};
-      if (!password) found.password = common.required;
-      else if (password.length < minPasswordLength) {
-        found.password = common.passwordTooShort({ min: minPasswordLength });
-      } else if (password.length > maxPasswordLength) {
-        found.password = common.passwordTooLong({ max: maxPasswordLength });
-      }
+      const passwordProblem = password
+        ? passwordLengthProblem(
+            password,
+            { min: minPasswordLength, max: maxPasswordLength },
+            common,
+          )
+        : common.required;
+      if (passwordProblem) found.password = passwordProblem;
       if (!confirmPassword) found.confirmPassword = common.required;
       else if (password && confirmPassword !== password) {
         found.confirmPassword = auth.resetPassword.mismatch;
@@ -119,15 +123,9 @@ export function useResetPassword(options: UseResetPasswordOptions = {}): UseRese
         const mapped: FieldErrors<ResetPasswordField> = invalid.newPassword
           ? { password: invalid.newPassword }
           : {};
-        if (code === "PASSWORD_TOO_SHORT") {
-          mapped.password = common.passwordTooShort({
-            min: boundOf(result.error, "minPasswordLength") ?? minPasswordLength,
-          });
-        } else if (code === "PASSWORD_TOO_LONG") {
-          // The bound the server names; without one its own words, not a guess.
-          const max = boundOf(result.error, "maxPasswordLength");
+        if (code === "PASSWORD_TOO_SHORT" || code === "PASSWORD_TOO_LONG") {
           mapped.password =
-            max === undefined ? errorText(result.error) : common.passwordTooLong({ max });
+            refusedLengthText(result.error, common, minPasswordLength) ?? errorText(result.error);
         }
         setFieldErrors(mapped);
         setError(result.error);

@@ -11,10 +11,14 @@ import { useErrorText, useMessages } from "../../hooks/use-messages.js";
 import type { QueryResult } from "../../hooks/use-query.js";
 import { useSocialProviders } from "../../hooks/use-social-providers.js";
 import {
+  DEFAULT_MAX_PASSWORD_LENGTH,
+  DEFAULT_MIN_PASSWORD_LENGTH,
   type FieldErrors,
   fieldsOfValidationError,
   hasErrors,
   looksLikeEmail,
+  passwordLengthProblem,
+  refusedLengthText,
 } from "../../ui/form-errors.js";
 import { absoluteURL, verificationCallbackURL } from "../../ui/urls.js";
 
@@ -77,12 +81,6 @@ function isWebURL(value: string): boolean {
   }
 }
 
-function boundOf(error: AuthError, name: string): number | undefined {
-  const details = error.details as Record<string, unknown> | undefined;
-  const value = details?.[name];
-  return typeof value === "number" ? value : undefined;
-}
-
 export function useSignUp(options: UseSignUpOptions = {}): UseSignUpResult {
   const { client, navigate, paths } = useAuthContext();
   const { common, auth } = useMessages();
@@ -99,8 +97,8 @@ export function useSignUp(options: UseSignUpOptions = {}): UseSignUpResult {
   const [socialPending, setSocialPending] = useState<string | null>(null);
   const [sentTo, setSentTo] = useState("");
   const redirectTo = options.redirectTo ?? paths.afterSignIn;
-  const minPasswordLength = options.minPasswordLength ?? 8;
-  const maxPasswordLength = options.maxPasswordLength ?? 128;
+  const minPasswordLength = options.minPasswordLength ?? DEFAULT_MIN_PASSWORD_LENGTH;
+  const maxPasswordLength = options.maxPasswordLength ?? DEFAULT_MAX_PASSWORD_LENGTH;
   const showImage = options.showImage ?? false;
   const { onSuccess, invitationId } = options;
 
@@ -111,12 +109,14 @@ export function useSignUp(options: UseSignUpOptions = {}): UseSignUpResult {
       if (!name.trim()) found.name = common.required;
       if (!email.trim()) found.email = common.required;
       else if (!looksLikeEmail(email)) found.email = common.invalidEmail;
-      if (!password) found.password = common.required;
-      else if (password.length < minPasswordLength) {
-        found.password = common.passwordTooShort({ min: minPasswordLength });
-      } else if (password.length > maxPasswordLength) {
-        found.password = common.passwordTooLong({ max: maxPasswordLength });
-      }
+      const passwordProblem = password
+        ? passwordLengthProblem(
+            password,
+            { min: minPasswordLength, max: maxPasswordLength },
+            common,
+          )
+        : common.required;
+      if (passwordProblem) found.password = passwordProblem;
       if (showImage && image.trim() && !isWebURL(image.trim())) {
         found.image = auth.signUp.invalidImage;
       }
@@ -143,15 +143,9 @@ export function useSignUp(options: UseSignUpOptions = {}): UseSignUpResult {
           fields.email = errorText(result.error);
         } else if (code === "INVALID_EMAIL") {
           fields.email = common.invalidEmail;
-        } else if (code === "PASSWORD_TOO_SHORT") {
-          fields.password = common.passwordTooShort({
-            min: boundOf(result.error, "minPasswordLength") ?? minPasswordLength,
-          });
-        } else if (code === "PASSWORD_TOO_LONG") {
-          // The bound the server names; without one its own words, not a guess.
-          const max = boundOf(result.error, "maxPasswordLength");
+        } else if (code === "PASSWORD_TOO_SHORT" || code === "PASSWORD_TOO_LONG") {
           fields.password =
-            max === undefined ? errorText(result.error) : common.passwordTooLong({ max });
+            refusedLengthText(result.error, common, minPasswordLength) ?? errorText(result.error);
         }
         setFieldErrors(fields);
         setError(result.error);
