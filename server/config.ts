@@ -20,6 +20,12 @@ export {
   type LoadedConfig,
   loadConfig,
 } from "./config/load.js";
-export { ConfigError, suggestKey, validateConfig } from "./config/messages.js";
-export { type AuthdConfig, type AuthdConfigInput, configSchema } from "./config/schema.js";
+export { ConfigError, problemLine, suggestKey, validateConfig } from "./config/messages.js";
+export {
+  type AuthdConfig,
+  type AuthdConfigInput,
+  configSchema,
+  POSTGRES_URL,
+  unparseableUrlProblem,
+} from "./config/schema.js";
 export { ensureSecret, redactConfig, type SecretSource, secretList } from "./config/secrets.js";

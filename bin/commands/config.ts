@@ -13,6 +13,7 @@ import {
   hasPath,
   isPlainObject,
   type LoadedConfig,
+  problemLine,
   readEnvironment,
   redactConfig,
 } from "../../server/config.js";
@@ -115,12 +116,12 @@ export function configJsonSchema(): Record<string, unknown> {
 
 /** A strict finding as one line, labelled like the schema's problems: its source, key, message. */
 function findingLine(loaded: LoadedConfig, finding: ConfigFinding): string {
-  const flag = loaded.flagSources?.[finding.key];
-  if (flag) return `${flag}: ${finding.key}: ${finding.message}`;
-  const variable = loaded.envSources[finding.key];
-  if (variable) return `${variable}: ${finding.message}`;
   const label = loaded.file ? path.basename(loaded.file) : "defaults";
-  return `${label}: ${finding.key}: ${finding.message}`;
+  return problemLine(
+    { label, envSources: loaded.envSources, flagSources: loaded.flagSources },
+    finding.key.split("."),
+    finding.message,
+  );
 }
 
 async function validateCommand(flags: { strict?: boolean }, command: Command): Promise<void> {

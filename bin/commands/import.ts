@@ -4,7 +4,12 @@
  * this module opens the source, shows progress on stderr and prints the report.
  */
 import { type Command, Option } from "commander";
-import { ensureSecret, secretList } from "../../server/config.js";
+import {
+  ensureSecret,
+  POSTGRES_URL,
+  secretList,
+  unparseableUrlProblem,
+} from "../../server/config.js";
 import {
   type BetterAuthImportReport,
   type ImportProgress,
@@ -172,10 +177,8 @@ function printVerifyReport(report: BetterAuthVerifyReport, globals: GlobalOption
  * Checked here rather than by commander, whose message would repeat the URL, password too.
  */
 function checkSourceUrl(value: string): void {
-  if (!URL.canParse(value) || !/^postgres(ql)?:\/\//.test(value)) {
-    throw new UsageError(
-      "--from: expected a postgres:// URL that parses (percent-encode special characters in the password, e.g. # as %23)",
-    );
+  if (!URL.canParse(value) || !POSTGRES_URL.test(value)) {
+    throw new UsageError(`--from: ${unparseableUrlProblem("a postgres:// URL")}`);
   }
 }
 

@@ -2,7 +2,7 @@
  * What `authd init` asks: the answers from flags and defaults, or from prompts on a
  * terminal, each checked the same way whatever its origin.
  */
-import { configSchema } from "../../server/config.js";
+import { configSchema, unparseableUrlProblem } from "../../server/config.js";
 import { UsageError } from "../exit-codes.js";
 import { askProviders, checkProviders, type SocialProviderAnswer } from "./init-social.js";
 
@@ -45,18 +45,14 @@ function checkBaseUrl(value: string): string | undefined {
   return valid ? undefined : "expected an http:// or https:// URL, e.g. https://auth.example.com";
 }
 
-/** A password holding `#`, `/`, `?` or `@` ends the URL early unless percent-encoded. */
-const UNPARSEABLE =
-  "does not parse as a URL (percent-encode special characters in the password, e.g. # as %23)";
-
 function checkDatabaseUrl(value: string): string | undefined {
   if (!/^postgres(ql)?:\/\/\S+$/.test(value)) return "expected a postgres:// or postgresql:// URL";
-  return URL.canParse(value) ? undefined : `expected a postgres:// URL that ${UNPARSEABLE}`;
+  return URL.canParse(value) ? undefined : unparseableUrlProblem("a postgres:// URL");
 }
 
 function checkSmtpUrl(value: string): string | undefined {
   if (!/^smtps?:\/\/\S+$/.test(value)) return "expected an smtp:// or smtps:// URL";
-  return URL.canParse(value) ? undefined : `expected an smtp:// URL that ${UNPARSEABLE}`;
+  return URL.canParse(value) ? undefined : unparseableUrlProblem("an smtp:// URL");
 }
 
 function checkMailFrom(value: string): string | undefined {

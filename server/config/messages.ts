@@ -153,6 +153,31 @@ function sourceAt(
   return undefined;
 }
 
+/** Where a configuration's values came from: the file's label, and the variables and flags that set keys. */
+export interface ProblemSources {
+  label: string;
+  envSources: Record<string, string>;
+  flagSources?: Record<string, string>;
+}
+
+/**
+ * One problem as a line naming where its value came from: the flag, else the variable
+ * (a whole variable names itself; an entry of a list it set also its key), else the
+ * file with the key path.
+ */
+export function problemLine(
+  sources: ProblemSources,
+  path: readonly PropertyKey[],
+  message: string,
+): string {
+  const keyPath = path.map(String).join(".");
+  const flag = sourceAt(sources.flagSources ?? {}, path);
+  if (flag) return `${flag.name}: ${keyPath}: ${message}`;
+  const variable = sourceAt(sources.envSources, path);
+  if (variable) return `${variable.name}: ${variable.exact ? "" : `${keyPath}: `}${message}`;
+  return `${sources.label}: ${keyPath || "(root)"}: ${message}`;
+}
+
 /**
  * Validate a raw config object. Each problem names where the value came from (the file,
  * the environment variable or the flag), the key path and what was expected.
@@ -179,18 +204,8 @@ export function validateConfig(
       }
       continue;
     }
-    const flag = sourceAt(flagSources, issue.path);
-    const variable = sourceAt(envSources, issue.path);
-    for (const line of describeIssue(issue)) {
-      problems.push(
-        flag
-          ? `${flag.name}: ${keyPath}: ${line}`
-          : variable
-            ? // A whole variable names itself; an entry of a list it set also its key.
-              `${variable.name}: ${variable.exact ? "" : `${keyPath}: `}${line}`
-            : `${sourceLabel}: ${keyPath || "(root)"}: ${line}`,
-      );
-    }
+    const sources = { label: sourceLabel, envSources, flagSources };
+    for (const line of describeIssue(issue)) problems.push(problemLine(sources, issue.path, line));
   }
   throw new ConfigError(problems);
 }

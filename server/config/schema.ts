@@ -13,18 +13,23 @@ const seconds = (fallback: number) => z.number().int().min(0).default(fallback);
 const positiveInt = z.number().int().min(1);
 const httpUrl = z.url({ protocol: /^https?$/ });
 
+/** A PostgreSQL connection URL's scheme. */
+export const POSTGRES_URL = /^postgres(ql)?:\/\//;
+
 /**
- * A service's connection URL: its scheme, and a URL the drivers can read. A password
- * holding `#`, `/`, `?` or `@` must be percent-encoded, or the URL ends inside it.
+ * What a connection URL the drivers cannot read is told: a password holding `#`, `/`,
+ * `?` or `@` must be percent-encoded, or the URL ends inside it.
  */
+export function unparseableUrlProblem(expected: string): string {
+  return `expected ${expected} that parses (percent-encode special characters in the user name and password, e.g. # as %23, / as %2F, ? as %3F, @ as %40)`;
+}
+
+/** A service's connection URL: its scheme, and a URL the drivers can read. */
 const serviceUrl = (scheme: RegExp, expected: string) =>
   z
     .string()
     .regex(scheme, `expected ${expected}`)
-    .refine(
-      (value) => URL.canParse(value),
-      `expected ${expected}: this one does not parse as a URL (percent-encode special characters in the user name and password, e.g. # as %23, / as %2F, ? as %3F, @ as %40)`,
-    );
+    .refine((value) => URL.canParse(value), unparseableUrlProblem(expected));
 
 /** A permission statement: resource -> allowed actions. */
 const roleStatement = z.record(z.string().min(1), z.array(z.string().min(1)));
@@ -93,7 +98,7 @@ const configObject = z.strictObject({
   dataDir: z.string().min(1).default(".authd"),
   database: z
     .strictObject({
-      url: serviceUrl(/^postgres(ql)?:\/\//, "a postgres:// URL").optional(),
+      url: serviceUrl(POSTGRES_URL, "a postgres:// URL").optional(),
       poolSize: z.number().int().min(1).max(1000).default(10),
       connectTimeout: z.number().int().min(1).default(10),
       /**

@@ -82,11 +82,6 @@ export function isLive(invitation: InvitationRow, now: Date): boolean {
   return invitation.status === "pending" && invitation.expiresAt.getTime() > now.getTime();
 }
 
-/**
- * cancel-invitation: a user needs `invitation:cancel` in the invitation's organization,
- * and an invitation of an organization they are not in answers as unknown (tenants stay
- * isolated); the operator is not checked. Only a pending invitation becomes canceled.
- */
 /** A pending invitation by id (what an operator confirms before canceling it). */
 export async function findPendingInvitation(
   sql: Queryable,
@@ -97,6 +92,11 @@ export async function findPendingInvitation(
   return invitationResponse(found);
 }
 
+/**
+ * cancel-invitation: a user needs `invitation:cancel` in the invitation's organization,
+ * and an invitation of an organization they are not in answers as unknown (tenants stay
+ * isolated); the operator is not checked. Only a pending invitation becomes canceled.
+ */
 export async function cancelInvitation(
   deps: Pick<InvitationDeps, "sql" | "config">,
   actor: Actor,

@@ -13,7 +13,7 @@ const providerId = boundedString(64).min(1);
 const scopes = z.array(boundedString(256).min(1)).max(50);
 
 /** The last millisecond of the year 9999: later instants are no expiry a provider means. */
-export const LATEST_EXPIRY_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+const LATEST_EXPIRY_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
 /** An id token the client got from the provider itself (Google One Tap, native apps). */
 const idTokenInput = z.object({
