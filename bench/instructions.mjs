@@ -9,6 +9,7 @@
  *   node bench/instructions.mjs --requests 300 --warmup 600 --only accept,list
  *   node bench/instructions.mjs --perf-map       steadier counts (see below)
  *   node bench/instructions.mjs --same-origin    GETs without an Origin header
+ *   node bench/instructions.mjs --cookie-cache   get-session answered from the cookie cache
  *   node --experimental-websocket bench/instructions.mjs --allocations
  *                                                bytes allocated instead (see below)
  *
@@ -59,7 +60,7 @@ const ORIGIN = "http://127.0.0.1";
 const PASSWORD = "bench-password-123";
 const ADMIN_URL =
   process.env.BENCH_ADMIN_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-const KINDS = ["get-session", "create", "list", "full", "accept", "sign-in", "page"];
+const KINDS = ["get-session", "create", "list", "full", "accept", "sign-in", "page", "cached"];
 
 const { values: options } = parseArgs({
   options: {
@@ -71,6 +72,7 @@ const { values: options } = parseArgs({
     "perf-map": { type: "boolean", default: false },
     "same-origin": { type: "boolean", default: false },
     allocations: { type: "boolean", default: false },
+    "cookie-cache": { type: "boolean", default: false },
   },
 });
 if (options.allocations && typeof WebSocket !== "function") {
@@ -81,9 +83,18 @@ if (options.allocations && typeof WebSocket !== "function") {
 const bin = path.resolve(options.bin);
 const requests = Number(options.requests);
 const warmup = Number(options.warmup);
-const kinds = options.only ? options.only.split(",") : KINDS;
+const kinds = options.only
+  ? options.only.split(",")
+  : options["cookie-cache"]
+    ? ["cached"]
+    : KINDS.filter((kind) => kind !== "cached");
 for (const kind of kinds) {
   if (!KINDS.includes(kind)) throw new Error(`unknown kind ${kind}; known: ${KINDS.join(", ")}`);
+}
+// With the cache on, every request carrying its cookie is answered from it: the other
+// kinds would not measure what they name.
+if (options["cookie-cache"] ? kinds.some((kind) => kind !== "cached") : kinds.includes("cached")) {
+  throw new Error("--cookie-cache measures the kind `cached` only, and `cached` needs it");
 }
 
 const run = (file, args, extra = {}) =>
@@ -245,6 +256,7 @@ async function main() {
         rateLimit: { enabled: false },
         log: { requests: false },
         organization: { membershipLimit: 1000 },
+        ...(options["cookie-cache"] ? { session: { cookieCache: { enabled: true } } } : {}),
       }),
     );
     const env = {
@@ -333,6 +345,8 @@ async function main() {
     let counter = 0;
     const requestOf = {
       "get-session": () => send(base, "/get-session", { cookie: owner.cookie }),
+      // Answered from the signed cookie cache the sign-up set (only with --cookie-cache).
+      cached: () => send(base, "/get-session", { cookie: owner.cookie }),
       create: () => {
         counter += 1;
         return send(base, "/organization/create", {
