@@ -180,11 +180,17 @@ describe("authd's connection pool", () => {
     const before = [...clientsOf(pool)];
     const tx = await pool.reserve();
     const lost = await pid(tx);
-    await pool`select pg_terminate_backend(${lost})`;
-    const failure = await tx`select 1`.then(
-      () => null,
-      (error: unknown) => error,
-    );
+    let failure: unknown;
+    try {
+      await pool`select pg_terminate_backend(${lost})`;
+      failure = await tx`select 1`.then(
+        () => null,
+        (error: unknown) => error,
+      );
+    } finally {
+      // Given back whatever happened, so that a failure here leaves the next test a whole pool.
+      abandonReserved(tx);
+    }
     // Which error depends on when the client learns of the close: before it writes the
     // statement (CONNECTION_DESTROYED), while writing, or from the server's notice.
     expect(failure).toMatchObject({
@@ -192,7 +198,6 @@ describe("authd's connection pool", () => {
         /^(CONNECTION_CLOSED|CONNECTION_DESTROYED|ECONNRESET|EPIPE|57P01)$/,
       ),
     });
-    abandonReserved(tx);
     await replaced(before);
     const results = await Promise.all(Array.from({ length: SIZE * 10 }, () => pid(pool)));
     expect(results).not.toContain(lost);
