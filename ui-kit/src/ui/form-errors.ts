@@ -40,14 +40,30 @@ export const DEFAULT_MAX_PASSWORD_LENGTH = 128;
 
 type LengthMessages = Pick<Messages["common"], "passwordTooShort" | "passwordTooLong">;
 
-/** Why a new password's length is refused before asking the server; undefined if it is not. */
-export function passwordLengthProblem(
+/** A form's bounds on a new password: its options', else authd's defaults. */
+export function passwordBounds(options: {
+  minPasswordLength?: number;
+  maxPasswordLength?: number;
+}): [min: number, max: number] {
+  return [
+    options.minPasswordLength ?? DEFAULT_MIN_PASSWORD_LENGTH,
+    options.maxPasswordLength ?? DEFAULT_MAX_PASSWORD_LENGTH,
+  ];
+}
+
+/**
+ * Why a new password is refused before asking the server (missing, too short, too
+ * long); undefined if it is not.
+ */
+export function newPasswordProblem(
   password: string,
-  bounds: { min: number; max: number },
-  common: LengthMessages,
+  min: number,
+  max: number,
+  common: LengthMessages & Pick<Messages["common"], "required">,
 ): string | undefined {
-  if (password.length < bounds.min) return common.passwordTooShort({ min: bounds.min });
-  if (password.length > bounds.max) return common.passwordTooLong({ max: bounds.max });
+  if (!password) return common.required;
+  if (password.length < min) return common.passwordTooShort({ min });
+  if (password.length > max) return common.passwordTooLong({ max });
   return undefined;
 }
 

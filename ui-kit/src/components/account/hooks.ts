@@ -14,13 +14,12 @@ import { useSession } from "../../hooks/use-session.js";
 import { providerName, useSocialProviders } from "../../hooks/use-social-providers.js";
 import type { Messages } from "../../i18n/types.js";
 import {
-  DEFAULT_MAX_PASSWORD_LENGTH,
-  DEFAULT_MIN_PASSWORD_LENGTH,
   type FieldErrors,
   fieldsOfValidationError,
   hasErrors,
   looksLikeEmail,
-  passwordLengthProblem,
+  newPasswordProblem,
+  passwordBounds,
   refusedLengthText,
 } from "../../ui/form-errors.js";
 import { redirectError } from "../../ui/redirect-error.js";
@@ -359,8 +358,7 @@ export function useChangePassword(options: UseChangePasswordOptions = {}): UseCh
   const [revokeOtherSessions, setRevokeOtherSessions] = useState(false);
   const [checked, setChecked] = useState<FieldErrors<ChangePasswordField>>({});
   const [changed, setChanged] = useState(false);
-  const minPasswordLength = options.minPasswordLength ?? DEFAULT_MIN_PASSWORD_LENGTH;
-  const maxPasswordLength = options.maxPasswordLength ?? DEFAULT_MAX_PASSWORD_LENGTH;
+  const [minPasswordLength, maxPasswordLength] = passwordBounds(options);
   const change = useAction(
     (body: { currentPassword: string; newPassword: string; revokeOtherSessions: boolean }) =>
       client.changePassword(body),
@@ -375,14 +373,13 @@ export function useChangePassword(options: UseChangePasswordOptions = {}): UseCh
       event?.preventDefault();
       const found: FieldErrors<ChangePasswordField> = {};
       if (!currentPassword) found.currentPassword = common.required;
-      const newPasswordProblem = newPassword
-        ? passwordLengthProblem(
-            newPassword,
-            { min: minPasswordLength, max: maxPasswordLength },
-            common,
-          )
-        : common.required;
-      if (newPasswordProblem) found.newPassword = newPasswordProblem;
+      const passwordProblem = newPasswordProblem(
+        newPassword,
+        minPasswordLength,
+        maxPasswordLength,
+        common,
+      );
+      if (passwordProblem) found.newPassword = passwordProblem;
       setChecked(found);
       setChanged(false);
       if (hasErrors(found)) return change.reset();

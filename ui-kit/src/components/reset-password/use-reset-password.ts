@@ -8,12 +8,11 @@ import { useAuthContext } from "../../auth-context.js";
 import type { AuthError } from "../../client/request.js";
 import { useErrorText, useMessages } from "../../hooks/use-messages.js";
 import {
-  DEFAULT_MAX_PASSWORD_LENGTH,
-  DEFAULT_MIN_PASSWORD_LENGTH,
   type FieldErrors,
   fieldsOfValidationError,
   hasErrors,
-  passwordLengthProblem,
+  newPasswordProblem,
+  passwordBounds,
   refusedLengthText,
 } from "../../ui/form-errors.js";
 import { useUrlQuery } from "../../ui/url-query.js";
@@ -75,8 +74,7 @@ export function useResetPassword(options: UseResetPasswordOptions = {}): UseRese
   const [refused, setRefused] = useState<AuthError | null>(null);
   const [pending, setPending] = useState(false);
   const [done, setDone] = useState(false);
-  const minPasswordLength = options.minPasswordLength ?? DEFAULT_MIN_PASSWORD_LENGTH;
-  const maxPasswordLength = options.maxPasswordLength ?? DEFAULT_MAX_PASSWORD_LENGTH;
+  const [minPasswordLength, maxPasswordLength] = passwordBounds(options);
   const { redirectTo, onSuccess } = options;
 
   const urlError = query?.get("error");
@@ -94,13 +92,12 @@ export function useResetPassword(options: UseResetPasswordOptions = {}): UseRese
       event?.preventDefault();
       if (!token) return;
       const found: FieldErrors<ResetPasswordField> = {};
-      const passwordProblem = password
-        ? passwordLengthProblem(
-            password,
-            { min: minPasswordLength, max: maxPasswordLength },
-            common,
-          )
-        : common.required;
+      const passwordProblem = newPasswordProblem(
+        password,
+        minPasswordLength,
+        maxPasswordLength,
+        common,
+      );
       if (passwordProblem) found.password = passwordProblem;
       if (!confirmPassword) found.confirmPassword = common.required;
       else if (password && confirmPassword !== password) {

@@ -11,13 +11,12 @@ import { useErrorText, useMessages } from "../../hooks/use-messages.js";
 import type { QueryResult } from "../../hooks/use-query.js";
 import { useSocialProviders } from "../../hooks/use-social-providers.js";
 import {
-  DEFAULT_MAX_PASSWORD_LENGTH,
-  DEFAULT_MIN_PASSWORD_LENGTH,
   type FieldErrors,
   fieldsOfValidationError,
   hasErrors,
   looksLikeEmail,
-  passwordLengthProblem,
+  newPasswordProblem,
+  passwordBounds,
   refusedLengthText,
 } from "../../ui/form-errors.js";
 import { absoluteURL, verificationCallbackURL } from "../../ui/urls.js";
@@ -97,8 +96,7 @@ export function useSignUp(options: UseSignUpOptions = {}): UseSignUpResult {
   const [socialPending, setSocialPending] = useState<string | null>(null);
   const [sentTo, setSentTo] = useState("");
   const redirectTo = options.redirectTo ?? paths.afterSignIn;
-  const minPasswordLength = options.minPasswordLength ?? DEFAULT_MIN_PASSWORD_LENGTH;
-  const maxPasswordLength = options.maxPasswordLength ?? DEFAULT_MAX_PASSWORD_LENGTH;
+  const [minPasswordLength, maxPasswordLength] = passwordBounds(options);
   const showImage = options.showImage ?? false;
   const { onSuccess, invitationId } = options;
 
@@ -109,13 +107,12 @@ export function useSignUp(options: UseSignUpOptions = {}): UseSignUpResult {
       if (!name.trim()) found.name = common.required;
       if (!email.trim()) found.email = common.required;
       else if (!looksLikeEmail(email)) found.email = common.invalidEmail;
-      const passwordProblem = password
-        ? passwordLengthProblem(
-            password,
-            { min: minPasswordLength, max: maxPasswordLength },
-            common,
-          )
-        : common.required;
+      const passwordProblem = newPasswordProblem(
+        password,
+        minPasswordLength,
+        maxPasswordLength,
+        common,
+      );
       if (passwordProblem) found.password = passwordProblem;
       if (showImage && image.trim() && !isWebURL(image.trim())) {
         found.image = auth.signUp.invalidImage;
