@@ -1,0 +1,106 @@
+#!/usr/bin/env node
+/**
+ * Bytes the young-generation collector promotes per statement: what grows the old
+ * generation under database load (bench/README.md, "What fills the old generation").
+ *
+ *   node bench/promotion.mjs                      postgres.js and the plain-JS pattern
+ *   node bench/promotion.mjs --seconds 6 --database-url postgres://…
+ *
+ * Each variant runs in a child `node --trace-gc-nvp` for `--seconds`, one statement (or
+ * one iteration) at a time, and the promoted bytes of its scavenges are summed. The
+ * variants with `--no-opt` run without the optimizing compiler: there the outcome is the
+ * same run after run, while with it a process settles in one of two states (in a server,
+ * most runs land in the promoting one). Needs a PostgreSQL at `--database-url` (default
+ * postgres://postgres@127.0.0.1:5432/postgres, the test database's server).
+ *
+ * The plain-JS pair shows the pattern on its own: a closure made in the scope that
+ * holds a pending promise's resolver, stored on an object with a property assignment,
+ * keeps each iteration's objects through two scavenges; the same closure in an object
+ * literal does not. postgres.js's statement objects are made that way (their resolve and
+ * reject), so each statement, its rows and whatever awaits it are promoted, and only a
+ * full collection frees them.
+ */
+import { spawn } from "node:child_process";
+import { parseArgs } from "node:util";
+
+const { values: args } = parseArgs({
+  options: {
+    seconds: { type: "string", default: "4" },
+    "database-url": { type: "string", default: "postgres://postgres@127.0.0.1:5432/postgres" },
+  },
+});
+const seconds = Number(args.seconds);
+if (!(seconds > 0)) throw new Error("--seconds takes a positive number");
+const postgresEntry = import.meta.resolve("postgres");
+
+/** A loop body run for `seconds`; `n` counts iterations, printed at the end. */
+const program = (setup, body) => `
+${setup}
+let n = 0;
+const end = Date.now() + ${seconds * 1000};
+while (Date.now() < end) { ${body} n++; }
+console.log("iterations=" + n);
+process.exit(0);
+`;
+
+const statements = program(
+  `const { default: postgres } = await import(${JSON.stringify(postgresEntry)});
+const sql = postgres(${JSON.stringify(args["database-url"])}, { max: 1 });
+await sql\`select 1\`;`,
+  "await sql`select 1 as x`;",
+);
+const pattern = (store) =>
+  program(
+    "let kept;",
+    `let resolve;
+const pending = new Promise((settle) => { resolve = settle; });
+${store ? "const holder = {}; holder.call = (x) => x;" : "const holder = { call: (x) => x };"}
+kept = holder;
+setImmediate(() => resolve(n));
+await pending;`,
+  );
+
+const variants = [
+  { name: "postgres.js select 1", flags: ["--no-opt"], source: statements },
+  { name: "postgres.js select 1", flags: [], source: statements },
+  { name: "closure stored by assignment", flags: ["--no-opt"], source: pattern(true) },
+  { name: "closure in an object literal", flags: ["--no-opt"], source: pattern(false) },
+];
+
+function run({ flags, source }) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ["--trace-gc-nvp", ...flags, "--input-type=module", "-e", source],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
+    let output = "";
+    child.stdout.on("data", (chunk) => {
+      output += chunk;
+    });
+    child.on("error", reject);
+    child.on("exit", (code) => {
+      if (code !== 0) return reject(new Error(`variant exited with ${code}`));
+      let scavenges = 0;
+      let promoted = 0;
+      for (const line of output.split("\n")) {
+        if (!line.includes(" gc=s ")) continue;
+        scavenges += 1;
+        promoted += Number(/ promoted=(\d+)/.exec(line)?.[1] ?? 0);
+      }
+      const iterations = Number(/iterations=(\d+)/.exec(output)?.[1] ?? 0);
+      resolve({ iterations, scavenges, promoted });
+    });
+  });
+}
+
+console.log(`node ${process.version}, ${seconds} s per variant`);
+console.log("| variant | flags | iterations | scavenges | promoted MB | promoted B/iteration |");
+console.log("|---|---|---:|---:|---:|---:|");
+for (const variant of variants) {
+  const { iterations, scavenges, promoted } = await run(variant);
+  const perIteration = iterations > 0 ? Math.round(promoted / iterations) : 0;
+  console.log(
+    `| ${variant.name} | ${variant.flags.join(" ") || "default"} | ${iterations} | ${scavenges} | ${(promoted / 1048576).toFixed(1)} | ${perIteration} |`,
+  );
+}
