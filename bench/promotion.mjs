@@ -13,12 +13,13 @@
  * most runs land in the promoting one). Needs a PostgreSQL at `--database-url` (default
  * postgres://postgres@127.0.0.1:5432/postgres, the test database's server).
  *
- * The plain-JS pair shows the pattern on its own: a closure made in the scope that
- * holds a pending promise's resolver, stored on an object with a property assignment,
- * keeps each iteration's objects through two scavenges; the same closure in an object
- * literal does not. postgres.js's statement objects are made that way (their resolve and
- * reject), so each statement, its rows and whatever awaits it are promoted, and only a
- * full collection frees them.
+ * The plain-JS variants show the pattern on its own: a closure stored on an object with a
+ * property assignment, in the same call that made it, keeps the context it closes over
+ * (and all that the context reaches) through two scavenges; the same closure put in an
+ * object literal, or stored by a constructor it is passed to, does not. postgres.js's
+ * statement objects are made that way (their resolve and reject, assigned in the
+ * constructor over the promise's resolving functions), so each statement, its rows and
+ * whatever awaits it are promoted, and only a full collection frees them.
  */
 import { spawn } from "node:child_process";
 import { parseArgs } from "node:util";
@@ -49,22 +50,35 @@ const sql = postgres(${JSON.stringify(args["database-url"])}, { max: 1 });
 await sql\`select 1\`;`,
   "await sql`select 1 as x`;",
 );
-const pattern = (store) =>
-  program(
-    "let kept;",
-    `let resolve;
-const pending = new Promise((settle) => { resolve = settle; });
-${store ? "const holder = {}; holder.call = (x) => x;" : "const holder = { call: (x) => x };"}
-kept = holder;
-setImmediate(() => resolve(n));
-await pending;`,
-  );
+/**
+ * The pattern without postgres.js: each call makes a context holding a 100-element array
+ * and a closure over it, and hands the closure out in one of three ways.
+ */
+const pattern = (how) => `
+let kept;
+class Holder { constructor(call) { this.call = call; } }
+function make(i) {
+  const data = new Array(100).fill(i);
+  ${
+    how === "assignment"
+      ? "const holder = {}; holder.call = () => data; return holder;"
+      : how === "literal"
+        ? "return { call: () => data };"
+        : "return new Holder(() => data);"
+  }
+}
+const end = Date.now() + ${seconds * 1000};
+let n = 0;
+while (Date.now() < end) { for (let i = 0; i < 1000; i++) kept = make(n + i); n += 1000; }
+console.log("iterations=" + n);
+`;
 
 const variants = [
   { name: "postgres.js select 1", flags: ["--no-opt"], source: statements },
   { name: "postgres.js select 1", flags: [], source: statements },
-  { name: "closure stored by assignment", flags: ["--no-opt"], source: pattern(true) },
-  { name: "closure in an object literal", flags: ["--no-opt"], source: pattern(false) },
+  { name: "closure stored by assignment", flags: ["--no-opt"], source: pattern("assignment") },
+  { name: "closure in an object literal", flags: ["--no-opt"], source: pattern("literal") },
+  { name: "closure stored by a constructor", flags: ["--no-opt"], source: pattern("constructor") },
 ];
 
 function run({ flags, source }) {
