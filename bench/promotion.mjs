@@ -13,13 +13,14 @@
  * most runs land in the promoting one). Needs a PostgreSQL at `--database-url` (default
  * postgres://postgres@127.0.0.1:5432/postgres, the test database's server).
  *
- * The plain-JS variants show the pattern on its own: a closure stored on an object with a
- * property assignment, in the same call that made it, keeps the context it closes over
- * (and all that the context reaches) through two scavenges; the same closure put in an
- * object literal, or stored by a constructor it is passed to, does not. postgres.js's
- * statement objects are made that way (their resolve and reject, assigned in the
- * constructor over the promise's resolving functions), so each statement, its rows and
- * whatever awaits it are promoted, and only a full collection frees them.
+ * The plain-JS variants show why. V8 allocates a function written straight into a
+ * property assignment (`o.x = () => …`, `this.x = …`) in the old generation, taking it
+ * for a long-lived method; the scavenger then treats that closure's pointer to its young
+ * context as a root, dead or not, so the context and all it reaches survive and are
+ * promoted, and only a full collection frees them. Made into a local first and then
+ * assigned, put in an object literal, or passed to a constructor, the same closure is
+ * young and nothing is promoted. postgres.js assigns each statement's resolve and
+ * reject that way, so each statement, its rows and whatever awaits it are promoted.
  */
 import { spawn } from "node:child_process";
 import { parseArgs } from "node:util";
@@ -52,7 +53,7 @@ await sql\`select 1\`;`,
 );
 /**
  * The pattern without postgres.js: each call makes a context holding a 100-element array
- * and a closure over it, and hands the closure out in one of three ways.
+ * and a closure over it, and hands the closure out in one of four ways.
  */
 const pattern = (how) => `
 let kept;
@@ -62,9 +63,11 @@ function make(i) {
   ${
     how === "assignment"
       ? "const holder = {}; holder.call = () => data; return holder;"
-      : how === "literal"
-        ? "return { call: () => data };"
-        : "return new Holder(() => data);"
+      : how === "local"
+        ? "const call = () => data; const holder = {}; holder.call = call; return holder;"
+        : how === "literal"
+          ? "return { call: () => data };"
+          : "return new Holder(() => data);"
   }
 }
 const end = Date.now() + ${seconds * 1000};
@@ -77,6 +80,7 @@ const variants = [
   { name: "postgres.js select 1", flags: ["--no-opt"], source: statements },
   { name: "postgres.js select 1", flags: [], source: statements },
   { name: "closure stored by assignment", flags: ["--no-opt"], source: pattern("assignment") },
+  { name: "closure made first, then assigned", flags: ["--no-opt"], source: pattern("local") },
   { name: "closure in an object literal", flags: ["--no-opt"], source: pattern("literal") },
   { name: "closure stored by a constructor", flags: ["--no-opt"], source: pattern("constructor") },
 ];
