@@ -23,6 +23,7 @@ import { loadCommandConfig } from "../command-config.js";
 import { EXIT, ExitError, UsageError } from "../exit-codes.js";
 import { emit, formatTable, type GlobalOptions, note, outputFormat } from "../output.js";
 import { readSeedSource, runSeed, type SeedOutput } from "./seed.js";
+import { matchConfirm, requireConfirm } from "./shared.js";
 
 interface ResetFlags {
   confirm?: string;
@@ -40,17 +41,16 @@ async function resetAction(flags: ResetFlags, command: Command): Promise<void> {
     );
   }
   const name = databaseNameOf(loaded);
-  // Severe: --yes is not enough.
-  if (flags.confirm === undefined && !dryRun) {
-    throw new UsageError(
-      `db reset drops every authd table and its rows: pass --confirm=${name} (the database name; --yes is not enough), or --dry-run to see what would be dropped`,
-    );
-  }
-  if (flags.confirm !== undefined && flags.confirm !== name) {
-    throw new UsageError(
-      `--confirm=${flags.confirm} does not match the database name (${name}); nothing was dropped`,
-    );
-  }
+  requireConfirm(
+    flags.confirm,
+    dryRun,
+    `db reset drops every authd table and its rows: pass --confirm=${name} (the database name; --yes is not enough), or --dry-run to see what would be dropped`,
+  );
+  matchConfirm(
+    flags.confirm,
+    name,
+    `--confirm=${flags.confirm} does not match the database name (${name}); nothing was dropped`,
+  );
   // Parse the seed file before anything is dropped: a typo must not leave an empty database.
   const source = flags.seed === undefined ? undefined : await readSeedSource(flags.seed, loaded);
 

@@ -28,6 +28,7 @@ import { registerInvitationCommands } from "./org-invites.js";
 import { memberTable, registerMemberCommands } from "./org-members.js";
 import { date, print, run, subcommand } from "./org-shared.js";
 import { registerTeamCommands } from "./org-teams.js";
+import { matchConfirm, requireConfirm } from "./shared.js";
 
 /**
  * `--metadata JSON` or `--metadata @path`: a JSON object, given inline or read from a
@@ -232,19 +233,17 @@ function registerOrganizationCommands(org: Command): void {
     .action(
       run<[string], { confirm?: string }>(
         async ({ db, domains, actor, globals, dryRun }, [selector], flags) => {
-          // Severe: --yes is not enough; a dry
-          // run deletes nothing, so it shows the blast radius without --confirm.
-          if (flags.confirm === undefined && !dryRun) {
-            throw new UsageError(
-              `deleting an organization needs --confirm=<slug> (even with --yes); --dry-run shows what would be removed`,
-            );
-          }
+          requireConfirm(
+            flags.confirm,
+            dryRun,
+            "deleting an organization needs --confirm=<slug> (even with --yes); --dry-run shows what would be removed",
+          );
           const organization = await findOrganizationByIdOrSlug(db.sql, selector);
-          if (flags.confirm !== undefined && flags.confirm !== organization.slug) {
-            throw new UsageError(
-              `--confirm=${flags.confirm} does not match the organization's slug (${organization.slug})`,
-            );
-          }
+          matchConfirm(
+            flags.confirm,
+            organization.slug,
+            `--confirm=${flags.confirm} does not match the organization's slug (${organization.slug})`,
+          );
           const radius = dryRun ? await organizationBlastRadius(db.sql, organization.id) : null;
           // Under --dry-run the delete runs too (its rules are checked) and is rolled back.
           const deleted = organizationResponse(

@@ -43,3 +43,21 @@ export async function confirmModerate(question: string, globals: GlobalOptions):
   const { confirm } = await import("@inquirer/prompts");
   return confirm({ message: question, default: false });
 }
+
+/**
+ * Severe actions (org delete, bulk user delete, db reset) need `--confirm=<value>`, even
+ * with --yes. A dry run deletes nothing, so it may go without one and shows what would
+ * go. Checked in two steps because some commands know the value only after a lookup.
+ */
+export function requireConfirm(
+  confirm: string | undefined,
+  dryRun: boolean,
+  refusal: string,
+): void {
+  if (confirm === undefined && !dryRun) throw new UsageError(refusal);
+}
+
+/** A `--confirm` given must name what the severe action would act on. */
+export function matchConfirm(confirm: string | undefined, expected: string, refusal: string): void {
+  if (confirm !== undefined && confirm !== expected) throw new UsageError(refusal);
+}

@@ -23,7 +23,7 @@ import type { UserRow } from "../../server/users/queries.js";
 import { UsageError } from "../exit-codes.js";
 import { didOrWould, emit, type GlobalOptions, note } from "../output.js";
 import { type AdminSession, CLI_ACTOR, withAdmin } from "../with-admin.js";
-import { confirmModerate } from "./shared.js";
+import { confirmModerate, matchConfirm, requireConfirm } from "./shared.js";
 import { createCommand } from "./user-create.js";
 import { printUser, printUserList } from "./user-display.js";
 import {
@@ -254,14 +254,9 @@ export function registerUser(program: Command): Command {
         const users = await resolveAll(admin, targets);
         const unique = [...new Map(users.map((found) => [found.id, found])).values()];
         if (unique.length > 1) {
-          // Bulk delete is severe; --yes alone is not enough. A dry run, which deletes
-          // nothing, shows what would go without --confirm (a wrong count still fails).
-          const unconfirmedDryRun = globals.dryRun === true && flags.confirm === undefined;
-          if (!unconfirmedDryRun && flags.confirm !== String(unique.length)) {
-            throw new UsageError(
-              `deleting ${unique.length} users is severe: pass --confirm=${unique.length}`,
-            );
-          }
+          const refusal = `deleting ${unique.length} users is severe: pass --confirm=${unique.length}`;
+          requireConfirm(flags.confirm, globals.dryRun === true, refusal);
+          matchConfirm(flags.confirm, String(unique.length), refusal);
         } else {
           const confirmed = await confirmModerate(
             `Delete ${unique[0]?.email} with their sessions, accounts and memberships?`,
