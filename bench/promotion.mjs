@@ -55,26 +55,19 @@ await sql\`select 1\`;`,
  * The pattern without postgres.js: each call makes a context holding a 100-element array
  * and a closure over it, and hands the closure out in one of four ways.
  */
-const pattern = (how) => `
-let kept;
+const handOut = {
+  assignment: "const holder = {}; holder.call = () => data; return holder;",
+  local: "const call = () => data; const holder = {}; holder.call = call; return holder;",
+  literal: "return { call: () => data };",
+  constructor: "return new Holder(() => data);",
+};
+const pattern = (how) =>
+  program(
+    `let kept;
 class Holder { constructor(call) { this.call = call; } }
-function make(i) {
-  const data = new Array(100).fill(i);
-  ${
-    how === "assignment"
-      ? "const holder = {}; holder.call = () => data; return holder;"
-      : how === "local"
-        ? "const call = () => data; const holder = {}; holder.call = call; return holder;"
-        : how === "literal"
-          ? "return { call: () => data };"
-          : "return new Holder(() => data);"
-  }
-}
-const end = Date.now() + ${seconds * 1000};
-let n = 0;
-while (Date.now() < end) { for (let i = 0; i < 1000; i++) kept = make(n + i); n += 1000; }
-console.log("iterations=" + n);
-`;
+function make(i) { const data = new Array(100).fill(i); ${handOut[how]} }`,
+    "kept = make(n);",
+  );
 
 const variants = [
   { name: "postgres.js select 1", flags: ["--no-opt"], source: statements },
