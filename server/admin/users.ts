@@ -16,7 +16,7 @@ import { revokeSessions } from "../sessions/sessions.js";
 import type { AdminUserChanges, UserRow } from "../users/queries.js";
 import {
   checkPasswordLength,
-  deleteUser,
+  deleteUserById,
   insertUser,
   requireValidEmail,
   updateUserAsAdmin,
@@ -235,7 +235,7 @@ export async function removeUser(deps: AdminDeps, actor: Actor, userId: string):
   if (isSelf(actor, userId)) throw new AuthError("YOU_CANNOT_REMOVE_YOURSELF");
   return transaction(deps.sql, async (tx) => {
     const user = await requireUser(tx, userId);
-    await deleteUser(tx, userId);
+    await deleteUserById(tx, userId);
     await audit(tx, actor, "remove_user", { type: "user", id: userId }, { email: user.email });
     return user;
   });

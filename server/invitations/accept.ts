@@ -4,7 +4,7 @@
  * membership and team limits hold under any concurrency.
  */
 import { generateId } from "../crypto/random.js";
-import type { Queryable } from "../db/connection.js";
+import type { Queryable, Sql } from "../db/connection.js";
 import { isUniqueViolation, pipelinedTransaction } from "../db/transaction.js";
 import { AuthError } from "../errors.js";
 import { addMemberStep, insertMember, memberResponse } from "../organization/organization.js";
@@ -18,6 +18,7 @@ import {
   type InvitationResponse,
   invitationResponse,
   isLive,
+  settlePendingInvitation,
 } from "./invitations.js";
 import { assertRoomInTeam, membershipLimitFor, teamIdsOf } from "./invite.js";
 import {
@@ -163,15 +164,14 @@ export async function acceptInvitation(
  * while pending can still be declined (as in Better Auth).
  */
 export async function rejectInvitation(
-  sql: Queryable,
+  sql: Sql,
   user: UserRow,
   invitationId: string,
 ): Promise<{ invitation: InvitationResponse; member: null }> {
   const found = await findInvitationById(sql, invitationId);
   if (found?.status !== "pending") throw new AuthError("INVITATION_NOT_FOUND");
   requireRecipient(found, user);
-  const rejected = await settleInvitation(sql, invitationId, "rejected");
-  if (!rejected) throw new AuthError("INVITATION_NOT_FOUND");
+  const rejected = await settlePendingInvitation(sql, found, "rejected");
   return { invitation: invitationResponse(rejected), member: null };
 }
 

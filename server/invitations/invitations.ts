@@ -14,7 +14,7 @@ import type { Queryable, Sql } from "../db/connection.js";
 import { transaction } from "../db/transaction.js";
 import { AuthError } from "../errors.js";
 import type { Mailer } from "../mail/mailer.js";
-import { findMember } from "../organization/organization.js";
+import { findMember, lockOrganization } from "../organization/organization.js";
 import { hasPermission, isCreatorRole } from "../organization/permissions.js";
 import { pageUrl } from "../pages/links.js";
 import type { InvitationsOfTeams } from "../teams/teams.js";
@@ -93,6 +93,28 @@ export async function findPendingInvitation(
 }
 
 /**
+ * Moves a pending invitation to `status` in a transaction of its own, its organization's
+ * row locked first. Every write to an organization's members, invitations or teams also
+ * updates that row (the content version's trigger), and the writers that start from the
+ * organization (invite, delete organization) lock it before the invitation: an update that
+ * took the invitation first would deadlock with them.
+ */
+export function settlePendingInvitation(
+  sql: Sql,
+  invitation: InvitationRow,
+  status: Exclude<InvitationStatus, "pending" | "accepted">,
+  audit?: (tx: Queryable, settled: InvitationRow) => Promise<void>,
+): Promise<InvitationRow> {
+  return transaction(sql, async (tx) => {
+    await lockOrganization(tx, invitation.organizationId);
+    const settled = await settleInvitation(tx, invitation.id, status);
+    if (!settled) throw new AuthError("INVITATION_NOT_FOUND");
+    await audit?.(tx, settled);
+    return settled;
+  });
+}
+
+/**
  * cancel-invitation: a user needs `invitation:cancel` in the invitation's organization,
  * and an invitation of an organization they are not in answers as unknown (tenants stay
  * isolated); the operator is not checked. Only a pending invitation becomes canceled.
@@ -102,31 +124,27 @@ export async function cancelInvitation(
   actor: Actor,
   invitationId: string,
 ): Promise<InvitationResponse> {
+  const found = await findInvitationById(deps.sql, invitationId);
+  if (!found) throw new AuthError("INVITATION_NOT_FOUND");
   if (actor.kind === "user") {
-    const found = await findInvitationById(deps.sql, invitationId);
-    if (!found) throw new AuthError("INVITATION_NOT_FOUND");
     const member = await findMember(deps.sql, found.organizationId, actor.user.id);
     if (!member) throw new AuthError("INVITATION_NOT_FOUND");
     if (!hasPermission(deps.config, member.role, { invitation: ["cancel"] })) {
       throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_CANCEL_THIS_INVITATION");
     }
-    const canceled = await settleInvitation(deps.sql, invitationId, "canceled");
-    if (!canceled) throw new AuthError("INVITATION_NOT_FOUND");
-    return invitationResponse(canceled);
+    return invitationResponse(await settlePendingInvitation(deps.sql, found, "canceled"));
   }
-  return transaction(deps.sql, async (tx) => {
-    const canceled = await settleInvitation(tx, invitationId, "canceled");
-    if (!canceled) throw new AuthError("INVITATION_NOT_FOUND");
-    await recordAuditEvent(tx, {
+  const canceled = await settlePendingInvitation(deps.sql, found, "canceled", (tx, settled) =>
+    recordAuditEvent(tx, {
       action: "organization.invitation_canceled",
       ...auditActorOf(actor),
       targetType: "invitation",
-      targetId: canceled.id,
-      organizationId: canceled.organizationId,
-      details: { email: canceled.email },
-    });
-    return invitationResponse(canceled);
-  });
+      targetId: settled.id,
+      organizationId: settled.organizationId,
+      details: { email: settled.email },
+    }),
+  );
+  return invitationResponse(canceled);
 }
 
 export interface ListInvitationsInput {

@@ -347,11 +347,16 @@ async function deleteOrganizationWithHooks(
   user: UserRow | null,
 ): Promise<OrganizationRow> {
   await runHook(config.organization.hooks?.beforeDeleteOrganization, { organization, user });
-  const deleted = await deleteOrganizationRow(sql, organization.id);
-  if (!deleted) throw new AuthError("ORGANIZATION_NOT_FOUND");
-  await recordOrganizationEvent(sql, "organization.deleted", who, organization, {
-    slug: organization.slug,
-    name: organization.name,
+  // The row and its audit event land together; a deadlock with a writer of the same
+  // organization's rows is retried rather than answered as a failure.
+  const deleted = await transaction(sql, async (tx) => {
+    const row = await deleteOrganizationRow(tx, organization.id);
+    if (!row) throw new AuthError("ORGANIZATION_NOT_FOUND");
+    await recordOrganizationEvent(tx, "organization.deleted", who, organization, {
+      slug: organization.slug,
+      name: organization.name,
+    });
+    return row;
   });
   await runHook(config.organization.hooks?.afterDeleteOrganization, {
     organization: deleted,
@@ -446,7 +451,12 @@ export async function setActiveOrganization(
       },
     );
     if (organization.id !== session.activeOrganizationId) {
-      await setActiveOrganizationOfSession(sql, session.id, organization.id);
+      // A transaction of its own, so that a deadlock is retried: the update locks the
+      // session and then the organization (its foreign key's check), while deleting the
+      // organization or one of its people locks them the other way round.
+      await transaction(sql, (tx) =>
+        setActiveOrganizationOfSession(tx, session.id, organization.id),
+      );
     }
     return organization;
   } catch (error) {

@@ -223,7 +223,12 @@ export async function setActiveTeam(
     throw new AuthError("USER_IS_NOT_A_MEMBER_OF_THE_TEAM", { status: 403 });
   }
   if (team.id === current.activeTeamId) return { team, session: null };
-  const session = await setActiveTeamOfSession(deps.sql, current.id, team.id);
+  // A transaction of its own, so that a deadlock is retried: the update locks the session
+  // and then the team (its foreign key's check), while removing the team locks the team
+  // and then its sessions.
+  const session = await transaction(deps.sql, (tx) =>
+    setActiveTeamOfSession(tx, current.id, team.id),
+  );
   return { team, session: session ?? null };
 }
 

@@ -170,6 +170,10 @@ async function renameTeamInOrganization(
   name: string,
 ): Promise<TeamRow> {
   return namingTeam(deps.sql, async (tx) => {
+    // The organization before the team, the lock order of every writer of its rows.
+    if (!(await lockOrganization(tx, organization.id))) {
+      throw new AuthError("ORGANIZATION_NOT_FOUND");
+    }
     const renamed = await renameTeam(tx, team.id, name);
     if (!renamed) throw new AuthError("TEAM_NOT_FOUND");
     await auditTeam(

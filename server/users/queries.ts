@@ -1,6 +1,6 @@
 /** Every SQL statement on the "user" table: one place per table. */
 import { columns, columnsOf, insertValues } from "../db/columns.js";
-import type { Queryable } from "../db/connection.js";
+import type { Queryable, TransactionSql } from "../db/connection.js";
 import { keysReader, rowReader } from "../db/readers.js";
 
 export interface UserRow {
@@ -121,7 +121,23 @@ export async function changeUserEmail(
   return row;
 }
 
-export async function deleteUserById(sql: Queryable, id: string): Promise<boolean> {
+/**
+ * Deletes the user inside the caller's transaction. The cascades delete their memberships
+ * and the invitations they sent, and each of those updates its organization's row (the
+ * content version's trigger); writers of an organization lock that row before its members
+ * and invitations, and a change of the user's name or email locks the user before their
+ * organizations. So this takes the same order: the user, then their organizations in id
+ * order, then the delete; taken the other way round, either pair could deadlock.
+ */
+export async function deleteUserById(sql: TransactionSql, id: string): Promise<boolean> {
+  const [user] = await sql`select id from "user" where id = ${id} for no key update`;
+  if (!user) return false;
+  await sql`
+    select id from organization
+    where id in (select organization_id from member where user_id = ${id}
+                 union select organization_id from invitation where inviter_id = ${id})
+    order by id
+    for update`;
   const rows = await sql`delete from "user" where id = ${id}`;
   return rows.count > 0;
 }

@@ -5,6 +5,7 @@
 
 import type { AuthdConfig } from "../config.js";
 import type { Queryable } from "../db/connection.js";
+import { transaction } from "../db/transaction.js";
 import { AuthError } from "../errors.js";
 import {
   deleteUserById,
@@ -108,9 +109,10 @@ export async function updateProfile(
 }
 
 /**
- * Deletes the user; the schema's cascades remove sessions, accounts, memberships and
- * team memberships in the same statement, so it is one transaction.
+ * Deletes the user; the schema's cascades remove sessions, accounts, memberships, team
+ * memberships and the invitations they sent. A transaction of its own (or a savepoint of
+ * the caller's), so a deadlock with a writer of one of their organizations is retried.
  */
-export async function deleteUser(sql: Queryable, userId: string): Promise<boolean> {
-  return deleteUserById(sql, userId);
+export function deleteUser(sql: Queryable, userId: string): Promise<boolean> {
+  return transaction(sql, (tx) => deleteUserById(tx, userId));
 }
