@@ -4,6 +4,7 @@
  * `authd serve` does not carry every other command's code in its heap for its lifetime.
  */
 import { type Command, CommanderError, type Option } from "commander";
+import { vanishedRowError } from "../server/errors.js";
 import { EXIT, exitCodeFor, UsageError } from "./exit-codes.js";
 import { type GlobalOptions, reportError, wantsJson } from "./output.js";
 import { createRoot, pointToHelp } from "./root.js";
@@ -203,11 +204,14 @@ export async function runCli(argv: string[]): Promise<number> {
       }
       return EXIT.usage;
     }
-    reportError(error, options);
+    // A row the command names deleted meanwhile (by a request or another command)
+    // reports as the catalogue's not-found error, as it would had it been gone already.
+    const known = vanishedRowError(error) ?? error;
+    reportError(known, options);
     // A command's own usage error points at its help; one about the environment
     // (a bad $AUTHD_PROFILE, found before any command runs) has no flag to fix.
-    if (error instanceof UsageError && running !== program) printHelpPointer(running, options);
-    return exitCodeFor(error);
+    if (known instanceof UsageError && running !== program) printHelpPointer(running, options);
+    return exitCodeFor(known);
   }
 }
 

@@ -337,3 +337,29 @@ export class AuthError extends Error {
       : { code: this.code, message: this.message, details: this.details };
   }
 }
+
+/**
+ * What a foreign key's refusal answers: the row a write names (its user, organization or
+ * team) was deleted by a request that ran at the same time, e.g. an organization deleted
+ * while a member makes it their active one, or a user deleted while they create an
+ * organization. The answer is the one the request gets had the deletion come first.
+ * Keyed by the end of PostgreSQL's constraint names, `<table>_<column>_fkey`.
+ */
+const VANISHED_ROWS: ReadonlyArray<readonly [suffix: string, code: ErrorCode]> = [
+  ["_user_id_fkey", "USER_NOT_FOUND"],
+  ["_inviter_id_fkey", "USER_NOT_FOUND"],
+  ["_impersonated_by_fkey", "USER_NOT_FOUND"],
+  ["_organization_id_fkey", "ORGANIZATION_NOT_FOUND"],
+  ["_team_id_fkey", "TEAM_NOT_FOUND"],
+];
+
+/** The catalogue's answer for a write a foreign key refused, or null for any other error. */
+export function vanishedRowError(error: unknown): AuthError | null {
+  const { code, constraint_name: constraint } = (error ?? {}) as {
+    code?: unknown;
+    constraint_name?: unknown;
+  };
+  if (code !== "23503" || typeof constraint !== "string") return null;
+  const found = VANISHED_ROWS.find(([suffix]) => constraint.endsWith(suffix));
+  return found ? new AuthError(found[1]) : null;
+}

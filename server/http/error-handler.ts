@@ -3,7 +3,8 @@
  * answers `{code, message}` with its catalogue status; malformed requests answer 4xx
  * with a stable code; a database that is unavailable or too slow answers 503
  * SERVICE_UNAVAILABLE with Retry-After (the outage is logged once, by the database's
- * availability, not once per request); anything unexpected answers 500
+ * availability, not once per request); a write refused because a row it names was
+ * deleted meanwhile answers as if it had been gone already; anything unexpected answers 500
  * INTERNAL_SERVER_ERROR with no stack or SQL, and is logged with the request id.
  */
 import { type IncomingMessage, STATUS_CODES } from "node:http";
@@ -16,7 +17,7 @@ import type {
   FastifyRequest,
 } from "fastify";
 import type { DatabaseAvailability, DatabaseFailure } from "../db/availability.js";
-import { AuthError } from "../errors.js";
+import { AuthError, vanishedRowError } from "../errors.js";
 import type { Metrics } from "../metrics/metrics.js";
 import { ShedError } from "./admission.js";
 import { setAnswerHeaders } from "./answer-headers.js";
@@ -156,7 +157,7 @@ export function registerErrorHandling(
         details: rawError.issues,
       });
     } else {
-      error = fromFrameworkError(rawError);
+      error = vanishedRowError(rawError) ?? fromFrameworkError(rawError);
     }
 
     if (!error) {
