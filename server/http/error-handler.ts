@@ -4,8 +4,9 @@
  * with a stable code; a database that is unavailable or too slow answers 503
  * SERVICE_UNAVAILABLE with Retry-After (the outage is logged once, by the database's
  * availability, not once per request); a write refused because a row it names was
- * deleted meanwhile answers as if it had been gone already; anything unexpected answers 500
- * INTERNAL_SERVER_ERROR with no stack or SQL, and is logged with the request id.
+ * deleted meanwhile answers as if it had been gone already; anything unexpected
+ * answers 500 INTERNAL_SERVER_ERROR with no stack or SQL, and is logged with the
+ * request id.
  */
 import { type IncomingMessage, STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
