@@ -2,8 +2,10 @@
  * buildApp on a fresh, migrated test database, for `app.inject` tests: real
  * PostgreSQL, real Fastify, no socket.
  */
+import { Writable } from "node:stream";
 import type { FastifyInstance } from "fastify";
 import type { Redis } from "ioredis";
+import pino from "pino";
 import { buildApp } from "../../server/app.js";
 import { type AuthdConfig, type AuthdConfigInput, validateConfig } from "../../server/config.js";
 import { type Database, openDatabase } from "../../server/db/connection.js";
@@ -130,4 +132,23 @@ export async function createSecondInstance(
   });
   await app.ready();
   return app;
+}
+
+/**
+ * A logger at level error that keeps the last `keep` lines it is given, so a test that
+ * meets a 5xx can show what the app logged about it.
+ */
+export function errorLogger(keep = 20): { logger: Logger; lines: string[] } {
+  const lines: string[] = [];
+  const logger = pino(
+    { level: "error" },
+    new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        if (lines.length > keep) lines.shift();
+        done();
+      },
+    }),
+  );
+  return { logger, lines };
 }

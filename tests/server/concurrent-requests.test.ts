@@ -15,10 +15,8 @@
  * CONCURRENT_ROUNDS=<n> sets the rounds. A race is not certain to repeat under the same
  * seed; the failure message lists the requests of the round. About 15 s.
  */
-import { Writable } from "node:stream";
 import fc from "fast-check";
 import type { LightMyRequestResponse } from "fastify";
-import pino from "pino";
 import { afterAll, describe, expect, it } from "vitest";
 import { insertCredentialAccount } from "../../server/accounts/queries.js";
 import { signValue } from "../../server/crypto/digest.js";
@@ -30,7 +28,7 @@ import { insertOrganization } from "../../server/organization/queries.js";
 import { createSession } from "../../server/sessions/sessions.js";
 import { insertTeam, insertTeamMember } from "../../server/teams/queries.js";
 import { insertUser } from "../../server/users/queries.js";
-import { createTestApp, TEST_SECRET } from "../helpers/app.js";
+import { createTestApp, errorLogger, TEST_SECRET } from "../helpers/app.js";
 import { type Client, createClient } from "../helpers/client.js";
 
 const SEED = Number(process.env.CONCURRENT_SEED ?? 20_261_127);
@@ -38,17 +36,9 @@ const ROUNDS = Number(process.env.CONCURRENT_ROUNDS ?? 200);
 const PASSWORD = "concurrent requests 1";
 
 /** Error lines the app logged in the current round, so a 5xx shows its cause in the failure. */
-const errorLog: string[] = [];
+const { logger, lines: errorLog } = errorLogger();
 const t = await createTestApp({
-  logger: pino(
-    { level: "error" },
-    new Writable({
-      write(chunk, _encoding, done) {
-        errorLog.push(String(chunk).slice(0, 1_500));
-        done();
-      },
-    }),
-  ),
+  logger,
   config: {
     organization: { enabled: true, teams: { enabled: true } },
     admin: { enabled: true },
@@ -563,7 +553,7 @@ describe("concurrent requests, generated", () => {
           });
           problems.push(...(await brokenRows(world, someoneDeleted)));
           const sent = `round ${world.round}, sent at once: ${picked.join(" | ")}`;
-          expect(problems, `${sent}\n${errorLog.join("\n")}`).toEqual([]);
+          expect(problems, `${sent}\n${errorLog.join("").slice(0, 4_000)}`).toEqual([]);
         },
       ),
       // Shrinking replays a race, which need not repeat: the first failure is the report.

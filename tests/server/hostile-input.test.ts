@@ -17,10 +17,8 @@
  * Runs are seeded: a failure names the seed; HOSTILE_SEED=<n> replays it, HOSTILE_RUNS=<n>
  * sets the runs per operation. Expected time: about 20 s (60 runs of each of 81 operations).
  */
-import { Writable } from "node:stream";
 import fc from "fast-check";
 import type { LightMyRequestResponse } from "fastify";
-import pino from "pino";
 import { afterAll, describe, expect, it } from "vitest";
 import { insertCredentialAccount } from "../../server/accounts/queries.js";
 import { signValue } from "../../server/crypto/digest.js";
@@ -33,7 +31,7 @@ import { insertOrganization } from "../../server/organization/queries.js";
 import { createSession } from "../../server/sessions/sessions.js";
 import { insertTeam, insertTeamMember } from "../../server/teams/queries.js";
 import { insertUser, updateUserAsAdmin } from "../../server/users/queries.js";
-import { createTestApp, TEST_SECRET } from "../helpers/app.js";
+import { createTestApp, errorLogger, TEST_SECRET } from "../helpers/app.js";
 
 /** Far above any honest answer here (one password hash is ~50 ms), far below a hang. */
 const ANSWER_BOUND_MS = 2_000;
@@ -48,18 +46,9 @@ const PASSWORD = "correct horse battery";
 // The app, its document and its fixtures
 
 /** Error lines the app logs, so a 5xx shows its cause in the failure. */
-const errorLog: string[] = [];
+const { logger, lines: errorLog } = errorLogger();
 const t = await createTestApp({
-  logger: pino(
-    { level: "error" },
-    new Writable({
-      write(chunk, _encoding, done) {
-        errorLog.push(String(chunk));
-        if (errorLog.length > 20) errorLog.shift();
-        done();
-      },
-    }),
-  ),
+  logger,
   config: {
     trustedOrigins: [TRUSTED],
     server: { bodyLimit: BODY_LIMIT },

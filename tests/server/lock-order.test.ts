@@ -131,34 +131,19 @@ async function organizationFirst(
 }
 
 describe("writers take the organization before its rows", () => {
-  it("cancel-invitation", async () => {
+  it.each([
+    ["cancel-invitation", "owner", "canceled"],
+    ["reject-invitation", "invitee", "rejected"],
+  ] as const)("%s", async (path, who, status) => {
     const org = await organization();
     const response = await organizationFirst(
       org.id,
-      () =>
-        org.owner.client.post("/organization/cancel-invitation", {
-          invitationId: org.invitationId,
-        }),
+      () => org[who].client.post(`/organization/${path}`, { invitationId: org.invitationId }),
       (tx) => tx`select id from invitation where id = ${org.invitationId} for update nowait`,
     );
     expect(response.statusCode, response.body).toBe(200);
     const [row] = await t.db.sql`select status from invitation where id = ${org.invitationId}`;
-    expect(row?.status).toBe("canceled");
-  });
-
-  it("reject-invitation", async () => {
-    const org = await organization();
-    const response = await organizationFirst(
-      org.id,
-      () =>
-        org.invitee.client.post("/organization/reject-invitation", {
-          invitationId: org.invitationId,
-        }),
-      (tx) => tx`select id from invitation where id = ${org.invitationId} for update nowait`,
-    );
-    expect(response.statusCode, response.body).toBe(200);
-    const [row] = await t.db.sql`select status from invitation where id = ${org.invitationId}`;
-    expect(row?.status).toBe("rejected");
+    expect(row?.status).toBe(status);
   });
 
   it("update-team", async () => {
