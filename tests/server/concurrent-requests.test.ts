@@ -432,6 +432,26 @@ const CATALOGUE: Record<string, { send: Send; deletes?: true }> = {
   "member signs out": { send: (w) => w.clients.member.post("/sign-out", {}) },
   "member revokes all sessions": { send: (w) => w.clients.member.post("/revoke-sessions", {}) },
   "member reads the session": { send: (w) => w.clients.member.get("/get-session") },
+  "member signs in again": {
+    send: (w) =>
+      createClient(t.app).post("/sign-in/email", { email: w.emails.member, password: PASSWORD }),
+  },
+  "someone signs up with the shared address": {
+    send: (w) =>
+      createClient(t.app).post("/sign-up/email", {
+        name: "Newcomer",
+        email: w.sharedEmail,
+        password: PASSWORD,
+      }),
+  },
+  "platform creates a user with the shared address": {
+    send: (w) =>
+      w.clients.platform.post("/admin/create-user", {
+        email: w.sharedEmail,
+        password: PASSWORD,
+        name: "Created",
+      }),
+  },
   // Platform admin
   "platform bans member": {
     send: (w) => w.clients.platform.post("/admin/ban-user", { userId: w.ids.member }),

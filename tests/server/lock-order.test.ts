@@ -11,6 +11,9 @@
  * row yet and the lock is granted; had the request locked the row first, NOWAIT fails at
  * once (where a plain lock would deadlock, and the request's transaction might retry and
  * hide it).
+ *
+ * The same holding shows that what a request checked before taking the organization's
+ * lock is checked again under it: the test's writer changes it meanwhile.
  */
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -189,5 +192,31 @@ describe("writers take the organization before its rows", () => {
     expect(response.statusCode, response.body).toBe(200);
     const [invitation] = await t.db.sql`select 1 from invitation where id = ${org.invitationId}`;
     expect(invitation).toBeUndefined();
+  });
+});
+
+describe("what is read before the organization's lock is read again under it", () => {
+  it("invite-member with a team the team's removal takes away meanwhile", async () => {
+    const org = await organization();
+    const teamId = `${org.id}-team`;
+    await t.db
+      .sql`insert into team (id, name, organization_id) values (${teamId}, 'Team', ${org.id})`;
+    const email = `lock-${++counter}-new@example.com`;
+    // The test's writer removes the team as remove-team does, under the organization's lock.
+    const response = await organizationFirst(
+      org.id,
+      () =>
+        org.owner.client.post("/organization/invite-member", {
+          email,
+          role: "member",
+          organizationId: org.id,
+          teamId,
+        }),
+      (tx) => tx`delete from team where id = ${teamId}`,
+    );
+    expect(response.statusCode, response.body).toBe(400);
+    expect(response.json()).toEqual({ code: "TEAM_NOT_FOUND", message: "Team not found" });
+    const invitations = await t.db.sql`select 1 from invitation where email = ${email}`;
+    expect(invitations).toHaveLength(0);
   });
 });
