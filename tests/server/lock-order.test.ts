@@ -215,7 +215,10 @@ describe("what is read before the organization's lock is read again under it", (
       (tx) => tx`delete from team where id = ${teamId}`,
     );
     expect(response.statusCode, response.body).toBe(400);
-    expect(JSON.parse(response.body)).toEqual({ code: "TEAM_NOT_FOUND", message: "Team not found" });
+    expect(JSON.parse(response.body)).toEqual({
+      code: "TEAM_NOT_FOUND",
+      message: "Team not found",
+    });
     const invitations = await t.db.sql`select 1 from invitation where email = ${email}`;
     expect(invitations).toHaveLength(0);
   });
