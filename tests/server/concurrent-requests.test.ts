@@ -1,9 +1,10 @@
 /**
  * Concurrent requests, generated. Each round writes a small world of its own (two
  * organizations, their owners, an admin and a member, a team, pending invitations, a
- * platform admin, each person signed in), then fast-check draws one to seven requests from
- * the catalogue below, adds one more in turn, and sends them all at once: writes of invitations, members, teams,
- * organizations, users and sessions that touch the same rows, and reads of them.
+ * platform admin, each person signed in), then fast-check draws one to seven requests
+ * from the catalogue below, one more is added in turn, and all are sent at once: writes
+ * of invitations, members, teams, organizations, users and sessions that touch the same
+ * rows, and reads of them.
  *
  * For every answer: never a 5xx, and an error is JSON `{code, message}` with a code of the
  * error catalogue (a deadlock, a foreign key refused or a uniqueness race must not come
