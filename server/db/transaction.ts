@@ -7,7 +7,7 @@
 import type postgres from "postgres";
 import { classifyDatabaseError } from "./availability.js";
 import { abandonReserved } from "./clients.js";
-import type { Queryable, Sql, TransactionSql } from "./connection.js";
+import type { Sql, TransactionSql } from "./connection.js";
 
 type ReservedSql = postgres.ReservedSql<Record<string, never>>;
 
@@ -115,14 +115,13 @@ function withSavepoints(tx: ReservedSql, ended: Ended): TransactionSql {
 }
 
 export async function transaction<T>(
-  sql: Queryable,
+  sql: Sql,
   work: (tx: TransactionSql) => Promise<T>,
   options: TransactionOptions = {},
 ): Promise<T> {
   if ("savepoint" in sql) {
     // Already inside a transaction (the CLI's --dry-run wraps the whole command in one
-    // that it rolls back, or a caller's own): nest as a savepoint, so this unit still
-    // fails or lands whole.
+    // that it rolls back): nest as a savepoint, so this unit still fails or lands whole.
     const outer = sql as unknown as TransactionSql;
     return (await outer.savepoint((tx) => work(tx as TransactionSql))) as T;
   }

@@ -5,7 +5,7 @@
  */
 import { generateId } from "../crypto/random.js";
 import type { Queryable, Sql } from "../db/connection.js";
-import { isUniqueViolation, pipelinedTransaction } from "../db/transaction.js";
+import { isUniqueViolation, pipelinedTransaction, transaction } from "../db/transaction.js";
 import { AuthError } from "../errors.js";
 import { addMemberStep, insertMember, memberResponse } from "../organization/organization.js";
 import type { MemberRow } from "../organization/queries.js";
@@ -171,7 +171,7 @@ export async function rejectInvitation(
   const found = await findInvitationById(sql, invitationId);
   if (found?.status !== "pending") throw new AuthError("INVITATION_NOT_FOUND");
   requireRecipient(found, user);
-  const rejected = await settlePendingInvitation(sql, found, "rejected");
+  const rejected = await transaction(sql, (tx) => settlePendingInvitation(tx, found, "rejected"));
   return { invitation: invitationResponse(rejected), member: null };
 }
 

@@ -93,25 +93,21 @@ export async function findPendingInvitation(
 }
 
 /**
- * Moves a pending invitation to `status` in a transaction of its own, its organization's
- * row locked first. Every write to an organization's members, invitations or teams also
- * updates that row (the content version's trigger), and the writers that start from the
- * organization (invite, delete organization) lock it before the invitation: an update that
- * took the invitation first would deadlock with them.
+ * Moves a pending invitation to `status` inside `tx`, its organization's row locked
+ * first. Every write to an organization's members, invitations or teams also updates
+ * that row (the content version's trigger), and the writers that start from the
+ * organization (invite, delete organization) lock it before the invitation: an update
+ * that took the invitation first would deadlock with them.
  */
-export function settlePendingInvitation(
-  sql: Sql,
+export async function settlePendingInvitation(
+  tx: Queryable,
   invitation: InvitationRow,
   status: Exclude<InvitationStatus, "pending" | "accepted">,
-  audit?: (tx: Queryable, settled: InvitationRow) => Promise<void>,
 ): Promise<InvitationRow> {
-  return transaction(sql, async (tx) => {
-    await lockOrganization(tx, invitation.organizationId);
-    const settled = await settleInvitation(tx, invitation.id, status);
-    if (!settled) throw new AuthError("INVITATION_NOT_FOUND");
-    await audit?.(tx, settled);
-    return settled;
-  });
+  await lockOrganization(tx, invitation.organizationId);
+  const settled = await settleInvitation(tx, invitation.id, status);
+  if (!settled) throw new AuthError("INVITATION_NOT_FOUND");
+  return settled;
 }
 
 /**
@@ -132,19 +128,21 @@ export async function cancelInvitation(
     if (!hasPermission(deps.config, member.role, { invitation: ["cancel"] })) {
       throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_CANCEL_THIS_INVITATION");
     }
-    return invitationResponse(await settlePendingInvitation(deps.sql, found, "canceled"));
   }
-  const canceled = await settlePendingInvitation(deps.sql, found, "canceled", (tx, settled) =>
-    recordAuditEvent(tx, {
-      action: "organization.invitation_canceled",
-      ...auditActorOf(actor),
-      targetType: "invitation",
-      targetId: settled.id,
-      organizationId: settled.organizationId,
-      details: { email: settled.email },
-    }),
-  );
-  return invitationResponse(canceled);
+  return transaction(deps.sql, async (tx) => {
+    const canceled = await settlePendingInvitation(tx, found, "canceled");
+    if (actor.kind === "operator") {
+      await recordAuditEvent(tx, {
+        action: "organization.invitation_canceled",
+        ...auditActorOf(actor),
+        targetType: "invitation",
+        targetId: canceled.id,
+        organizationId: canceled.organizationId,
+        details: { email: canceled.email },
+      });
+    }
+    return invitationResponse(canceled);
+  });
 }
 
 export interface ListInvitationsInput {

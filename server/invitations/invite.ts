@@ -206,9 +206,6 @@ export async function inviteMember(
   const expiresIn = requireInvitationLifetime(
     input.expiresIn ?? config.organization.invitationExpiresIn,
   );
-  const teamIds = teamIdsOf(input.teamId);
-  // Checked first, so that a missing team answers before the other refusals.
-  await requireTeams(deps.sql, config, organizationId, teamIds);
   const now = new Date();
   const expiresAt = invitationExpiresAt(now, expiresIn);
   let written: { invitation: InvitationRow; organization: OrganizationRow; inviter: UserRow };
@@ -216,14 +213,14 @@ export async function inviteMember(
     written = await transaction(deps.sql, async (tx) => {
       const organization = await lockOrganization(tx, organizationId);
       if (!organization) throw new AuthError("ORGANIZATION_NOT_FOUND");
+      // Read under the organization's lock, under which teams are removed: a team read
+      // before it could be gone by the time the invitation names it.
+      const teams = await requireTeams(tx, config, organizationId, teamIdsOf(input.teamId));
       const inviter =
         actor.kind === "user" ? actor.user : await oldestOwner(tx, deps, organization);
       if (await findMemberByEmail(tx, organizationId, email)) {
         throw new AuthError("USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION");
       }
-      // Read again under the organization's lock, under which teams are removed: a team
-      // removed since the check above would otherwise be named by the invitation.
-      const teams = await requireTeams(tx, config, organizationId, teamIds);
       // A team that is already full now would refuse the accept later (as in Better Auth).
       for (const team of teams) {
         await assertRoomInTeam(tx, config, {

@@ -107,7 +107,13 @@ export async function createDefaultTeam(
   return { team, member };
 }
 
-/** A rename or create that hit the (organization, name) index is a clean 400. */
+/** Locks the team's organization (gone meanwhile: ORGANIZATION_NOT_FOUND). */
+async function lockOrganizationOf(tx: TransactionSql, organization: OrganizationRow) {
+  if (!(await lockOrganization(tx, organization.id))) {
+    throw new AuthError("ORGANIZATION_NOT_FOUND");
+  }
+}
+
 /**
  * A transaction that writes a team's name: a name taken in the organization is
  * TEAM_ALREADY_EXISTS.
@@ -138,9 +144,7 @@ async function createTeamInOrganization(
   });
   return namingTeam(deps.sql, async (tx) => {
     // Team limit: creates in one organization queue on its row, so the count holds.
-    if (!(await lockOrganization(tx, organization.id))) {
-      throw new AuthError("ORGANIZATION_NOT_FOUND");
-    }
+    await lockOrganizationOf(tx, organization);
     if ((await countTeams(tx, organization.id)) >= maximum) {
       throw new AuthError("YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_TEAMS");
     }
@@ -171,9 +175,7 @@ async function renameTeamInOrganization(
 ): Promise<TeamRow> {
   return namingTeam(deps.sql, async (tx) => {
     // The organization before the team, the lock order of every writer of its rows.
-    if (!(await lockOrganization(tx, organization.id))) {
-      throw new AuthError("ORGANIZATION_NOT_FOUND");
-    }
+    await lockOrganizationOf(tx, organization);
     const renamed = await renameTeam(tx, team.id, name);
     if (!renamed) throw new AuthError("TEAM_NOT_FOUND");
     await auditTeam(
@@ -205,9 +207,7 @@ async function removeTeamFromOrganization(
   refuse?: (tx: TransactionSql, team: TeamRow) => Promise<void>,
 ): Promise<TeamRow> {
   return transaction(deps.sql, async (tx) => {
-    if (!(await lockOrganization(tx, organization.id))) {
-      throw new AuthError("ORGANIZATION_NOT_FOUND");
-    }
+    await lockOrganizationOf(tx, organization);
     const team = await requireTeam(tx, organization.id, teamId);
     await refuse?.(tx, team);
     if (

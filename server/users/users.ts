@@ -4,7 +4,7 @@
  */
 
 import type { AuthdConfig } from "../config.js";
-import type { Queryable } from "../db/connection.js";
+import type { Queryable, Sql } from "../db/connection.js";
 import { transaction } from "../db/transaction.js";
 import { AuthError } from "../errors.js";
 import {
@@ -110,9 +110,9 @@ export async function updateProfile(
 
 /**
  * Deletes the user; the schema's cascades remove sessions, accounts, memberships, team
- * memberships and the invitations they sent. A transaction of its own (or a savepoint of
- * the caller's), so a deadlock with a writer of one of their organizations is retried.
+ * memberships and the invitations they sent. A transaction of its own, so a deadlock
+ * with a writer of one of their organizations is retried.
  */
-export function deleteUser(sql: Queryable, userId: string): Promise<boolean> {
+export function deleteUser(sql: Sql, userId: string): Promise<boolean> {
   return transaction(sql, (tx) => deleteUserById(tx, userId));
 }
